@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// MARK: - Public API
+
+let products: [Product] = [
+    .executable(name: "imgquality", targets: ["imgquality"]),
+    .library(name: "ImagingCore", targets: ["ImagingCore"]),
+    .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+]
+
+// MARK: - System libraries (C stays at the edges)
+
+let systemLibraries: [Target] = [
+    .systemLibrary(
+        name: "CJPEG", pkgConfig: "libjpeg",
+        providers: [.apt(["libjpeg62-turbo-dev"])]),
+    .systemLibrary(
+        name: "CPNG", pkgConfig: "libpng",
+        providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(
+        name: "CTIFF", pkgConfig: "libtiff-4",
+        providers: [.apt(["libtiff-dev"])]),
+]
+
+// MARK: - Implementation details (no stable API)
+
+let implementation: [Target] = [
+    // Every libjpeg/libpng/libtiff call, with setjmp confined to C.
+    .target(
+        name: "_CImagingShims",
+        dependencies: ["CJPEG", "CPNG", "CTIFF"]),
+]
+
+// MARK: - Libraries, by layer
+
+let libraries: [Target] = [
+    // Layer 0: pixel buffers, sizes, limits, errors.
+    .target(name: "ImagingCore"),
+    // Layer 1: JPEG/PNG/TIFF decoding, format sniffing, EXIF orientation.
+    .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims"]),
+    // Layer 5: the command line, a thin shell over the libraries.
+    .target(
+        name: "ImageQualityCLI",
+        dependencies: [
+            "ImagingCore", "ImageCodecs",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+    .executableTarget(name: "imgquality", dependencies: ["ImageQualityCLI"]),
+]
+
+// MARK: - Unit test bundles
+
+let tests: [Target] = [
+    .target(name: "_ImagingTestSupport", dependencies: ["ImagingCore"], path: "Tests/_ImagingTestSupport"),
+    .testTarget(name: "ImagingCoreTests", dependencies: ["ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(
+        name: "ImageQualityCLITests",
+        dependencies: ["ImageQualityCLI", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+]
+
+let package = Package(
+    name: "imgquality",
+    products: products,
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: systemLibraries + implementation + libraries + tests,
+    swiftLanguageModes: [.v6]
+)

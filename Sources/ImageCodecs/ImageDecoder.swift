@@ -1,0 +1,114 @@
+import ImagingCore
+
+/// Decodes JPEG, PNG and TIFF files into luma (and optionally RGB) pixel buffers.
+///
+/// The format comes from the magic bytes, never the file name. Every input is
+/// treated as hostile: sizes are checked against `DecodeOptions.limits` before any
+/// pixel buffer is allocated, and failures are thrown as `ImagingError` with a
+/// stable code.
+///
+/// An `ImageDecoder` keeps a JPEG engine and its buffers between calls, so decoding
+/// many images with one decoder allocates little. It is not thread-safe: use one per
+/// thread or task.
+///
+/// ```swift
+/// let decoder = ImageDecoder(options: DecodeOptions(scale: .atLeast(shortSide: 512)))
+/// let image = try decoder.decode(contentsOf: "scan.jpg")
+/// print(image.format, image.orientedSize, image.luma.size)
+/// ```
+public final class ImageDecoder {
+    public var options: DecodeOptions
+    private var workspace = DecodeWorkspace()
+    private var jpeg: JPEGDecoder?
+
+    public init(options: DecodeOptions = DecodeOptions()) {
+        self.options = options
+    }
+
+    /// Reads and decodes the file at `path`.
+    /// - Throws: `ImagingError`: input errors (`input.*`) and decode errors (`decode.*`).
+    public func decode(contentsOf path: String) throws(ImagingError) -> DecodedImage {
+        defer { workspace.trim(above: 64 << 20) }
+        try FileInput.readFile(path, maxBytes: options.limits.maxFileBytes, into: &workspace.file)
+        let file = workspace.file
+        return try decodeBytes(of: file)
+    }
+
+    /// Decodes an image held in memory.
+    /// - Throws: `ImagingError` (`input.empty`, `input.tooLarge`, `decode.*`).
+    public func decode(_ bytes: [UInt8]) throws(ImagingError) -> DecodedImage {
+        guard !bytes.isEmpty else { throw ImagingError(.empty, "no bytes to decode") }
+        guard bytes.count <= options.limits.maxFileBytes else {
+            throw ImagingError(.fileTooLarge, "\(bytes.count) bytes, above the limit of \(options.limits.maxFileBytes)")
+        }
+        return try decodeBytes(of: bytes)
+    }
+
+    private func decodeBytes(of array: [UInt8]) throws(ImagingError) -> DecodedImage {
+        let result: Result<DecodedImage, ImagingError> = array.withUnsafeBytes { bytes in
+            do throws(ImagingError) { return .success(try decodeBytes(bytes)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private func decodeBytes(_ bytes: UnsafeRawBufferPointer) throws(ImagingError) -> DecodedImage {
+        let format: ImageFormat
+        switch SniffedFormat.sniff(bytes) {
+        case .supported(let found):
+            format = found
+        case .unsupported(let name):
+            throw ImagingError(.unsupportedFormat, "\(name) image: imgquality decodes JPEG, PNG and TIFF")
+        case .unknown:
+            throw ImagingError(.notAnImage, describeUnknownBytes(bytes))
+        }
+
+        let stored: StoredImage
+        switch format {
+        case .jpeg:
+            guard options.pageIndex == 0 else {
+                throw ImagingError(.pageOutOfRange, "JPEG: page \(options.pageIndex + 1) requested, a JPEG has 1")
+            }
+            if jpeg == nil { jpeg = try JPEGDecoder() }
+            stored = try jpeg!.decode(bytes, options: options, workspace: &workspace)
+        case .png:
+            stored = try PNGDecoder.decode(bytes, options: options, workspace: &workspace)
+        case .tiff:
+            stored = try TIFFDecoder.decode(bytes, options: options, workspace: &workspace)
+        }
+
+        if options.isStrict, let warning = stored.warnings.first(where: \.affectsPixels) {
+            throw ImagingError(
+                warning.kind == .truncated ? .truncated : .corrupt, "strict mode: \(warning.message)")
+        }
+
+        var luma: AnyPixelBuffer
+        var rgb: AnyPixelBuffer?
+        switch stored.depth {
+        case .eight:
+            var rgbOut = options.wantsRGB ? workspace.rgb8 ?? PixelBuffer() : nil
+            ColorMath<UInt8>.convert(workspace.stored8, model: stored.model, luma: &workspace.luma8, rgb: &rgbOut)
+            if options.wantsRGB { workspace.rgb8 = rgbOut }
+            luma = .uint8(workspace.luma8)
+            rgb = rgbOut.map { .uint8($0) }
+        case .sixteen:
+            var rgbOut = options.wantsRGB ? workspace.rgb16 ?? PixelBuffer() : nil
+            ColorMath<UInt16>.convert(workspace.stored16, model: stored.model, luma: &workspace.luma16, rgb: &rgbOut)
+            if options.wantsRGB { workspace.rgb16 = rgbOut }
+            luma = .uint16(workspace.luma16)
+            rgb = rgbOut.map { .uint16($0) }
+        }
+
+        let orient = options.appliesOrientation && stored.orientation != .up
+        if orient {
+            luma = luma.applying(stored.orientation)
+            rgb = rgb?.applying(stored.orientation)
+        }
+        return DecodedImage(
+            format: format, luma: luma, rgb: rgb, orientation: stored.orientation, isOriented: options.appliesOrientation,
+            storedSize: stored.storedSize, scaleDenominator: stored.scaleDenominator,
+            sourceBitDepth: stored.sourceBitDepth, pageCount: stored.pageCount, warnings: stored.warnings)
+    }
+}
+
+@available(*, unavailable, message: "an ImageDecoder keeps per-thread buffers; create one per task")
+extension ImageDecoder: Sendable {}

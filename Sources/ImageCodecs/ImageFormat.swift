@@ -1,0 +1,81 @@
+/// The image formats imgquality decodes.
+public enum ImageFormat: String, Sendable, CaseIterable, Codable {
+    case jpeg
+    case png
+    case tiff
+}
+
+/// What the first bytes of a file say it is. Formats are identified by their
+/// magic bytes only, never by a file name.
+public enum SniffedFormat: Equatable, Sendable {
+    /// A format imgquality decodes.
+    case supported(ImageFormat)
+    /// A recognised format imgquality does not decode, by name (`"HEIF"`, `"WebP"`, …).
+    case unsupported(String)
+    /// Nothing recognised.
+    case unknown
+
+    /// Identifies `bytes` from their signature; 16 bytes are enough.
+    public static func sniff(_ bytes: UnsafeRawBufferPointer) -> SniffedFormat {
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            guard bytes.count >= offset + signature.count else { return false }
+            for (i, byte) in signature.enumerated() where bytes[offset + i] != byte { return false }
+            return true
+        }
+        func ascii(_ text: String, at offset: Int = 0) -> Bool { starts(Array(text.utf8), at: offset) }
+
+        if starts([0xFF, 0xD8, 0xFF]) { return .supported(.jpeg) }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .supported(.png) }
+        if ascii("IIRO") || ascii("IIRS") || ascii("MMOR") { return .unsupported("Olympus ORF raw") }
+        if ascii("IIU\0") { return .unsupported("Panasonic RW2 raw") }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
+            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B])
+        {
+            return .supported(.tiff)
+        }
+        if ascii("GIF87a") || ascii("GIF89a") { return .unsupported("GIF") }
+        if ascii("RIFF") && ascii("WEBP", at: 8) { return .unsupported("WebP") }
+        if ascii("ftyp", at: 4) {
+            let brand = bytes.count >= 12 ? String(decoding: bytes[8..<12], as: UTF8.self) : ""
+            switch brand {
+            case "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "mif2": return .unsupported("HEIF")
+            case "avif", "avis": return .unsupported("AVIF")
+            case "crx ": return .unsupported("Canon CR3 raw")
+            case "jxl ": return .unsupported("JPEG XL")
+            default: return .unsupported("ISO media (\(brand.trimmingTrailingSpaces))")
+            }
+        }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .unsupported("JPEG XL") }
+        if starts([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts([0xFF, 0x4F, 0xFF, 0x51]) {
+            return .unsupported("JPEG 2000")
+        }
+        if ascii("BM") && bytes.count >= 14 { return .unsupported("BMP") }
+        if ascii("%PDF") { return .unsupported("PDF") }
+        if ascii("8BPS") { return .unsupported("Photoshop PSD") }
+        if ascii("qoif") { return .unsupported("QOI") }
+        if ascii("FUJIFILMCCD-RAW") { return .unsupported("Fujifilm RAF raw") }
+        if starts([0x76, 0x2F, 0x31, 0x01]) { return .unsupported("OpenEXR") }
+        if starts([0, 0, 1, 0]) && bytes.count >= 6 && bytes[4] != 0 && bytes[5] == 0 { return .unsupported("ICO") }
+        return .unknown
+    }
+}
+
+extension String {
+    fileprivate var trimmingTrailingSpaces: String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
+
+/// A short description of unrecognised bytes for an error message.
+func describeUnknownBytes(_ bytes: UnsafeRawBufferPointer) -> String {
+    let prefix = bytes.prefix(8).map { byte -> String in
+        let hex = String(byte, radix: 16, uppercase: true)
+        return hex.count == 1 ? "0" + hex : hex
+    }.joined(separator: " ")
+    let sample = bytes.prefix(256)
+    let printable = sample.allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F) || $0 >= 0x80 }
+    let looks = printable && !sample.isEmpty ? " (looks like text)" : ""
+    return "not a JPEG, PNG or TIFF file: first bytes \(prefix)\(looks)"
+}

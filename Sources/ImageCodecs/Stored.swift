@@ -1,0 +1,41 @@
+import ImagingCore
+
+/// What a format decoder hands back: pixels as stored (before colour conversion and
+/// orientation) in the workspace, and what it learned.
+struct StoredImage {
+    enum Depth { case eight, sixteen }
+    var depth: Depth
+    var model: ColorModel
+    var storedSize: ImageSize
+    var orientation: Orientation
+    var scaleDenominator: Int
+    var sourceBitDepth: Int
+    var pageCount: Int
+    var warnings: [DecodeWarning]
+}
+
+/// Buffers reused from one image to the next by one `ImageDecoder`.
+///
+/// Buffers handed out in a `DecodedImage` are shared copy-on-write: while the
+/// caller holds the image they are copied on the next decode; once the caller lets
+/// go, their memory is reused.
+struct DecodeWorkspace {
+    var file: [UInt8] = []
+    var stored8 = PixelBuffer<UInt8>()
+    var stored16 = PixelBuffer<UInt16>()
+    var luma8 = PixelBuffer<UInt8>()
+    var luma16 = PixelBuffer<UInt16>()
+    var rgb8: PixelBuffer<UInt8>? = PixelBuffer<UInt8>()
+    var rgb16: PixelBuffer<UInt16>? = PixelBuffer<UInt16>()
+
+    /// Drops every buffer larger than `bytes`, so one huge image does not pin its memory.
+    mutating func trim(above bytes: Int) {
+        if file.capacity > bytes { file = [] }
+        if stored8.samples.capacity > bytes { stored8 = PixelBuffer() }
+        if stored16.samples.capacity * 2 > bytes { stored16 = PixelBuffer() }
+        if luma8.samples.capacity > bytes { luma8 = PixelBuffer() }
+        if luma16.samples.capacity * 2 > bytes { luma16 = PixelBuffer() }
+        if (rgb8?.samples.capacity ?? 0) > bytes { rgb8 = PixelBuffer() }
+        if (rgb16?.samples.capacity ?? 0) * 2 > bytes { rgb16 = PixelBuffer() }
+    }
+}

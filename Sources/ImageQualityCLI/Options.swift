@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import ImageCodecs
+import ImagingCore
+
+/// Where inputs come from and how they are processed: shared by every subcommand that reads images.
+struct InputOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp(
+        "Image files, directories (recursed, sorted), or - to read paths from standard input.",
+        valueName: "input"))
+    var inputs: [String] = []
+
+    @Flag(name: [.customShort("0"), .long], help: "Paths on standard input are NUL-separated (as find -print0 writes).")
+    var null = false
+
+    @Flag(name: .long, help: "When walking directories, take every file, not only image extensions.")
+    var allFiles = false
+
+    @Option(name: [.short, .long], help: "Images processed in parallel (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    mutating func validate() throws {
+        guard !inputs.isEmpty else {
+            throw ValidationError("Give at least one input: a file, a directory, or - for paths on standard input.")
+        }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
+    }
+}
+
+/// Decoding limits and choices.
+struct DecodeFlags: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Refuse images declaring more pixels than this (width × height), before allocating.",
+        valueName: "pixels"))
+    var maxPixels: Int = DecodeLimits.defaultMaxPixels
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Refuse files larger than this many bytes (suffixes K, M, G allowed).", valueName: "size"))
+    var maxFileSize: ByteCount = ByteCount(DecodeLimits.defaultMaxFileBytes)
+
+    @Option(name: .long, help: "TIFF page to read, from 1 (other formats have only page 1).")
+    var page: Int = 1
+
+    @Flag(name: .long, help: "Fail an image whose data is truncated or corrupt even when the decoder can fill in the rest.")
+    var strict = false
+
+    mutating func validate() throws {
+        guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels).") }
+        guard page >= 1 else { throw ValidationError("--page counts from 1, got \(page).") }
+    }
+
+    var decodeOptions: DecodeOptions {
+        DecodeOptions(
+            limits: DecodeLimits(maxPixels: maxPixels, maxFileBytes: maxFileSize.bytes),
+            pageIndex: page - 1, isStrict: strict)
+    }
+}
+
+/// How results are printed.
+struct OutputFlags: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Record format: jsonl, csv, tsv or table (default: table on a terminal, jsonl otherwise).",
+        valueName: "format"))
+    var format: OutputFormat?
+
+    @Flag(inversion: .prefixedNo, help: "Show a progress bar on standard error (default: when it is a terminal).")
+    var progress: Bool?
+
+    var resolvedFormat: OutputFormat { format ?? (Terminal.standardOutputIsTerminal ? .table : .jsonl) }
+    var showsProgress: Bool { progress ?? Terminal.standardErrorIsTerminal }
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+
+/// A byte count given as a number with an optional K, M or G suffix (powers of 1024).
+struct ByteCount: ExpressibleByArgument, Sendable {
+    var bytes: Int
+
+    init(_ bytes: Int) { self.bytes = bytes }
+
+    init?(argument: String) {
+        let text = argument.uppercased()
+        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(text)
+        var multiplier = 1
+        if let last = digits.last, let m = multipliers[last] {
+            multiplier = m
+            digits = digits.dropLast()
+        }
+        guard let value = Int(digits), value > 0 else { return nil }
+        let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { return nil }
+        bytes = product
+    }
+
+    var defaultValueDescription: String { "\(bytes >> 20)M" }
+}

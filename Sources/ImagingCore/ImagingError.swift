@@ -1,0 +1,89 @@
+/// An error that a script can branch on: a stable dotted `code` and a human `message`.
+///
+/// Codes are part of the record contract (`{"error":{"code":…,"message":…}}`):
+/// once published they do not change meaning.
+public protocol CodedError: Error, Sendable, CustomStringConvertible {
+    /// A stable identifier such as `decode.truncated`.
+    var code: String { get }
+    /// What went wrong, where, with the evidence the detecting code had.
+    var message: String { get }
+}
+
+extension CodedError {
+    public var description: String { "\(code): \(message)" }
+}
+
+/// Why an input could not be read or decoded.
+public struct ImagingError: CodedError, Equatable {
+    /// The failure classes, each with its stable code.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The path does not exist.
+        case notFound = "input.notFound"
+        /// The path names a directory where a file was expected.
+        case isDirectory = "input.isDirectory"
+        /// The file exists but cannot be read (permissions, I/O error).
+        case unreadable = "input.unreadable"
+        /// The file has no bytes.
+        case empty = "input.empty"
+        /// The file is larger than `DecodeLimits.maxFileBytes`.
+        case fileTooLarge = "input.tooLarge"
+        /// The bytes are not any image format imgquality recognises.
+        case notAnImage = "decode.notAnImage"
+        /// A recognised image format that imgquality does not decode (HEIF, WebP, GIF, …).
+        case unsupportedFormat = "decode.unsupportedFormat"
+        /// A supported format using a feature this build cannot decode (12-bit JPEG, float TIFF, …).
+        case unsupportedFeature = "decode.unsupportedFeature"
+        /// The data ends before the image does.
+        case truncated = "decode.truncated"
+        /// The data violates its format (bad Huffman code, CRC mismatch, broken IFD, …).
+        case corrupt = "decode.corrupt"
+        /// The header claims more pixels than `DecodeLimits.maxPixels` allows.
+        case tooManyPixels = "decode.tooManyPixels"
+        /// The header claims a zero or negative dimension.
+        case invalidDimensions = "decode.invalidDimensions"
+        /// An allocation failed or a library's memory limit was reached.
+        case outOfMemory = "decode.outOfMemory"
+        /// A structural limit was exceeded (too many progressive scans).
+        case limitExceeded = "decode.limitExceeded"
+        /// The requested page does not exist.
+        case pageOutOfRange = "decode.pageOutOfRange"
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var code: String { kind.rawValue }
+}
+
+/// A recoverable problem the decoder worked through; the pixels are still returned.
+///
+/// Warnings are kept apart from failures so a report can show them; strict
+/// decoding (`DecodeOptions.isStrict`) turns the data-integrity kinds into errors.
+public struct DecodeWarning: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// The data ended early and the decoder filled in the rest (libjpeg's "premature end of data").
+        case truncated = "decode.truncated"
+        /// Corrupt data was skipped or resynchronised (bad Huffman code, extraneous bytes, bad CRC).
+        case corrupt = "decode.corrupt"
+        /// Anything else a library chose to mention (unknown TIFF tags, odd markers).
+        case other = "decode.warning"
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var code: String { kind.rawValue }
+    /// Whether the pixels may differ from what the encoder wrote.
+    public var affectsPixels: Bool { kind != .other }
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,3 @@
+import ImageQualityCLI
+
+IMGQuality.main()
