@@ -57,7 +57,7 @@ let tests: [Target] = [
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",
-        dependencies: ["ImageQualityCLI", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+        dependencies: ["ImageQualityCLI", "imgquality", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
 ]
 
 let package = Package(

@@ -22,14 +22,20 @@ enum ColorModel: Equatable {
 /// Integer colour arithmetic shared by 8- and 16-bit samples.
 ///
 /// Luma is ITU-R BT.601 (Y = 0.299 R + 0.587 G + 0.114 B), the weighting JPEG's
-/// YCbCr uses, in 16-bit fixed point so 8-bit results match libjpeg's own RGB→Y.
+/// YCbCr uses, in 16-bit fixed point for 8-bit samples (matching libjpeg's own RGB→Y)
+/// and 24-bit fixed point for 16-bit samples.
 /// Transparent pixels are composited onto white, as a page or a screenshot is viewed.
 enum ColorMath<Sample: FixedWidthInteger & UnsignedInteger & Sendable> {
     @inline(__always) static var full: UInt64 { UInt64(Sample.max) }
 
     @inline(__always)
     static func lumaOf(_ r: UInt64, _ g: UInt64, _ b: UInt64) -> Sample {
-        Sample(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
+        if Sample.bitWidth == 8 {
+            // 16-bit fixed point, as libjpeg computes Y.
+            return Sample(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
+        }
+        // 24-bit fixed point keeps 16-bit samples within half a code value of the real formula.
+        return Sample(truncatingIfNeeded: (5_016_388 &* r &+ 9_848_226 &* g &+ 1_912_602 &* b &+ (1 << 23)) >> 24)
     }
 
     @inline(__always)

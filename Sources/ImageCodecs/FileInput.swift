@@ -29,15 +29,15 @@ enum FileInput {
         }
         let type = info.st_mode & S_IFMT
         if type == S_IFDIR { throw ImagingError(.isDirectory, "is a directory") }
-        let declared = type == S_IFREG ? Int(info.st_size) : nil
+        // Pipes, devices and /proc files declare no useful size: read up to the limit.
+        let declared = type == S_IFREG && info.st_size > 0 ? Int(info.st_size) : nil
         if let declared {
-            if declared == 0 { throw ImagingError(.empty, "the file is empty (0 bytes)") }
             if declared > maxBytes {
                 throw ImagingError(
                     .fileTooLarge, "the file has \(declared) bytes, above the limit of \(maxBytes) (raise it with --max-file-size)")
             }
         }
-        // Pipes and devices have no size: read up to the limit and one byte more to detect excess.
+        // One byte more than expected detects a file that grew or exceeds the limit.
         let capacity = (declared ?? maxBytes) + 1
         buffer.removeAll(keepingCapacity: true)
         buffer.reserveCapacity(min(capacity, 64 << 20))

@@ -1,0 +1,120 @@
+import Foundation
+import ImagingCore
+import Testing
+import _ImagingTestSupport
+
+@testable import ImageCodecs
+
+/// The error a decode of `path` throws, or nil if it succeeds.
+func decodeError(_ path: String, options: DecodeOptions = DecodeOptions()) -> ImagingError? {
+    do {
+        _ = try ImageDecoder(options: options).decode(contentsOf: path)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("Bad input gets a specific error")
+struct BadInputTests {
+    @Test func emptyFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("empty.jpg", [])
+        #expect(decodeError(path)?.kind == .empty)
+        #expect(throws: ImagingError(.empty, "no bytes to decode")) { try ImageDecoder().decode([]) }
+    }
+
+    @Test func missingFile() {
+        let error = decodeError(Fixtures.path("png/no-such-file.png"))
+        #expect(error?.kind == .notFound)
+        #expect(error?.code == "input.notFound")
+    }
+
+    @Test func directory() {
+        #expect(decodeError(Fixtures.path("png"))?.kind == .isDirectory)
+    }
+
+    @Test func unreadableFile() throws {
+        // As root, permissions do not stop a read; /proc/self/mem refuses reads at offset 0 with EIO.
+        let path: String
+        let directory = try TemporaryDirectory()
+        if getuid() == 0 {
+            path = "/proc/self/mem"
+        } else {
+            path = try directory.copy(fixture: "png/gray8.png", to: "locked.png")
+            chmod(path, 0)
+        }
+        let error = decodeError(path)
+        #expect(error?.kind == .unreadable, "\(String(describing: error))")
+    }
+
+    @Test func textIsNotAnImage() {
+        let error = decodeError(Fixtures.path("other/not-an-image.txt"))
+        #expect(error?.kind == .notAnImage)
+        #expect(error?.message.contains("looks like text") == true)
+    }
+
+    @Test(arguments: [("other/gif.gif", "GIF"), ("other/webp.webp", "WebP"), ("other/bmp.bmp", "BMP")])
+    func recognisedButUnsupportedFormats(_ name: String, _ format: String) {
+        let error = decodeError(Fixtures.path(name))
+        #expect(error?.kind == .unsupportedFormat)
+        #expect(error?.message.hasPrefix(format) == true, "\(String(describing: error))")
+    }
+
+    @Test func formatComesFromMagicBytesNotTheName() throws {
+        let directory = try TemporaryDirectory()
+        let png = try directory.copy(fixture: "png/gray8.png", to: "really-a-png.jpg")
+        let image = try ImageDecoder().decode(contentsOf: png)
+        #expect(image.format == .png)
+        let text = try directory.copy(fixture: "other/not-an-image.txt", to: "fake.jpg")
+        #expect(decodeError(text)?.kind == .notAnImage)
+    }
+
+    @Test func truncatedPNG() {
+        let error = decodeError(Fixtures.path("png/truncated.png"))
+        #expect(error?.kind == .truncated, "\(String(describing: error))")
+    }
+
+    @Test func corruptPNGData() {
+        let error = decodeError(Fixtures.path("png/bad-crc.png"))
+        #expect(error?.kind == .corrupt, "\(String(describing: error))")
+    }
+
+    @Test func absurdPNGDimensionsAreRefusedBeforeAllocation() {
+        let error = decodeError(Fixtures.path("png/huge-dimensions.png"))
+        #expect(error?.kind == .tooManyPixels)
+        #expect(error?.message.contains("100000×100000") == true)
+    }
+
+    @Test func pixelLimitIsConfigurable() throws {
+        let limits = DecodeLimits(maxPixels: 37 * 23 - 1)
+        #expect(decodeError(Fixtures.path("png/gray8.png"), options: DecodeOptions(limits: limits))?.kind == .tooManyPixels)
+        #expect(decodeError(Fixtures.path("png/gray8.png"), options: DecodeOptions(limits: DecodeLimits(maxPixels: 37 * 23))) == nil)
+    }
+
+    @Test func fileSizeLimit() {
+        let options = DecodeOptions(limits: DecodeLimits(maxFileBytes: 100))
+        let error = decodeError(Fixtures.path("png/gray8.png"), options: options)
+        #expect(error?.kind == .fileTooLarge)
+    }
+
+    @Test func aPageBeyondTheFirstOfASinglePageFormat() {
+        #expect(decodeError(Fixtures.path("png/gray8.png"), options: DecodeOptions(pageIndex: 1))?.kind == .pageOutOfRange)
+        #expect(decodeError(Fixtures.path("jpeg/gray.jpg"), options: DecodeOptions(pageIndex: 1))?.kind == .pageOutOfRange)
+    }
+
+    @Test func truncationAtEveryLengthNeverCrashes() throws {
+        // Every prefix of a real file gives an image or a specific decode error.
+        for name in ["jpeg/progressive.jpg", "png/palette8-interlaced.png", "tiff/rgb8-tile-lzw.tif"] {
+            let bytes = try Fixtures.bytes(name)
+            let decoder = ImageDecoder()
+            for length in stride(from: 1, to: bytes.count, by: max(1, bytes.count / 97)) {
+                do {
+                    _ = try decoder.decode(Array(bytes[0..<length]))
+                } catch {
+                    #expect(error.code.hasPrefix("decode."), "\(name)[0..<\(length)]: \(error)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ImagingCore
+import Testing
+import _ImagingTestSupport
+
+@testable import ImageCodecs
+
+@Suite("TIFF decoding")
+struct TIFFDecoderTests {
+    static let losslessRGB = ["none", "lzw", "deflate", "packbits"].flatMap { compression in
+        ["tiff/rgb8-strip-\(compression).tif", "tiff/rgb8-tile-\(compression).tif"]
+    } + ["tiff/rgb8-planar-separate.tif"]
+
+    @Test(arguments: losslessRGB)
+    func rgb8StripsTilesAndCompressions(_ name: String) throws {
+        let image = try decodeFixture(name)
+        #expect(image.format == .tiff)
+        #expect(image.orientedSize == ImageSize(width: 37, height: 23))
+        expectPixels(try eight(image.rgb)) { x, y, c in
+            let p = Pattern.rgb8(x, y)
+            return Double([p.0, p.1, p.2][c])
+        }
+    }
+
+    @Test(arguments: ["tiff/quadrants-jpeg-strip.tif", "tiff/quadrants-jpeg-tile.tif"])
+    func jpegCompressed(_ name: String) throws {
+        let image = try decodeFixture(name)
+        let rgb = try eight(image.rgb)
+        #expect(rgb.size == ImageSize(width: 64, height: 64))
+        for (quadrant, colour) in Pattern.quadrantColours.enumerated() {
+            let want = [colour.0, colour.1, colour.2]
+            for c in 0..<3 {
+                #expect(abs(quadrantMean(rgb, quadrant: quadrant, channel: c) - Double(want[c])) <= 6)
+            }
+        }
+    }
+
+    @Test func gray8AndGray16() throws {
+        expectPixels(try eight(decodeFixture("tiff/gray8.tif").luma)) { x, y, _ in Double(Pattern.gray8(x, y)) }
+        let image = try decodeFixture("tiff/gray16.tif")
+        #expect(image.sourceBitDepth == 16)
+        expectPixels(try sixteen(image.luma)) { x, y, _ in Double(Pattern.gray16(x, y)) }
+    }
+
+    @Test func rgb16() throws {
+        expectPixels(try sixteen(decodeFixture("tiff/rgb16.tif").rgb)) { x, y, c in
+            let p = Pattern.rgb16(x, y)
+            return Double([p.0, p.1, p.2][c])
+        }
+    }
+
+    @Test func palette() throws {
+        expectPixels(try eight(decodeFixture("tiff/palette8.tif").rgb)) { x, y, c in
+            let p = Pattern.paletteEntry(Pattern.paletteIndex(x, y))
+            return Double([p.0, p.1, p.2][c])
+        }
+    }
+
+    @Test func unassociatedAlphaIsCompositedOverWhite() throws {
+        expectPixels(try eight(decodeFixture("tiff/rgba8.tif").rgb), tolerance: 0.51) { x, y, c in
+            let p = Pattern.rgb8(x, y)
+            return Pattern.overWhite([p.0, p.1, p.2][c], alpha: Pattern.alpha8(x, y), maximum: 255)
+        }
+    }
+
+    @Test func bilevelGroup4MinIsWhite() throws {
+        let image = try decodeFixture("tiff/bilevel-g4.tif")
+        #expect(image.sourceBitDepth == 1)
+        expectPixels(try eight(image.luma)) { x, y, _ in Pattern.bilevelInk(x, y) ? 0 : 255 }
+    }
+
+    @Test func orientationTagIsApplied() throws {
+        let image = try decodeFixture("tiff/orientation-6.tif")
+        #expect(image.orientation == .right)
+        #expect(image.orientedSize == ImageSize(width: 23, height: 37))
+        expectPixels(try eight(image.rgb)) { x, y, c in
+            let p = Pattern.rgb8(y, 22 - x)
+            return Double([p.0, p.1, p.2][c])
+        }
+    }
+
+    @Test func pages() throws {
+        let first = try decodeFixture("tiff/multipage.tif")
+        #expect(first.pageCount == 2)
+        #expect(first.orientedSize == ImageSize(width: 37, height: 23))
+        let second = try decodeFixture("tiff/multipage.tif", options: DecodeOptions(pageIndex: 1))
+        #expect(second.orientedSize == ImageSize(width: 20, height: 10))
+        expectPixels(try eight(second.luma)) { x, y, _ in Double(Pattern.gray8(x, y)) }
+        do {
+            _ = try decodeFixture("tiff/multipage.tif", options: DecodeOptions(pageIndex: 2))
+            Issue.record("page 3 of 2 was accepted")
+        } catch {
+            #expect(error.kind == .pageOutOfRange)
+            #expect(error.message == "TIFF: page 3 requested, the file has 2")
+        }
+    }
+
+    @Test func truncatedStripsFail() throws {
+        do {
+            _ = try decodeFixture("tiff/truncated.tif")
+            Issue.record("a truncated TIFF decoded")
+        } catch {
+            #expect(error.kind == .truncated, "\(error)")
+        }
+    }
+
+    @Test func absurdDimensionsAreRefused() throws {
+        do {
+            _ = try decodeFixture("tiff/huge-dimensions.tif")
+            Issue.record("a 100000×100000 TIFF was accepted")
+        } catch {
+            #expect(error.kind == .tooManyPixels, "\(error)")
+        }
+    }
+}
