@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what imgquality builds against when it is missing: pkg-config and the
+# Debian development packages of libjpeg-turbo, libpng and libtiff (4.5 or later).
+# Safe to run again: it installs nothing when everything is present.
+set -euo pipefail
+
+need=()
+if ! command -v pkg-config >/dev/null 2>&1; then
+    need+=(pkg-config libjpeg62-turbo-dev libpng-dev libtiff-dev)
+else
+    pkg-config --exists libjpeg || need+=(libjpeg62-turbo-dev)
+    pkg-config --exists libpng || need+=(libpng-dev)
+    pkg-config --exists 'libtiff-4 >= 4.5' || need+=(libtiff-dev)
+fi
+
+if ((${#need[@]})); then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    echo "bootstrap: installing ${need[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "bootstrap: the Swift toolchain (6.0 or later) is not on PATH" >&2
+    exit 1
+fi

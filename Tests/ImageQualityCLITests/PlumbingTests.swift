@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import _ImagingTestSupport
+
+@testable import ImageQualityCLI
+
+@Suite("CLI plumbing")
+struct PlumbingTests {
+    @Test(arguments: [1, 2, 4])
+    func orderedParallelMapKeepsInputOrderAndBoundsTheWindow(jobs: Int) {
+        let inputs = Array(0..<200)
+        let inFlight = Counter()
+        var emitted: [Int] = []
+        let window = 8
+        OrderedParallelMap(AnyIterator(inputs.makeIterator()), jobs: jobs, window: window).run(
+            makeWorker: {
+                return { value in
+                    inFlight.add(1)
+                    // Later inputs tend to finish first.
+                    usleep(UInt32((200 - value) % 7 * 300))
+                    inFlight.add(-1)
+                    return value * 10
+                }
+            },
+            emit: { input, output in
+                #expect(output == input * 10)
+                emitted.append(input)
+            })
+        #expect(emitted == inputs)
+        #expect(inFlight.peak <= jobs)
+    }
+
+    @Test func emptyInputFinishes() {
+        var count = 0
+        OrderedParallelMap(AnyIterator([Int]().makeIterator()), jobs: 3).run(
+            makeWorker: { { $0 } }, emit: { _, _ in count += 1 })
+        #expect(count == 0)
+    }
+
+    @Test func jsonEscapingAndOrder() {
+        let value = JSONValue.object([
+            ("path", .string("a\"b\\c\nd\te\u{01}é")),
+            ("n", .int(3)), ("x", .double(11.25)), ("whole", .double(4)), ("bad", .double(.nan)),
+            ("list", .array([.bool(true), .null])),
+        ])
+        #expect(value.serialized == #"{"path":"a\"b\\c\nd\te\u0001é","n":3,"x":11.25,"whole":4,"bad":null,"list":[true,null]}"#)
+        let parsed = try? JSONSerialization.jsonObject(with: Data(value.serialized.utf8)) as? [String: Any]
+        #expect(parsed?["path"] as? String == "a\"b\\c\nd\te\u{01}é")
+        #expect(value[path: "list"] == .array([.bool(true), .null]))
+    }
+
+    @Test func csvQuoting() {
+        #expect(RecordWriter.csvQuoted("plain") == "plain")
+        #expect(RecordWriter.csvQuoted("a,b") == "\"a,b\"")
+        #expect(RecordWriter.csvQuoted("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(RecordWriter.tsvClean("a\tb\nc") == "a b c")
+    }
+
+    @Test func directoryWalkIsSortedAndFiltered() throws {
+        let folder = try TemporaryDirectory()
+        for name in ["b.jpg", "a/z.PNG", "a/b/c.tif", "A.tiff", "notes.txt", ".hidden.jpg", ".git/x.jpg", "a b.jpeg"] {
+            try folder.write(name, [0])
+        }
+        let names = InputExpander().files(inDirectory: folder.path).map { String($0.dropFirst(folder.path.count + 1)) }
+        #expect(names == ["A.tiff", "a b.jpeg", "a/b/c.tif", "a/z.PNG", "b.jpg"])
+        let all = InputExpander(allFiles: true).files(inDirectory: folder.path + "/")
+        #expect(all.count == 6)
+        #expect(InputExpander().count([folder.path, "x.png"]) == 6)
+        #expect(InputExpander().count([folder.path, "-"]) == nil)
+    }
+
+    @Test func standardInputRecords() throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("paths", Array("one\n\ntwo\r\nthree".utf8))
+        let descriptor = open(file, O_RDONLY)
+        defer { close(descriptor) }
+        let lines = FileDescriptorLines(descriptor: descriptor, nullSeparated: false)
+        #expect(Array(AnyIterator { lines.next() }) == ["one", "two\r", "three"])
+
+        let nul = try folder.write("nul", Array("a\nb\0\0c\0".utf8))
+        let nulDescriptor = open(nul, O_RDONLY)
+        defer { close(nulDescriptor) }
+        let records = FileDescriptorLines(descriptor: nulDescriptor, nullSeparated: true)
+        #expect(Array(AnyIterator { records.next() }) == ["a\nb", "c"])
+    }
+
+    @Test func byteCounts() {
+        #expect(ByteCount(argument: "512")?.bytes == 512)
+        #expect(ByteCount(argument: "2k")?.bytes == 2048)
+        #expect(ByteCount(argument: "3M")?.bytes == 3 << 20)
+        #expect(ByteCount(argument: "1G")?.bytes == 1 << 30)
+        #expect(ByteCount(argument: "0") == nil)
+        #expect(ByteCount(argument: "12Q") == nil)
+        #expect(ByteCount(argument: "99999999999999G") == nil)
+    }
+
+    @Test func inProcessRunCountsAndWrites() throws {
+        let folder = try TemporaryDirectory()
+        let outputPath = folder.path + "/out.jsonl"
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        let output = open(outputPath, O_WRONLY)
+        let run = ScoreRun(
+            inputs: [Fixtures.path("png/gray8.png"), Fixtures.path("png/huge-dimensions.png")],
+            expander: InputExpander(), jobs: 2, options: .init(), format: .jsonl, showsProgress: false)
+        let summary = run.execute(standardInput: -1, standardOutput: output)
+        close(output)
+        #expect(summary == RunSummary(scored: 1, failed: 1))
+        let text = try String(contentsOfFile: outputPath, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == 2)
+        #expect(text.contains(#""error":{"code":"decode.tooManyPixels""#))
+    }
+}
+
+/// A thread-safe counter that remembers its peak.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    private(set) var peak = 0
+
+    func add(_ delta: Int) {
+        lock.lock()
+        value += delta
+        peak = max(peak, value)
+        lock.unlock()
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import _ImagingTestSupport
+
+/// Runs the built `imgquality` binary.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// The JSON records printed, one per line.
+    var records: [[String: Any]] {
+        stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}
+
+enum Binary {
+    /// The `imgquality` executable next to the test bundle (SwiftPM builds both into one folder).
+    static let path: String = {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("imgquality").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/imgquality").path
+    }()
+
+    static func run(_ arguments: [String], stdin: [UInt8] = [], directory: String? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+}
+
+@Suite("imgquality as a process", .serialized)
+struct ProcessTests {
+    /// A folder mixing good, damaged and non-image files, with a known sorted order.
+    func mixedFolder() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        try folder.copy(fixture: "png/gray8.png", to: "a/01-gray.png")
+        try folder.copy(fixture: "jpeg/large.jpg", to: "a/02-photo.jpg")
+        try folder.copy(fixture: "png/truncated.png", to: "a/03-cut.png")
+        try folder.copy(fixture: "tiff/orientation-6.tif", to: "b/04-turned.tif")
+        try folder.copy(fixture: "other/not-an-image.txt", to: "c-text-named.jpg")
+        try folder.write("d-empty.png", [])
+        try folder.copy(fixture: "other/gif.gif", to: "e-anim.gif")
+        try folder.copy(fixture: "other/not-an-image.txt", to: "notes.txt")
+        try folder.copy(fixture: "png/gray8.png", to: ".hidden.png")
+        return folder
+    }
+
+    @Test func mixedFolderInOrderWithSpecificErrors() throws {
+        let folder = try mixedFolder()
+        let run = try Binary.run(["score", "--jobs", "3", folder.path])
+        #expect(run.status == 2)
+        let records = run.records
+        let names = records.map { ($0["path"] as! String).replacingOccurrences(of: folder.path + "/", with: "") }
+        #expect(names == ["a/01-gray.png", "a/02-photo.jpg", "a/03-cut.png", "b/04-turned.tif", "c-text-named.jpg", "d-empty.png", "e-anim.gif"])
+        #expect(records[0]["format"] as? String == "png")
+        #expect(records[0]["width"] as? Int == 37)
+        #expect(records[1]["format"] as? String == "jpeg")
+        #expect(records[1]["height"] as? Int == 192)
+        #expect((records[1]["elapsedMs"] as? Double ?? -1) >= 0)
+        #expect((records[2]["error"] as? [String: Any])?["code"] as? String == "decode.truncated")
+        #expect(records[3]["format"] as? String == "tiff")
+        #expect(records[3]["width"] as? Int == 23 && records[3]["height"] as? Int == 37)
+        #expect((records[4]["error"] as? [String: Any])?["code"] as? String == "decode.notAnImage")
+        #expect((records[5]["error"] as? [String: Any])?["code"] as? String == "input.empty")
+        #expect((records[6]["error"] as? [String: Any])?["code"] as? String == "decode.unsupportedFormat")
+        #expect(run.stderr.isEmpty, "no progress bar when stderr is not a terminal: \(run.stderr)")
+    }
+
+    @Test func allFilesTakesEveryExtension() throws {
+        let folder = try mixedFolder()
+        let run = try Binary.run(["score", "--all-files", folder.path])
+        #expect(run.records.contains { ($0["path"] as? String)?.hasSuffix("notes.txt") == true })
+        #expect(!run.records.contains { ($0["path"] as? String)?.hasSuffix(".hidden.png") == true })
+    }
+
+    @Test func exitsZeroWhenEveryInputScores() throws {
+        let run = try Binary.run(["score", Fixtures.path("png/rgb8.png"), Fixtures.path("jpeg/gray.jpg"), Fixtures.path("tiff/gray16.tif")])
+        #expect(run.status == 0)
+        #expect(run.records.map { $0["format"] as? String } == ["png", "jpeg", "tiff"])
+    }
+
+    @Test func pathsFromStandardInput() throws {
+        let paths = [Fixtures.path("tiff/gray8.tif"), Fixtures.path("no/such.png"), Fixtures.path("png/gray8.png")]
+        let run = try Binary.run(["score", "-"], stdin: Array((paths.joined(separator: "\n") + "\n\n").utf8))
+        #expect(run.status == 2)
+        #expect(run.records.map { $0["path"] as? String } == paths)
+        #expect((run.records[1]["error"] as? [String: Any])?["code"] as? String == "input.notFound")
+    }
+
+    @Test func nulSeparatedPaths() throws {
+        let folder = try TemporaryDirectory()
+        let odd = try folder.copy(fixture: "png/gray8.png", to: "name with\nnewline.png")
+        let plain = try folder.copy(fixture: "jpeg/gray.jpg", to: "plain.jpg")
+        let run = try Binary.run(["score", "--null", "-"], stdin: Array((odd + "\0" + plain + "\0").utf8))
+        #expect(run.status == 0)
+        #expect(run.records.map { $0["path"] as? String } == [odd, plain])
+    }
+
+    @Test func argumentsAndStandardInputMix() throws {
+        let run = try Binary.run(
+            ["score", Fixtures.path("png/gray8.png"), "-", Fixtures.path("png/gray4.png")],
+            stdin: Array(Fixtures.path("jpeg/gray.jpg").utf8))
+        #expect(run.records.map { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) } == ["gray8.png", "gray.jpg", "gray4.png"])
+    }
+
+    @Test func strictTurnsWarningsIntoFailures() throws {
+        let lenient = try Binary.run(["score", Fixtures.path("jpeg/truncated.jpg")])
+        #expect(lenient.status == 0)
+        let warnings = lenient.records.first?["warnings"] as? [[String: Any]]
+        #expect(warnings?.first?["code"] as? String == "decode.truncated")
+        let strict = try Binary.run(["score", "--strict", Fixtures.path("jpeg/truncated.jpg")])
+        #expect(strict.status == 2)
+        #expect((strict.records.first?["error"] as? [String: Any])?["code"] as? String == "decode.truncated")
+    }
+
+    @Test func pageOption() throws {
+        let run = try Binary.run(["score", "--page", "2", Fixtures.path("tiff/multipage.tif")])
+        #expect(run.status == 0)
+        #expect(run.records.first?["width"] as? Int == 20)
+        #expect(run.records.first?["pages"] as? Int == 2)
+    }
+
+    @Test func limitsFromTheCommandLine() throws {
+        let run = try Binary.run(["score", "--max-pixels", "100", "--max-file-size", "1K", Fixtures.path("png/gray8.png"), Fixtures.path("jpeg/large.jpg")])
+        #expect(run.status == 2)
+        let codes = run.records.map { ($0["error"] as? [String: Any])?["code"] as? String }
+        #expect(codes == ["decode.tooManyPixels", "input.tooLarge"])
+    }
+
+    @Test func csvAndTSV() throws {
+        let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/gif.gif")])
+        let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.first == "status,format,width,height,elapsedMs,path,message")
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("ok,png,37,23,"))
+        #expect(lines[2].hasPrefix("decode.unsupportedFormat,,,,,"))
+        let tsv = try Binary.run(["score", "--format", "tsv", Fixtures.path("png/gray8.png")])
+        #expect(tsv.stdout.split(separator: "\n").first == "status\tformat\twidth\theight\telapsedMs\tpath\tmessage")
+    }
+
+    @Test func usageErrorsUseTheParsersCode() throws {
+        #expect(try Binary.run(["score"]).status == 64)
+        #expect(try Binary.run(["score", "--jobs", "0", "x.png"]).status == 64)
+        let format = try Binary.run(["score", "--format", "xml", "x.png"])
+        #expect(format.status == 64)
+        #expect(format.stderr.contains("xml"))
+        #expect(try Binary.run(["score", "--page", "0", "x.png"]).status == 64)
+    }
+
+    @Test func version() throws {
+        let run = try Binary.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+    }
+}
