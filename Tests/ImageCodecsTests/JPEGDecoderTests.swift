@@ -20,7 +20,10 @@ func quadrantMean<S>(_ buffer: PixelBuffer<S>, quadrant: Int, channel: Int = 0) 
 
 @Suite("JPEG decoding")
 struct JPEGDecoderTests {
-    @Test(arguments: ["jpeg/baseline-420.jpg", "jpeg/baseline-444.jpg", "jpeg/progressive.jpg", "jpeg/cmyk-adobe.jpg"])
+    @Test(arguments: [
+        "jpeg/baseline-420.jpg", "jpeg/baseline-444.jpg", "jpeg/progressive.jpg", "jpeg/cmyk-adobe.jpg",
+        "jpeg/arithmetic.jpg", "jpeg/arithmetic-progressive.jpg", "jpeg/rgb-colourspace.jpg",
+    ])
     func colourQuadrants(_ name: String) throws {
         let image = try decodeFixture(name)
         #expect(image.format == .jpeg)
@@ -162,5 +165,37 @@ struct JPEGDecoderTests {
         _ = try? decoder.decode(contentsOf: Fixtures.path("jpeg/huge-dimensions.jpg"))
         let third = try decoder.decode(contentsOf: Fixtures.path("jpeg/large.jpg"))
         #expect(try eight(third.luma).samples == snapshot)
+    }
+}
+
+@Suite("JPEG CMYK conventions")
+struct JPEGCMYKTests {
+    /// The file without its APP14 Adobe segment.
+    func withoutAdobeMarker(_ bytes: [UInt8]) throws -> [UInt8] {
+        var index = 2
+        while index + 4 <= bytes.count {
+            let marker = bytes[index + 1]
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if marker == 0xEE {
+                return Array(bytes[0..<index]) + Array(bytes[(index + 2 + length)...])
+            }
+            if marker == 0xDA { break }
+            index += 2 + length
+        }
+        throw FixtureMismatch("no APP14 segment before the scan")
+    }
+
+    @Test func cmykWithoutAdobeMarkerIsReadAsPlainInk() throws {
+        // The fixture stores Adobe-inverted samples with K = 255 ("no ink" when inverted).
+        // Without the marker the same samples mean full black ink, so every quadrant is black:
+        // the marker alone decides the convention.
+        let bytes = try withoutAdobeMarker(Fixtures.bytes("jpeg/cmyk-adobe.jpg"))
+        let image = try ImageDecoder(options: DecodeOptions(wantsRGB: true)).decode(bytes)
+        let rgb = try eight(image.rgb)
+        for quadrant in 0..<4 {
+            for c in 0..<3 {
+                #expect(quadrantMean(rgb, quadrant: quadrant, channel: c) <= 6)
+            }
+        }
     }
 }
