@@ -81,22 +81,21 @@ public final class ImageDecoder {
                 warning.kind == .truncated ? .truncated : .corrupt, "strict mode: \(warning.message)")
         }
 
-        var luma: AnyPixelBuffer
-        var rgb: AnyPixelBuffer?
+        // The workspace lives in a class: take its buffers out so each is accessed alone.
+        var (luma, rgb): (AnyPixelBuffer, AnyPixelBuffer?)
+        var work = workspace
+        workspace = DecodeWorkspace()
         switch stored.depth {
         case .eight:
-            var rgbOut = options.wantsRGB ? workspace.rgb8 ?? PixelBuffer() : nil
-            ColorMath<UInt8>.convert(workspace.stored8, model: stored.model, luma: &workspace.luma8, rgb: &rgbOut)
-            if options.wantsRGB { workspace.rgb8 = rgbOut }
-            luma = .uint8(workspace.luma8)
-            rgb = rgbOut.map { .uint8($0) }
+            (luma, rgb) = Self.convert(
+                work.stored8, model: stored.model, wantsRGB: options.wantsRGB,
+                luma: &work.luma8, rgb: &work.rgb8, wrap: AnyPixelBuffer.uint8)
         case .sixteen:
-            var rgbOut = options.wantsRGB ? workspace.rgb16 ?? PixelBuffer() : nil
-            ColorMath<UInt16>.convert(workspace.stored16, model: stored.model, luma: &workspace.luma16, rgb: &rgbOut)
-            if options.wantsRGB { workspace.rgb16 = rgbOut }
-            luma = .uint16(workspace.luma16)
-            rgb = rgbOut.map { .uint16($0) }
+            (luma, rgb) = Self.convert(
+                work.stored16, model: stored.model, wantsRGB: options.wantsRGB,
+                luma: &work.luma16, rgb: &work.rgb16, wrap: AnyPixelBuffer.uint16)
         }
+        workspace = work
 
         let orient = options.appliesOrientation && stored.orientation != .up
         if orient {
@@ -107,6 +106,19 @@ public final class ImageDecoder {
             format: format, luma: luma, rgb: rgb, orientation: stored.orientation, isOriented: options.appliesOrientation,
             storedSize: stored.storedSize, scaleDenominator: stored.scaleDenominator,
             sourceBitDepth: stored.sourceBitDepth, pageCount: stored.pageCount, warnings: stored.warnings)
+    }
+}
+
+extension ImageDecoder {
+    /// Colour conversion into the workspace's reusable luma and RGB buffers.
+    private static func convert<S>(
+        _ stored: PixelBuffer<S>, model: ColorModel, wantsRGB: Bool,
+        luma: inout PixelBuffer<S>, rgb: inout PixelBuffer<S>?, wrap: (PixelBuffer<S>) -> AnyPixelBuffer
+    ) -> (AnyPixelBuffer, AnyPixelBuffer?) {
+        var rgbOut = wantsRGB ? rgb ?? PixelBuffer() : nil
+        ColorMath<S>.convert(stored, model: model, luma: &luma, rgb: &rgbOut)
+        if wantsRGB { rgb = rgbOut }
+        return (wrap(luma), rgbOut.map(wrap))
     }
 }
 

@@ -28,19 +28,8 @@ enum PNGDecoder {
 
         let channels = Int(header.channels)
         let sixteen = header.sample_bits == 16
-        let status: Int32
-        if sixteen {
-            workspace.stored16.reshape(width: stored.width, height: stored.height, channels: channels)
-            let stride = workspace.stored16.rowStride * 2
-            status = workspace.stored16.withUnsafeMutableBufferPointer { pixels in
-                pixels.withMemoryRebound(to: UInt8.self) { iq_png_read(png, $0.baseAddress, stride) }
-            }
-        } else {
-            workspace.stored8.reshape(width: stored.width, height: stored.height, channels: channels)
-            let stride = workspace.stored8.rowStride
-            status = workspace.stored8.withUnsafeMutableBufferPointer { pixels in
-                iq_png_read(png, pixels.baseAddress, stride)
-            }
+        let status = workspace.fillStored(depth: sixteen ? .sixteen : .eight, size: stored, channels: channels) {
+            iq_png_read(png, $0, $1)
         }
         guard status == IQ_OK else { throw box.value.error("PNG", status: status) }
 

@@ -39,3 +39,25 @@ struct DecodeWorkspace {
         if (rgb16?.samples.capacity ?? 0) * 2 > bytes { rgb16 = PixelBuffer() }
     }
 }
+
+extension DecodeWorkspace {
+    /// Reshapes the stored buffer of `depth` and lets `read` fill it through its bytes
+    /// (`read` gets the first byte and the row stride in bytes), returning `read`'s status.
+    mutating func fillStored(
+        depth: StoredImage.Depth, size: ImageSize, channels: Int,
+        _ read: (UnsafeMutablePointer<UInt8>?, Int) -> Int32
+    ) -> Int32 {
+        switch depth {
+        case .eight:
+            stored8.reshape(width: size.width, height: size.height, channels: channels)
+            let stride = stored8.rowStride
+            return stored8.withUnsafeMutableBufferPointer { read($0.baseAddress, stride) }
+        case .sixteen:
+            stored16.reshape(width: size.width, height: size.height, channels: channels)
+            let stride = stored16.rowStride * 2
+            return stored16.withUnsafeMutableBufferPointer { pixels in
+                pixels.withMemoryRebound(to: UInt8.self) { read($0.baseAddress, stride) }
+            }
+        }
+    }
+}

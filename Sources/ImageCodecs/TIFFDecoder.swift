@@ -36,20 +36,9 @@ enum TIFFDecoder {
         var depth = StoredImage.Depth.eight
         let model: ColorModel
         if info.direct != 0 {
-            let spp = Int(info.samples_per_pixel)
-            if info.bits_per_sample == 16 {
-                depth = .sixteen
-                workspace.stored16.reshape(width: stored.width, height: stored.height, channels: spp)
-                let stride = workspace.stored16.rowStride * 2
-                status = workspace.stored16.withUnsafeMutableBufferPointer { pixels in
-                    pixels.withMemoryRebound(to: UInt8.self) { iq_tiff_read_samples(tiff, $0.baseAddress, stride) }
-                }
-            } else {
-                workspace.stored8.reshape(width: stored.width, height: stored.height, channels: spp)
-                let stride = workspace.stored8.rowStride
-                status = workspace.stored8.withUnsafeMutableBufferPointer { pixels in
-                    iq_tiff_read_samples(tiff, pixels.baseAddress, stride)
-                }
+            depth = info.bits_per_sample == 16 ? .sixteen : .eight
+            status = workspace.fillStored(depth: depth, size: stored, channels: Int(info.samples_per_pixel)) {
+                iq_tiff_read_samples(tiff, $0, $1)
             }
             guard status == IQ_OK else { throw box.value.error("TIFF", status: status) }
             if depth == .sixteen {
@@ -58,11 +47,7 @@ enum TIFFDecoder {
                 model = normalize(&workspace.stored8, info: info, tiff: tiff)
             }
         } else {
-            workspace.stored8.reshape(width: stored.width, height: stored.height, channels: 4)
-            let stride = workspace.stored8.rowStride
-            status = workspace.stored8.withUnsafeMutableBufferPointer { pixels in
-                iq_tiff_read_rgba(tiff, pixels.baseAddress, stride)
-            }
+            status = workspace.fillStored(depth: .eight, size: stored, channels: 4) { iq_tiff_read_rgba(tiff, $0, $1) }
             guard status == IQ_OK else { throw box.value.error("TIFF", status: status) }
             model = .rgba(premultiplied: true)
         }

@@ -642,74 +642,48 @@ int iq_tiff_read_samples(iq_tiff *t, uint8_t *dst, size_t stride) {
     TIFF *tif = t->tif;
     const iq_tiff_info *info = &t->info;
     const int planes = info->planar_separate ? info->samples_per_pixel : 1;
+    /* Strips are handled as tiles as wide as the image. */
+    uint32_t block_width = info->width, block_length = 0;
+    tmsize_t block_size, row_size;
     if (info->tiled) {
-        uint32_t tile_width = 0, tile_length = 0;
-        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_width);
-        TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_length);
-        tmsize_t tile_size = TIFFTileSize(tif);
-        tmsize_t row_size = TIFFTileRowSize(tif);
-        if (tile_width == 0 || tile_length == 0 || tile_size <= 0 || row_size <= 0) {
-            iq_fail(t->diagnostics, IQ_FAIL_CORRUPT, "invalid tile geometry");
-            return IQ_FAIL_CORRUPT;
-        }
-        uint8_t *buffer = _TIFFmalloc(tile_size);
-        if (!buffer) {
-            iq_fail(t->diagnostics, IQ_FAIL_MEMORY, "out of memory for a tile");
-            return IQ_FAIL_MEMORY;
-        }
-        for (int plane = 0; plane < planes; plane++) {
-            for (uint32_t y0 = 0; y0 < info->height; y0 += tile_length) {
-                for (uint32_t x0 = 0; x0 < info->width; x0 += tile_width) {
-                    ttile_t tile = TIFFComputeTile(tif, x0, y0, 0, (uint16_t)plane);
-                    if (TIFFReadEncodedTile(tif, tile, buffer, tile_size) < 0) {
-                        _TIFFfree(buffer);
-                        iq_fail(t->diagnostics, IQ_FAIL_CORRUPT, "cannot decode a tile");
-                        return t->diagnostics->failure;
-                    }
-                    uint32_t rows = info->height - y0 < tile_length ? info->height - y0 : tile_length;
-                    uint32_t cols = info->width - x0 < tile_width ? info->width - x0 : tile_width;
-                    for (uint32_t r = 0; r < rows; r++)
-                        iq_tiff_place_row(info, buffer + (size_t)r * (size_t)row_size,
-                                          dst + (size_t)(y0 + r) * stride, x0, cols, plane);
-                }
-            }
-        }
-        _TIFFfree(buffer);
-        return IQ_OK;
+        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &block_width);
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &block_length);
+        block_size = TIFFTileSize(tif);
+        row_size = TIFFTileRowSize(tif);
+    } else {
+        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &block_length);
+        if (block_length == 0 || block_length > info->height) block_length = info->height;
+        block_size = TIFFStripSize(tif);
+        row_size = TIFFScanlineSize(tif);
     }
-
-    uint32_t rows_per_strip = 0;
-    TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
-    if (rows_per_strip == 0 || rows_per_strip > info->height) rows_per_strip = info->height;
-    tmsize_t strip_size = TIFFStripSize(tif);
-    tmsize_t row_size = TIFFScanlineSize(tif);
-    if (strip_size <= 0 || row_size <= 0) {
-        iq_fail(t->diagnostics, IQ_FAIL_CORRUPT, "invalid strip geometry");
+    if (block_width == 0 || block_length == 0 || block_size <= 0 || row_size <= 0) {
+        iq_fail(t->diagnostics, IQ_FAIL_CORRUPT, info->tiled ? "invalid tile geometry" : "invalid strip geometry");
         return IQ_FAIL_CORRUPT;
     }
-    uint8_t *buffer = _TIFFmalloc(strip_size);
+    uint8_t *buffer = _TIFFmalloc(block_size);
     if (!buffer) {
-        iq_fail(t->diagnostics, IQ_FAIL_MEMORY, "out of memory for a strip");
+        iq_fail(t->diagnostics, IQ_FAIL_MEMORY, "out of memory for a strip or tile");
         return IQ_FAIL_MEMORY;
     }
     for (int plane = 0; plane < planes; plane++) {
-        for (uint32_t y0 = 0; y0 < info->height; y0 += rows_per_strip) {
-            tstrip_t strip = TIFFComputeStrip(tif, y0, (uint16_t)plane);
-            uint32_t rows = info->height - y0 < rows_per_strip ? info->height - y0 : rows_per_strip;
-            tmsize_t got = TIFFReadEncodedStrip(tif, strip, buffer, (tmsize_t)rows * row_size);
-            if (got < 0) {
-                _TIFFfree(buffer);
-                iq_fail(t->diagnostics, IQ_FAIL_CORRUPT, "cannot decode a strip");
-                return t->diagnostics->failure;
+        for (uint32_t y0 = 0; y0 < info->height; y0 += block_length) {
+            uint32_t rows = info->height - y0 < block_length ? info->height - y0 : block_length;
+            for (uint32_t x0 = 0; x0 < info->width; x0 += block_width) {
+                uint32_t cols = info->width - x0 < block_width ? info->width - x0 : block_width;
+                tmsize_t wanted = info->tiled ? block_size : (tmsize_t)rows * row_size;
+                tmsize_t got = info->tiled
+                    ? TIFFReadEncodedTile(tif, TIFFComputeTile(tif, x0, y0, 0, (uint16_t)plane), buffer, block_size)
+                    : TIFFReadEncodedStrip(tif, TIFFComputeStrip(tif, y0, (uint16_t)plane), buffer, wanted);
+                if (got < wanted) {
+                    _TIFFfree(buffer);
+                    if (got < 0) iq_fail(t->diagnostics, IQ_FAIL_CORRUPT, "cannot decode a strip or tile");
+                    else iq_fail(t->diagnostics, IQ_FAIL_TRUNCATED, "a strip or tile holds fewer bytes than its rows need");
+                    return t->diagnostics->failure;
+                }
+                for (uint32_t r = 0; r < rows; r++)
+                    iq_tiff_place_row(info, buffer + (size_t)r * (size_t)row_size,
+                                      dst + (size_t)(y0 + r) * stride, x0, cols, plane);
             }
-            if (got < (tmsize_t)rows * row_size) {
-                _TIFFfree(buffer);
-                iq_fail(t->diagnostics, IQ_FAIL_TRUNCATED, "a strip holds fewer bytes than its rows need");
-                return IQ_FAIL_TRUNCATED;
-            }
-            for (uint32_t r = 0; r < rows; r++)
-                iq_tiff_place_row(info, buffer + (size_t)r * (size_t)row_size,
-                                  dst + (size_t)(y0 + r) * stride, 0, info->width, plane);
         }
     }
     _TIFFfree(buffer);
