@@ -7,6 +7,7 @@ let products: [Product] = [
     .executable(name: "imgquality", targets: ["imgquality"]),
     .library(name: "ImagingCore", targets: ["ImagingCore"]),
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+    .library(name: "ImageKernels", targets: ["ImageKernels"]),
 ]
 
 // MARK: - System libraries (C stays at the edges)
@@ -39,6 +40,8 @@ let libraries: [Target] = [
     .target(name: "ImagingCore"),
     // Layer 1: JPEG/PNG/TIFF decoding, format sniffing, EXIF orientation.
     .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims"]),
+    // Layer 1: SIMD kernels, each with its scalar reference.
+    .target(name: "ImageKernels", dependencies: ["ImagingCore"]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
@@ -54,6 +57,7 @@ let libraries: [Target] = [
 let tests: [Target] = [
     .target(name: "_ImagingTestSupport", dependencies: ["ImagingCore"], path: "Tests/_ImagingTestSupport"),
     .testTarget(name: "ImagingCoreTests", dependencies: ["ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(name: "ImageKernelsTests", dependencies: ["ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",

@@ -90,3 +90,34 @@ public final class TemporaryDirectory {
         try? FileManager.default.removeItem(atPath: path)
     }
 }
+
+/// A seeded generator (SplitMix64), so randomized tests repeat exactly.
+public struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension PixelBuffer where Sample == UInt8 {
+    /// A plane of uniformly random samples.
+    public static func random(width: Int, height: Int, channels: Int = 1, seed: UInt64) -> PixelBuffer<UInt8> {
+        var generator = SeededGenerator(seed: seed)
+        let samples = (0..<(width * height * channels)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return PixelBuffer(width: width, height: height, channels: channels, samples: samples)
+    }
+
+    /// A plane whose sample at (x, y) is `value(x, y)`, clamped to 0…255.
+    public static func make(width: Int, height: Int, _ value: (Int, Int) -> Double) -> PixelBuffer<UInt8> {
+        var plane = PixelBuffer<UInt8>(width: width, height: height)
+        for y in 0..<height { for x in 0..<width { plane[x, y] = UInt8(max(0, min(255, value(x, y).rounded()))) } }
+        return plane
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// A radix-2 complex FFT of power-of-two size, and 2-D transforms of square tiles.
+///
+/// The SIMD path transforms eight sequences at once, one per lane, with exactly the
+/// operations the scalar path applies to one sequence, so both give the same bits.
+/// Forward transform, no normalisation: X[k] = Σ x[n] e^(−2πi kn/N).
+public struct FFT: Sendable {
+    public let size: Int
+    private let cosines: [Float]
+    private let sines: [Float]
+    private let reversed: [Int]
+
+    /// - Precondition: `size` is a power of two, at least 2.
+    public init(size: Int) {
+        precondition(size >= 2 && size & (size - 1) == 0, "FFT size must be a power of two")
+        self.size = size
+        cosines = (0..<size / 2).map { Float(cos(-2 * Double.pi * Double($0) / Double(size))) }
+        sines = (0..<size / 2).map { Float(sin(-2 * Double.pi * Double($0) / Double(size))) }
+        let bits = size.trailingZeroBitCount
+        reversed = (0..<size).map { index in
+            var value = 0
+            for bit in 0..<bits where index & (1 << bit) != 0 { value |= 1 << (bits - 1 - bit) }
+            return value
+        }
+    }
+
+    /// Transforms one sequence in place (the scalar reference).
+    public func transform(real: UnsafeMutablePointer<Float>, imaginary: UnsafeMutablePointer<Float>) {
+        butterflies(real, imaginary)
+    }
+
+    /// Transforms eight sequences in place, lane `l` of element `i` being element `i` of sequence `l`.
+    public func transform(real: UnsafeMutablePointer<SIMD8<Float>>, imaginary: UnsafeMutablePointer<SIMD8<Float>>) {
+        butterflies(real, imaginary)
+    }
+
+    @inline(__always)
+    private func butterflies<T: FFTElement>(_ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>) {
+        let n = size
+        for i in 0..<n {
+            let j = reversed[i]
+            if j > i {
+                swap(&re[i], &re[j])
+                swap(&im[i], &im[j])
+            }
+        }
+        var half = 1
+        while half < n {
+            let step = n / (2 * half)
+            var start = 0
+            while start < n {
+                for k in 0..<half {
+                    let c = T(cosines[k * step]), s = T(sines[k * step])
+                    let a = start + k, b = a + half
+                    let tr = re[b] * c - im[b] * s
+                    let ti = re[b] * s + im[b] * c
+                    re[b] = re[a] - tr
+                    im[b] = im[a] - ti
+                    re[a] = re[a] + tr
+                    im[a] = im[a] + ti
+                }
+                start += 2 * half
+            }
+            half *= 2
+        }
+    }
+
+    /// The 2-D transform of a `size × size` row-major tile, in place: rows, then columns.
+    public func transform2D(real: inout [Float], imaginary: inout [Float], implementation: KernelImplementation = .current) {
+        precondition(real.count == size * size && imaginary.count == size * size)
+        let n = size
+        switch implementation {
+        case .scalar:
+            var rowRe = [Float](repeating: 0, count: n), rowIm = [Float](repeating: 0, count: n)
+            for pass in 0..<2 {
+                for line in 0..<n {
+                    for i in 0..<n {
+                        let index = pass == 0 ? line * n + i : i * n + line
+                        rowRe[i] = real[index]
+                        rowIm[i] = imaginary[index]
+                    }
+                    rowRe.withUnsafeMutableBufferPointer { r in
+                        rowIm.withUnsafeMutableBufferPointer { m in transform(real: r.baseAddress!, imaginary: m.baseAddress!) }
+                    }
+                    for i in 0..<n {
+                        let index = pass == 0 ? line * n + i : i * n + line
+                        real[index] = rowRe[i]
+                        imaginary[index] = rowIm[i]
+                    }
+                }
+            }
+        case .simd:
+            var vRe = [SIMD8<Float>](repeating: .zero, count: n), vIm = [SIMD8<Float>](repeating: .zero, count: n)
+            for pass in 0..<2 {
+                var first = 0
+                while first < n {
+                    let lanes = min(8, n - first)
+                    for i in 0..<n {
+                        var r = SIMD8<Float>(), m = SIMD8<Float>()
+                        for lane in 0..<lanes {
+                            let line = first + lane
+                            let index = pass == 0 ? line * n + i : i * n + line
+                            r[lane] = real[index]
+                            m[lane] = imaginary[index]
+                        }
+                        vRe[i] = r
+                        vIm[i] = m
+                    }
+                    vRe.withUnsafeMutableBufferPointer { r in
+                        vIm.withUnsafeMutableBufferPointer { m in transform(real: r.baseAddress!, imaginary: m.baseAddress!) }
+                    }
+                    for i in 0..<n {
+                        for lane in 0..<lanes {
+                            let line = first + lane
+                            let index = pass == 0 ? line * n + i : i * n + line
+                            real[index] = vRe[i][lane]
+                            imaginary[index] = vIm[i][lane]
+                        }
+                    }
+                    first += 8
+                }
+            }
+        }
+    }
+}
+
+/// Float or SIMD8<Float>: what the butterflies need.
+protocol FFTElement {
+    init(_ value: Float)
+    static func + (a: Self, b: Self) -> Self
+    static func - (a: Self, b: Self) -> Self
+    static func * (a: Self, b: Self) -> Self
+}
+
+extension Float: FFTElement {}
+
+extension SIMD8: FFTElement where Scalar == Float {
+    init(_ value: Float) { self.init(repeating: value) }
+}

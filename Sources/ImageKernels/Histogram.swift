@@ -1,0 +1,92 @@
+import ImagingCore
+
+/// A 256-bin histogram of 8-bit samples, with percentiles.
+public struct Histogram: Sendable, Equatable {
+    public var counts: [Int]
+
+    public init(counts: [Int]) {
+        precondition(counts.count == 256)
+        self.counts = counts
+    }
+
+    /// Counts every sample of `plane` (one channel).
+    ///
+    /// The SIMD-era variant keeps four sub-histograms so consecutive equal samples do
+    /// not serialise on one counter; it is exact, like the scalar reference.
+    public init(_ plane: PixelBuffer<UInt8>, implementation: KernelImplementation = .current) {
+        var counts = [Int](repeating: 0, count: 256)
+        let width = plane.width, stride = plane.rowStride
+        plane.withUnsafeBufferPointer { pixels in
+            counts.withUnsafeMutableBufferPointer { bins in
+                switch implementation {
+                case .scalar:
+                    for y in 0..<plane.height {
+                        let row = pixels.baseAddress! + y * stride
+                        for x in 0..<width { bins[Int(row[x])] += 1 }
+                    }
+                case .simd:
+                    var sub = [Int32](repeating: 0, count: 4 * 256)
+                    sub.withUnsafeMutableBufferPointer { s in
+                        for y in 0..<plane.height {
+                            let row = pixels.baseAddress! + y * stride
+                            var x = 0
+                            while x + 4 <= width {
+                                s[Int(row[x])] &+= 1
+                                s[256 + Int(row[x + 1])] &+= 1
+                                s[512 + Int(row[x + 2])] &+= 1
+                                s[768 + Int(row[x + 3])] &+= 1
+                                x += 4
+                            }
+                            while x < width {
+                                s[Int(row[x])] &+= 1
+                                x += 1
+                            }
+                            // Flush before an Int32 counter could overflow.
+                            if y % 4096 == 4095 {
+                                for i in 0..<256 { bins[i] += Int(s[i]) + Int(s[256 + i]) + Int(s[512 + i]) + Int(s[768 + i]) }
+                                for i in 0..<1024 { s[i] = 0 }
+                            }
+                        }
+                        for i in 0..<256 { bins[i] += Int(s[i]) + Int(s[256 + i]) + Int(s[512 + i]) + Int(s[768 + i]) }
+                    }
+                }
+            }
+        }
+        self.counts = counts
+    }
+
+    public var total: Int { counts.reduce(0, +) }
+
+    /// The smallest value v such that at least `fraction` of the samples are ≤ v (0…255).
+    public func percentile(_ fraction: Double) -> Int {
+        let total = self.total
+        guard total > 0 else { return 0 }
+        let target = max(1, Int((fraction * Double(total)).rounded(.up)))
+        var running = 0
+        for (value, count) in counts.enumerated() {
+            running += count
+            if running >= target { return value }
+        }
+        return 255
+    }
+
+    /// The fraction of samples ≤ `value`.
+    public func fraction(atOrBelow value: Int) -> Double {
+        let total = self.total
+        guard total > 0 else { return 0 }
+        return Double(counts[0...max(0, min(255, value))].reduce(0, +)) / Double(total)
+    }
+
+    /// The fraction of samples ≥ `value`.
+    public func fraction(atOrAbove value: Int) -> Double {
+        let total = self.total
+        guard total > 0 else { return 0 }
+        return Double(counts[max(0, min(255, value))...].reduce(0, +)) / Double(total)
+    }
+
+    public var mean: Double {
+        let total = self.total
+        guard total > 0 else { return 0 }
+        return Double(counts.enumerated().reduce(0) { $0 + $1.offset * $1.element }) / Double(total)
+    }
+}

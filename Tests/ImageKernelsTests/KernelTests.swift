@@ -1,0 +1,240 @@
+import Foundation
+import ImagingCore
+import Testing
+import _ImagingTestSupport
+
+@testable import ImageKernels
+
+/// Sizes chosen to break vector code: 1…3, around the 8- and 16-lane widths, odd rectangles.
+let breakingWidths = [1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 18, 19, 31, 33, 63, 65, 100]
+let seeds: [UInt64] = [1, 2, 3]
+
+@Suite("Stencils: SIMD against scalar, and against known answers")
+struct StencilTests {
+    @Test(arguments: Stencil.allCases)
+    func rowsMatchExactly(_ stencil: Stencil) {
+        for width in breakingWidths where width >= 3 {
+            for seed in seeds {
+                let plane = PixelBuffer<UInt8>.random(width: width, height: 3, seed: seed)
+                var scalar = [Int16](repeating: 0, count: width - 2), simd = scalar
+                plane.withUnsafeBufferPointer { p in
+                    let base = p.baseAddress!
+                    scalar.withUnsafeMutableBufferPointer {
+                        stencil.row(above: base, center: base + width, below: base + 2 * width, width: width, into: $0.baseAddress!, implementation: .scalar)
+                    }
+                    simd.withUnsafeMutableBufferPointer {
+                        stencil.row(above: base, center: base + width, below: base + 2 * width, width: width, into: $0.baseAddress!, implementation: .simd)
+                    }
+                }
+                #expect(scalar == simd, "\(stencil) width \(width) seed \(seed)")
+            }
+        }
+    }
+
+    @Test(arguments: Stencil.allCases)
+    func tileMomentsMatchExactly(_ stencil: Stencil) {
+        for (width, height) in [(1, 1), (3, 3), (17, 5), (33, 19), (65, 31), (100, 7)] {
+            for tileSize in [1, 4, 16, 64] {
+                let plane = PixelBuffer<UInt8>.random(width: width, height: height, seed: UInt64(width * 131 + height))
+                let scalar = stencil.tileMoments(plane, tileSize: tileSize, implementation: .scalar)
+                let simd = stencil.tileMoments(plane, tileSize: tileSize, implementation: .simd)
+                #expect(scalar == simd, "\(stencil) \(width)×\(height) tiles \(tileSize)")
+                #expect(scalar.total.count == Int64(max(0, width - 2) * max(0, height - 2)))
+            }
+        }
+    }
+
+    @Test func naiveLaplacianOracle() {
+        let plane = PixelBuffer<UInt8>.random(width: 41, height: 29, seed: 9)
+        let grid = Stencil.laplacian.tileMoments(plane, tileSize: 1000)
+        var sum: Int64 = 0, squares: Int64 = 0
+        for y in 1..<28 {
+            for x in 1..<40 {
+                let v = Int64(plane[x, y - 1]) + Int64(plane[x, y + 1]) + Int64(plane[x - 1, y]) + Int64(plane[x + 1, y]) - 4 * Int64(plane[x, y])
+                sum += v
+                squares += v * v
+            }
+        }
+        #expect(grid.total.sum == sum)
+        #expect(grid.total.sumOfSquares == squares)
+    }
+
+    @Test func flatFieldsAndRampsHaveNoLaplacian() {
+        let flat = PixelBuffer<UInt8>.make(width: 50, height: 40) { _, _ in 117 }
+        #expect(Stencil.laplacian.tileMoments(flat, tileSize: 16).total.sumOfSquares == 0)
+        let ramp = PixelBuffer<UInt8>.make(width: 50, height: 40) { x, y in Double(2 * x + 3 * y) }
+        #expect(Stencil.laplacian.tileMoments(ramp, tileSize: 16).total.sumOfSquares == 0)
+        // x²/8 has second difference 1/4 per axis; integer rounding makes it 0 or 1 in x:
+        let parabola = PixelBuffer<UInt8>.make(width: 40, height: 10) { x, _ in Double(x * x) / 8 }
+        let mean = Stencil.laplacian.tileMoments(parabola, tileSize: 64).total.mean
+        #expect(abs(mean - 0.25) < 0.05)
+    }
+
+    @Test func noiseMaskCancelsSmoothSurfaces() {
+        let surface = PixelBuffer<UInt8>.make(width: 30, height: 30) { x, y in Double(x * 3 + y * 2) }
+        #expect(Stencil.noise.tileMoments(surface, tileSize: 8).total.sumOfAbsolutes == 0)
+        let product = PixelBuffer<UInt8>.make(width: 16, height: 16) { x, y in Double(x * y) }
+        #expect(Stencil.noise.tileMoments(product, tileSize: 8).total.sumOfAbsolutes == 0)
+    }
+
+    @Test func noiseMaskEstimatesGaussianSigma() {
+        // Immerkær: σ ≈ √(π/2)/6 · mean|mask| on a flat field with Gaussian noise of σ = 8.
+        var generator = SeededGenerator(seed: 42)
+        let plane = PixelBuffer<UInt8>.make(width: 256, height: 256) { _, _ in
+            let u1 = Double.random(in: 1e-12..<1, using: &generator), u2 = Double.random(in: 0..<1, using: &generator)
+            return 128 + 8 * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+        }
+        let sigma = (Double.pi / 2).squareRoot() / 6 * Stencil.noise.tileMoments(plane, tileSize: 256).total.meanAbsolute
+        #expect(abs(sigma - 8) < 0.5, "estimated σ \(sigma)")
+    }
+
+    @Test func planeMomentsMatchAndAreRight() {
+        let plane = PixelBuffer<UInt8>.random(width: 37, height: 23, seed: 5)
+        let scalar = planeTileMoments(plane, tileSize: 8, implementation: .scalar)
+        #expect(scalar == planeTileMoments(plane, tileSize: 8, implementation: .simd))
+        #expect(scalar.total.sum == plane.samples.reduce(0) { $0 + Int64($1) })
+        #expect(scalar.columns == 5 && scalar.rows == 3)
+    }
+}
+
+@Suite("Histogram, downscaling, colourfulness")
+struct StatisticsKernelTests {
+    @Test func histogramMatchesAndCounts() {
+        for width in breakingWidths {
+            for seed in seeds {
+                let plane = PixelBuffer<UInt8>.random(width: width, height: 5, seed: seed)
+                let scalar = Histogram(plane, implementation: .scalar)
+                #expect(scalar == Histogram(plane, implementation: .simd))
+                #expect(scalar.total == width * 5)
+            }
+        }
+    }
+
+    @Test func percentilesOfAKnownHistogram() {
+        var counts = [Int](repeating: 0, count: 256)
+        counts[10] = 25; counts[100] = 50; counts[250] = 25
+        let histogram = Histogram(counts: counts)
+        #expect(histogram.percentile(0.01) == 10)
+        #expect(histogram.percentile(0.25) == 10)
+        #expect(histogram.percentile(0.26) == 100)
+        #expect(histogram.percentile(0.75) == 100)
+        #expect(histogram.percentile(0.76) == 250)
+        #expect(histogram.fraction(atOrAbove: 250) == 0.25)
+        #expect(histogram.fraction(atOrBelow: 10) == 0.25)
+        let expectedMean: Double = (10.0 * 25 + 100.0 * 50 + 250.0 * 25) / 100
+        #expect(histogram.mean == expectedMean)
+    }
+
+    @Test(arguments: [2, 3, 4, 7, 8, 16])
+    func downscaleMatchesAndAverages(factor: Int) {
+        for width in breakingWidths {
+            let plane = PixelBuffer<UInt8>.random(width: width, height: 11, seed: UInt64(width))
+            let scalar = AreaDownscale.downscale(plane, by: factor, implementation: .scalar)
+            #expect(scalar == AreaDownscale.downscale(plane, by: factor, implementation: .simd))
+            #expect(scalar.size == ImageSize(width: (width + factor - 1) / factor, height: (11 + factor - 1) / factor))
+            // Oracle: the first block's mean, rounded half up.
+            let columns = min(factor, width), rows = min(factor, 11)
+            var total = 0
+            for y in 0..<rows { for x in 0..<columns { total += Int(plane[x, y]) } }
+            #expect(Int(scalar[0, 0]) == (total + columns * rows / 2) / (columns * rows))
+        }
+    }
+
+    @Test func downscaleFactorForALongSide() {
+        #expect(AreaDownscale.factor(for: ImageSize(width: 4032, height: 3024), keepingLongSide: 1024) == 3)
+        #expect(AreaDownscale.factor(for: ImageSize(width: 800, height: 600), keepingLongSide: 1024) == 1)
+        #expect(AreaDownscale.factor(for: ImageSize(width: 100_000, height: 10), keepingLongSide: 10) == 16)
+    }
+
+    @Test func colourfulness() {
+        for width in breakingWidths {
+            let rgb = PixelBuffer<UInt8>.random(width: width, height: 3, channels: 3, seed: UInt64(width))
+            let scalar = Colourfulness(rgb: rgb, implementation: .scalar)
+            #expect(scalar == Colourfulness(rgb: rgb, implementation: .simd))
+            // Oracle: the formula in Double.
+            var rg: [Double] = [], yb: [Double] = []
+            for y in 0..<3 {
+                for x in 0..<width {
+                    let r = Double(rgb[x, y, 0]), g = Double(rgb[x, y, 1]), b = Double(rgb[x, y, 2])
+                    rg.append(r - g)
+                    yb.append((r + g) / 2 - b)
+                }
+            }
+            func stats(_ v: [Double]) -> (Double, Double) {
+                let m = v.reduce(0, +) / Double(v.count)
+                return (m, v.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(v.count))
+            }
+            let (mrg, vrg) = stats(rg), (myb, vyb) = stats(yb)
+            let expected = (vrg + vyb).squareRoot() + 0.3 * (mrg * mrg + myb * myb).squareRoot()
+            #expect(abs(scalar.value - expected) < 1e-9 * max(1, expected))
+        }
+        let gray = PixelBuffer<UInt8>(width: 9, height: 9, channels: 3)
+        #expect(Colourfulness(rgb: gray).value == 0)
+    }
+}
+
+@Suite("FFT")
+struct FFTTests {
+    /// O(n²) DFT in Double: the independent oracle.
+    func dft(_ re: [Double], _ im: [Double]) -> ([Double], [Double]) {
+        let n = re.count
+        var outRe = [Double](repeating: 0, count: n), outIm = outRe
+        for k in 0..<n {
+            for t in 0..<n {
+                let angle = -2 * Double.pi * Double(k * t) / Double(n)
+                outRe[k] += re[t] * cos(angle) - im[t] * sin(angle)
+                outIm[k] += re[t] * sin(angle) + im[t] * cos(angle)
+            }
+        }
+        return (outRe, outIm)
+    }
+
+    @Test(arguments: [2, 4, 8, 16, 32, 64])
+    func oneDimensionalAgainstDFT(size: Int) {
+        var generator = SeededGenerator(seed: UInt64(size))
+        let re = (0..<size).map { _ in Float.random(in: -1...1, using: &generator) }
+        let im = (0..<size).map { _ in Float.random(in: -1...1, using: &generator) }
+        var fre = re, fim = im
+        let fft = FFT(size: size)
+        fre.withUnsafeMutableBufferPointer { r in fim.withUnsafeMutableBufferPointer { m in fft.transform(real: r.baseAddress!, imaginary: m.baseAddress!) } }
+        let (ore, oim) = dft(re.map(Double.init), im.map(Double.init))
+        for k in 0..<size {
+            #expect(abs(Double(fre[k]) - ore[k]) < 1e-4 * Double(size))
+            #expect(abs(Double(fim[k]) - oim[k]) < 1e-4 * Double(size))
+        }
+    }
+
+    @Test(arguments: [2, 4, 8, 16, 64])
+    func twoDimensionalSIMDMatchesScalarAndDFT(size: Int) {
+        var generator = SeededGenerator(seed: 77)
+        let re = (0..<(size * size)).map { _ in Float.random(in: 0...255, using: &generator) }
+        let im = [Float](repeating: 0, count: size * size)
+        let fft = FFT(size: size)
+        var sRe = re, sIm = im, vRe = re, vIm = im
+        fft.transform2D(real: &sRe, imaginary: &sIm, implementation: .scalar)
+        fft.transform2D(real: &vRe, imaginary: &vIm, implementation: .simd)
+        // The same operations per lane: identical bits.
+        #expect(sRe == vRe && sIm == vIm)
+        // Separable oracle on one output: DFT of rows, then of columns.
+        var rowsRe = [[Double]](), rowsIm = [[Double]]()
+        for y in 0..<size {
+            let (r, m) = dft((0..<size).map { Double(re[y * size + $0]) }, [Double](repeating: 0, count: size))
+            rowsRe.append(r)
+            rowsIm.append(m)
+        }
+        let column = min(1, size - 1)
+        let (cRe, cIm) = dft(rowsRe.map { $0[column] }, rowsIm.map { $0[column] })
+        for k in 0..<size {
+            #expect(abs(Double(sRe[k * size + column]) - cRe[k]) < 1e-3 * Double(size * size))
+            #expect(abs(Double(sIm[k * size + column]) - cIm[k]) < 1e-3 * Double(size * size))
+        }
+    }
+
+    @Test func impulseHasAFlatSpectrum() {
+        let fft = FFT(size: 16)
+        var re = [Float](repeating: 0, count: 256), im = re
+        re[0] = 1
+        fft.transform2D(real: &re, imaginary: &im)
+        #expect(re.allSatisfy { abs($0 - 1) < 1e-6 } && im.allSatisfy { abs($0) < 1e-6 })
+    }
+}
