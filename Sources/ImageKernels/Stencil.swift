@@ -13,6 +13,14 @@ public enum Stencil: Sendable, CaseIterable {
     /// Laplacians: it cancels image structure up to second order and leaves noise.
     /// Noise σ ≈ √(π/2) · mean|value| / 6. Values lie in −4080…4080.
     case noise
+    /// Central difference along x, `I(x+1) − I(x−1)`: twice the horizontal gradient.
+    case gradientX
+    /// Central difference along y, `I(y+1) − I(y−1)`.
+    case gradientY
+    /// Second difference along x, `I(x−1) − 2I(x) + I(x+1)`.
+    case secondX
+    /// Second difference along y, `I(y−1) − 2I(y) + I(y+1)`.
+    case secondY
 
     /// Evaluates one row: `out[i]` is the stencil at column `i + 1` of `center`.
     /// `above`, `center` and `below` hold `width` samples; `out` receives `width − 2`.
@@ -41,6 +49,14 @@ public enum Stencil: Sendable, CaseIterable {
                 let outer = Int16(a[x - 1]) + Int16(a[x + 1]) + Int16(b[x - 1]) + Int16(b[x + 1])
                 let edges = Int16(a[x]) + Int16(b[x]) + Int16(c[x - 1]) + Int16(c[x + 1])
                 out[x - 1] = outer - 2 * edges + 4 * Int16(c[x])
+            case .gradientX:
+                out[x - 1] = Int16(c[x + 1]) - Int16(c[x - 1])
+            case .gradientY:
+                out[x - 1] = Int16(b[x]) - Int16(a[x])
+            case .secondX:
+                out[x - 1] = Int16(c[x - 1]) + Int16(c[x + 1]) - 2 * Int16(c[x])
+            case .secondY:
+                out[x - 1] = Int16(a[x]) + Int16(b[x]) - 2 * Int16(c[x])
             }
         }
     }
@@ -65,6 +81,14 @@ public enum Stencil: Sendable, CaseIterable {
                 let outer = load(a, x - 1) &+ load(a, x + 1) &+ load(b, x - 1) &+ load(b, x + 1)
                 let edges = load(a, x) &+ load(b, x) &+ load(c, x - 1) &+ load(c, x + 1)
                 value = outer &- 2 &* edges &+ 4 &* load(c, x)
+            case .gradientX:
+                value = load(c, x + 1) &- load(c, x - 1)
+            case .gradientY:
+                value = load(b, x) &- load(a, x)
+            case .secondX:
+                value = load(c, x - 1) &+ load(c, x + 1) &- 2 &* load(c, x)
+            case .secondY:
+                value = load(a, x) &+ load(b, x) &- 2 &* load(c, x)
             }
             UnsafeMutableRawPointer(out + (x - 1)).storeBytes(of: value, as: V.self)
             x += 16

@@ -238,3 +238,36 @@ struct FFTTests {
         #expect(re.allSatisfy { abs($0 - 1) < 1e-6 } && im.allSatisfy { abs($0) < 1e-6 })
     }
 }
+
+@Suite("Area resampling")
+struct AreaResampleTests {
+    @Test func simdMatchesScalarExactly() {
+        for width in breakingWidths where width >= 2 {
+            let plane = PixelBuffer<UInt8>.random(width: width, height: 13, seed: UInt64(width))
+            for target in [ImageSize(width: max(1, width / 2), height: 6), ImageSize(width: max(1, width * 2 / 3), height: 13), ImageSize(width: 1, height: 1)] {
+                #expect(AreaResample.resize(plane, to: target, implementation: .scalar) == AreaResample.resize(plane, to: target, implementation: .simd))
+            }
+        }
+    }
+
+    @Test func integerFactorsAgreeWithBoxDownscale() {
+        let plane = PixelBuffer<UInt8>.random(width: 64, height: 48, seed: 3)
+        let resampled = AreaResample.resize(plane, to: ImageSize(width: 16, height: 12))
+        let boxed = AreaDownscale.downscale(plane, by: 4)
+        for (a, b) in zip(resampled.samples, boxed.samples) { #expect(abs(Int(a) - Int(b)) <= 1) }
+    }
+
+    @Test func preservesTheMeanAndFlatFields() {
+        let flat = PixelBuffer<UInt8>.make(width: 97, height: 61) { _, _ in 201 }
+        #expect(AreaResample.resize(flat, to: ImageSize(width: 40, height: 25)).samples.allSatisfy { $0 == 201 })
+        let plane = PixelBuffer<UInt8>.random(width: 300, height: 200, seed: 8)
+        let small = AreaResample.resize(plane, to: ImageSize(width: 70, height: 47))
+        let mean = { (b: PixelBuffer<UInt8>) in Double(b.samples.reduce(0) { $0 + Int($1) }) / Double(b.samples.count) }
+        #expect(abs(mean(plane) - mean(small)) < 0.5)
+    }
+
+    @Test func fittingSizes() {
+        #expect(AreaResample.size(fitting: ImageSize(width: 4032, height: 3024), longSide: 1024) == ImageSize(width: 1024, height: 768))
+        #expect(AreaResample.size(fitting: ImageSize(width: 500, height: 300), longSide: 1024) == ImageSize(width: 500, height: 300))
+    }
+}

@@ -1,0 +1,108 @@
+import ImagingCore
+
+/// Area resampling to an exact size: each output pixel is the mean of the input
+/// area it covers, with fractional pixels at its borders weighted by coverage.
+///
+/// Downscaling only (the output is never larger than the input in either axis).
+/// Rows stream through: one horizontally resampled input row and the Float output
+/// accumulators are all the memory it needs, never a float copy of the input.
+public enum AreaResample {
+    /// Coverage spans of the output cells along one axis.
+    struct Spans {
+        var first: [Int]       // first input index each output cell touches
+        var weights: [[Float]] // coverage of each touched input pixel, summing to 1
+
+        init(input: Int, output: Int) {
+            let scale = Double(input) / Double(output)
+            first = []
+            weights = []
+            for o in 0..<output {
+                let start = Double(o) * scale, end = Double(o + 1) * scale
+                let i0 = Int(start.rounded(.down)), i1 = min(input, Int(end.rounded(.up)))
+                var w: [Float] = []
+                for i in i0..<i1 {
+                    let covered = min(end, Double(i + 1)) - max(start, Double(i))
+                    w.append(Float(covered / scale))
+                }
+                first.append(i0)
+                weights.append(w)
+            }
+        }
+    }
+
+    /// The plane resampled to `size`, rounded to 8 bits.
+    /// - Precondition: `size` is positive and no larger than the plane in either axis.
+    public static func resize(
+        _ plane: PixelBuffer<UInt8>, to size: ImageSize, implementation: KernelImplementation = .current
+    ) -> PixelBuffer<UInt8> {
+        precondition(size.width >= 1 && size.height >= 1 && size.width <= plane.width && size.height <= plane.height)
+        if size == plane.size { return plane }
+        let horizontal = Spans(input: plane.width, output: size.width)
+        let vertical = Spans(input: plane.height, output: size.height)
+        // For each input row, the output rows it contributes to, with weights.
+        var contributions = [[(row: Int, weight: Float)]](repeating: [], count: plane.height)
+        for (o, weights) in vertical.weights.enumerated() {
+            for (k, w) in weights.enumerated() { contributions[vertical.first[o] + k].append((o, w)) }
+        }
+        let outWidth = size.width
+        var accumulators = [Float](repeating: 0, count: outWidth * size.height)
+        var row = [Float](repeating: 0, count: outWidth)
+        let stride = plane.rowStride
+        plane.withUnsafeBufferPointer { pixels in
+            for y in 0..<plane.height where !contributions[y].isEmpty {
+                let source = pixels.baseAddress! + y * stride
+                for ox in 0..<outWidth {
+                    var total: Float = 0
+                    let start = horizontal.first[ox]
+                    for (k, w) in horizontal.weights[ox].enumerated() { total += w * Float(source[start + k]) }
+                    row[ox] = total
+                }
+                for (outRow, weight) in contributions[y] {
+                    accumulators.withUnsafeMutableBufferPointer { acc in
+                        row.withUnsafeBufferPointer { r in
+                            addScaled(r.baseAddress!, weight, into: acc.baseAddress! + outRow * outWidth, count: outWidth, implementation)
+                        }
+                    }
+                }
+            }
+        }
+        var out = PixelBuffer<UInt8>(width: size.width, height: size.height)
+        out.withUnsafeMutableBufferPointer { destination in
+            for i in 0..<destination.count { destination[i] = UInt8(max(0, min(255, accumulators[i].rounded()))) }
+        }
+        return out
+    }
+
+    /// `destination[i] += weight * source[i]`: element-wise, so SIMD and scalar agree exactly.
+    @inline(__always)
+    static func addScaled(
+        _ source: UnsafePointer<Float>, _ weight: Float, into destination: UnsafeMutablePointer<Float>, count: Int,
+        _ implementation: KernelImplementation
+    ) {
+        var i = 0
+        if implementation == .simd {
+            let w = SIMD8<Float>(repeating: weight)
+            while i + 8 <= count {
+                let s = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
+                let d = UnsafeRawPointer(destination + i).loadUnaligned(as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(destination + i).storeBytes(of: d + w * s, as: SIMD8<Float>.self)
+                i += 8
+            }
+        }
+        while i < count {
+            destination[i] = destination[i] + weight * source[i]
+            i += 1
+        }
+    }
+
+    /// The largest size with the same aspect ratio whose longer side is at most `longSide`
+    /// (the plane's own size when it is already smaller).
+    public static func size(fitting plane: ImageSize, longSide: Int) -> ImageSize {
+        let long = max(plane.width, plane.height)
+        guard long > longSide else { return plane }
+        let scale = Double(longSide) / Double(long)
+        return ImageSize(
+            width: max(1, Int((Double(plane.width) * scale).rounded())),
+            height: max(1, Int((Double(plane.height) * scale).rounded())))
+    }
+}
