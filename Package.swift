@@ -8,6 +8,8 @@ let products: [Product] = [
     .library(name: "ImagingCore", targets: ["ImagingCore"]),
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
     .library(name: "ImageKernels", targets: ["ImageKernels"]),
+    .library(name: "QualityMetrics", targets: ["QualityMetrics"]),
+    .library(name: "QualityGating", targets: ["QualityGating"]),
 ]
 
 // MARK: - System libraries (C stays at the edges)
@@ -42,11 +44,15 @@ let libraries: [Target] = [
     .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims"]),
     // Layer 1: SIMD kernels, each with its scalar reference.
     .target(name: "ImageKernels", dependencies: ["ImagingCore"]),
+    // Layer 2: detectors with descriptors and 0–1 confidences.
+    .target(name: "QualityMetrics", dependencies: ["ImagingCore", "ImageCodecs", "ImageKernels"]),
+    // Layer 3: the quality gate and its policy.
+    .target(name: "QualityGating", dependencies: ["QualityMetrics"]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
         dependencies: [
-            "ImagingCore", "ImageCodecs",
+            "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(name: "imgquality", dependencies: ["ImageQualityCLI"]),
@@ -58,6 +64,9 @@ let tests: [Target] = [
     .target(name: "_ImagingTestSupport", dependencies: ["ImagingCore"], path: "Tests/_ImagingTestSupport"),
     .testTarget(name: "ImagingCoreTests", dependencies: ["ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "ImageKernelsTests", dependencies: ["ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(
+        name: "QualityMetricsTests",
+        dependencies: ["QualityMetrics", "QualityGating", "ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",

@@ -99,9 +99,9 @@ struct PlumbingTests {
         let outputPath = folder.path + "/out.jsonl"
         FileManager.default.createFile(atPath: outputPath, contents: nil)
         let output = open(outputPath, O_WRONLY)
-        let run = ScoreRun(
+        let run = BatchRun(
             inputs: [Fixtures.path("png/gray8.png"), Fixtures.path("png/huge-dimensions.png")],
-            expander: InputExpander(), jobs: 2, options: .init(), format: .jsonl, showsProgress: false)
+            expander: InputExpander(), jobs: 2, options: .init(), output: .records(.jsonl), showsProgress: false)
         let summary = run.execute(standardInput: -1, standardOutput: output)
         close(output)
         #expect(summary == RunSummary(scored: 1, failed: 1))

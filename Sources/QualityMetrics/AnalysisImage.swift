@@ -1,0 +1,91 @@
+import ImageCodecs
+import ImageKernels
+import ImagingCore
+
+/// The pixels the detectors look at: the decoded image reduced to a fixed analysis
+/// size, so every measurement means the same at every input resolution.
+///
+/// The longer side becomes `AnalysisImage.longSide` (1 024) by area resampling
+/// (images already smaller keep their size). A 12 MP photo and the same scene at
+/// 3 MP give nearly the same analysis image: that is what keeps confidences
+/// comparable across sizes, as the record contract requires.
+public struct AnalysisImage: Sendable {
+    /// The analysis size's longer side.
+    public static let longSide = 1024
+
+    /// Luma at analysis size, 8 bits.
+    public var luma: PixelBuffer<UInt8>
+    /// RGB at analysis size, when the decode had colour.
+    public var rgb: PixelBuffer<UInt8>?
+    /// The full-resolution size as displayed.
+    public var fullSize: ImageSize
+    /// Full-resolution pixels per analysis pixel (≥ 1).
+    public var scale: Double
+    /// A centre crop (≤ 1 024 × 1 024) of the luma at decode resolution, for measurements
+    /// that need fine detail (text size).
+    public var detail: PixelBuffer<UInt8>
+    /// Full-resolution pixels per detail pixel (the decode's scale).
+    public var detailScale: Double
+
+    /// The longest side of the detail crop.
+    public static let detailSide = 1024
+
+    public init(luma: PixelBuffer<UInt8>, rgb: PixelBuffer<UInt8>? = nil, fullSize: ImageSize) {
+        let target = AreaResample.size(fitting: luma.size, longSide: Self.longSide)
+        self.luma = AreaResample.resize(luma, to: target)
+        if let rgb {
+            self.rgb = Self.resizeInterleaved(rgb, to: target)
+        }
+        self.fullSize = fullSize
+        scale = Double(max(fullSize.width, fullSize.height)) / Double(max(target.width, target.height))
+        detailScale = Double(max(fullSize.width, fullSize.height)) / Double(max(1, max(luma.width, luma.height)))
+        detail = Self.centreCrop(luma, side: Self.detailSide)
+    }
+
+    static func centreCrop(_ plane: PixelBuffer<UInt8>, side: Int) -> PixelBuffer<UInt8> {
+        let width = min(side, plane.width), height = min(side, plane.height)
+        if width == plane.width && height == plane.height { return plane }
+        let x0 = (plane.width - width) / 2, y0 = (plane.height - height) / 2
+        var crop = PixelBuffer<UInt8>(width: width, height: height)
+        for y in 0..<height { for x in 0..<width { crop[x, y] = plane[x0 + x, y0 + y] } }
+        return crop
+    }
+
+    /// Prepares a decoded image (any depth, oriented or not).
+    public init(_ image: DecodedImage) {
+        var luma = image.luma.eightBit
+        var rgb = image.rgb?.eightBit
+        if !image.isOriented && image.orientation != .up {
+            luma = luma.applying(image.orientation)
+            rgb = rgb?.applying(image.orientation)
+        }
+        self.init(luma: luma, rgb: rgb, fullSize: image.orientedSize)
+    }
+
+    /// Resamples each channel of interleaved samples.
+    static func resizeInterleaved(_ buffer: PixelBuffer<UInt8>, to size: ImageSize) -> PixelBuffer<UInt8> {
+        if buffer.size == size { return buffer }
+        let channels = buffer.channels
+        var planes: [PixelBuffer<UInt8>] = []
+        for c in 0..<channels {
+            var plane = PixelBuffer<UInt8>(width: buffer.width, height: buffer.height)
+            buffer.withUnsafeBufferPointer { source in
+                plane.withUnsafeMutableBufferPointer { out in
+                    for y in 0..<buffer.height {
+                        for x in 0..<buffer.width { out[y * buffer.width + x] = source[y * buffer.rowStride + x * channels + c] }
+                    }
+                }
+            }
+            planes.append(AreaResample.resize(plane, to: size))
+        }
+        var out = PixelBuffer<UInt8>(width: size.width, height: size.height, channels: channels)
+        out.withUnsafeMutableBufferPointer { destination in
+            for c in 0..<channels {
+                planes[c].withUnsafeBufferPointer { p in
+                    for i in 0..<(size.width * size.height) { destination[i * channels + c] = p[i] }
+                }
+            }
+        }
+        return out
+    }
+}

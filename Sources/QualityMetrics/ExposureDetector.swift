@@ -1,0 +1,104 @@
+import ImageKernels
+import ImagingCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Under- and over-exposure from where the luma mass sits and what is clipped.
+///
+/// Under-exposure: much of the frame crushed near black with dark mid-tones. A
+/// night scene with lit windows keeps bright highlights and a real tonal range, which
+/// lowers the evidence. Over-exposure: highlights clipped *and* shadows lifted; a
+/// well-exposed white page has clipped paper but keeps dark ink, so it is not
+/// called over-exposed.
+///
+/// Size: histogram fractions do not depend on resolution. Cost: one histogram of
+/// the analysis image.
+public struct ExposureDetector: Sendable {
+    public var under: LogisticMapping
+    public var over: LogisticMapping
+
+    public static let defaultUnder = LogisticMapping(midpoint: 0.5, slope: 8)
+    public static let defaultOver = LogisticMapping(midpoint: 0.5, slope: 8)
+
+    public init(under: LogisticMapping = ExposureDetector.defaultUnder, over: LogisticMapping = ExposureDetector.defaultOver) {
+        self.under = under
+        self.over = over
+    }
+
+    public static let descriptor = MetricDescriptor(
+        name: "exposure",
+        meaning: "confidence that the image is badly exposed; direction says under or over",
+        direction: "defect",
+        fields: [
+            .init("median", "median luma", units: "8-bit level", range: 0...255),
+            .init("p02", "2nd percentile of luma (the darkest tones)", units: "8-bit level", range: 0...255),
+            .init("p98", "98th percentile of luma (the brightest tones)", units: "8-bit level", range: 0...255),
+            .init("shadowClip", "share of pixels at or below level 8", units: "fraction", range: 0...1),
+            .init("highlightClip", "share of pixels at or above level 250", units: "fraction", range: 0...1),
+            .init("underEvidence", "combined under-exposure evidence before mapping", units: "score", range: 0...1),
+            .init("overEvidence", "combined over-exposure evidence before mapping", units: "score", range: 0...1),
+        ],
+        cost: "one histogram of the analysis image",
+        caveats: "Deliberately low-key or high-key photographs read as badly exposed.")
+
+    public func analyze(_ image: AnalysisImage) -> ExposureObservation {
+        let histogram = Histogram(image.luma)
+        let median = Double(histogram.percentile(0.5))
+        let p02 = Double(histogram.percentile(0.02)), p25 = Double(histogram.percentile(0.25))
+        let p75 = Double(histogram.percentile(0.75)), p98 = Double(histogram.percentile(0.98))
+        let shadowClip = histogram.fraction(atOrBelow: 8), highlightClip = histogram.fraction(atOrAbove: 250)
+
+        // Under: dark mid-tones and crushed shadows, softened when real highlights remain.
+        let darkMidtones = ramp(median, from: 110, to: 25)
+        let darkUpperTones = ramp(p75, from: 150, to: 50)
+        let crushed = ramp(shadowClip, from: 0.02, to: 0.4)
+        let brightHighlights = ramp(p98, from: 200, to: 250)
+        let underEvidence = max(0, min(1, (0.45 * darkMidtones + 0.3 * darkUpperTones + 0.25 * crushed) * (1 - 0.35 * brightHighlights)))
+
+        // Over: bright mid-tones, clipped highlights and lifted shadows together.
+        let brightMidtones = ramp(median, from: 160, to: 235)
+        let clipped = ramp(highlightClip, from: 0.03, to: 0.35)
+        let liftedShadows = ramp(p02, from: 20, to: 110)
+        let brightLowerTones = ramp(p25, from: 120, to: 220)
+        let overEvidence = max(0, min(1, 0.3 * brightMidtones + 0.25 * clipped + 0.25 * liftedShadows + 0.2 * brightLowerTones))
+
+        let underConfidence = under(underEvidence), overConfidence = over(overEvidence)
+        let direction: ExposureObservation.Direction
+        let confidence = max(underConfidence, overConfidence)
+        if confidence < 0.5 {
+            direction = .ok
+        } else {
+            direction = underConfidence >= overConfidence ? .under : .over
+        }
+        return ExposureObservation(
+            confidence: confidence, direction: direction, median: median, p02: p02, p98: p98,
+            shadowClip: shadowClip, highlightClip: highlightClip, underEvidence: underEvidence, overEvidence: overEvidence)
+    }
+}
+
+/// 0 at `from`, 1 at `to`, linear between (either direction).
+func ramp(_ value: Double, from: Double, to: Double) -> Double {
+    max(0, min(1, (value - from) / (to - from)))
+}
+
+/// The exposure detector's answer.
+public struct ExposureObservation: Sendable, Equatable {
+    public enum Direction: String, Sendable {
+        case under, over, ok
+    }
+
+    /// 0 = well exposed, 1 = clearly badly exposed.
+    public var confidence: Double
+    public var direction: Direction
+    public var median: Double
+    public var p02: Double
+    public var p98: Double
+    public var shadowClip: Double
+    public var highlightClip: Double
+    public var underEvidence: Double
+    public var overEvidence: Double
+}

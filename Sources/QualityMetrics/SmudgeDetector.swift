@@ -1,0 +1,154 @@
+import ImageKernels
+import ImagingCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something on the lens (a fingerprint, grease, raindrops, dust): fine detail lost in
+/// the frequency domain, unevenly across the frame, with veiling glare that lifts
+/// the shadows.
+///
+/// Per 64-pixel tile of the analysis image (Hann-windowed, mean removed), the radially
+/// averaged power spectrum gives a log-log slope between 1/32 and 3/8 cycles per
+/// pixel. Natural images fall off near −2; a smudge steepens it. The detector
+/// combines the median slope, how uneven the slope is across the frame (a partial
+/// smudge), and glare: the darkest tones lifted above black.
+///
+/// Motion blur, defocus, fog and long exposures also steepen spectra and can score
+/// high: use it together with `blur`. Size: measured on the analysis image. Cost: one
+/// 64×64 FFT per textured tile (≤ 192 tiles).
+public struct SmudgeDetector: Sendable {
+    public var mapping: LogisticMapping
+
+    public static let defaultMapping = LogisticMapping(midpoint: 0.5, slope: 9)
+
+    public init(mapping: LogisticMapping = SmudgeDetector.defaultMapping) {
+        self.mapping = mapping
+    }
+
+    public static let descriptor = MetricDescriptor(
+        name: "smudge",
+        meaning: "confidence that something on the lens obscures the image",
+        direction: "defect",
+        fields: [
+            .init("spectralSlope", "median log-log slope of tile power spectra", units: "slope", range: -8...0),
+            .init("slopeSpread", "interquartile range of tile slopes (unevenness across the frame)", units: "slope", range: 0...8),
+            .init("highFrequency", "median share of spectral power above 1/8 cycle per pixel", units: "fraction", range: 0...1),
+            .init("veil", "darkest tones' lift above black (2nd percentile of the darkest channel), 0–1", units: "fraction", range: 0...1),
+            .init("evidence", "combined evidence before mapping", units: "score", range: 0...1),
+        ],
+        cost: "one 64×64 FFT per textured tile of the analysis image",
+        caveats: "Motion blur, defocus, fog and long exposures also score high.")
+
+    static let tile = 64
+
+    public func analyze(_ image: AnalysisImage) -> SmudgeObservation {
+        let plane = image.luma
+        let n = Self.tile
+        let fft = FFT(size: n)
+        let window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n))) }
+        var slopes: [Double] = [], highs: [Double] = []
+        var re = [Float](repeating: 0, count: n * n), im = re
+        var y0 = 0
+        while y0 + n <= plane.height {
+            var x0 = 0
+            while x0 + n <= plane.width {
+                var mean: Float = 0
+                for y in 0..<n { for x in 0..<n { mean += Float(plane[x0 + x, y0 + y]) } }
+                mean /= Float(n * n)
+                var variance: Float = 0
+                for y in 0..<n {
+                    for x in 0..<n {
+                        let v = Float(plane[x0 + x, y0 + y]) - mean
+                        variance += v * v
+                        re[y * n + x] = v * window[x] * window[y]
+                        im[y * n + x] = 0
+                    }
+                }
+                x0 += n
+                guard (variance / Float(n * n)).squareRoot() >= 4 else { continue }
+                fft.transform2D(real: &re, imaginary: &im)
+                let (slope, high) = Self.radialProfile(re, im, size: n)
+                slopes.append(slope)
+                highs.append(high)
+            }
+            y0 += n
+        }
+        let veil = Self.veil(image)
+        guard !slopes.isEmpty else {
+            return SmudgeObservation(confidence: 0, spectralSlope: 0, slopeSpread: 0, highFrequency: 0, veil: veil, evidence: 0)
+        }
+        slopes.sort()
+        highs.sort()
+        let slope = percentile(slopes, 0.5)
+        let spread = percentile(slopes, 0.75) - percentile(slopes, 0.25)
+        let high = percentile(highs, 0.5)
+        let steep = ramp(-slope, from: 2.6, to: 4.2)
+        let uneven = ramp(spread, from: 0.6, to: 1.6)
+        let veiled = ramp(veil, from: 0.08, to: 0.3)
+        let evidence = max(0, min(1, 0.55 * steep + 0.2 * uneven + 0.25 * veiled))
+        return SmudgeObservation(
+            confidence: mapping(evidence), spectralSlope: slope, slopeSpread: spread, highFrequency: high, veil: veil,
+            evidence: evidence)
+    }
+
+    /// The log-log slope of radially averaged power between radii 2 and 24 (of 32),
+    /// and the share of power above radius 8.
+    static func radialProfile(_ re: [Float], _ im: [Float], size n: Int) -> (slope: Double, high: Double) {
+        let half = n / 2
+        var power = [Double](repeating: 0, count: half + 1), counts = [Double](repeating: 0, count: half + 1)
+        for v in 0..<n {
+            let fy = v <= half ? v : v - n
+            for u in 0..<n {
+                let fx = u <= half ? u : u - n
+                let radius = Int((Double(fx * fx + fy * fy)).squareRoot().rounded())
+                guard radius >= 1 && radius <= half else { continue }
+                let p = Double(re[v * n + u]) * Double(re[v * n + u]) + Double(im[v * n + u]) * Double(im[v * n + u])
+                power[radius] += p
+                counts[radius] += 1
+            }
+        }
+        var xs: [Double] = [], ys: [Double] = []
+        var total = 0.0, high = 0.0
+        for r in 1...half where counts[r] > 0 {
+            let mean = power[r] / counts[r]
+            total += power[r]
+            if r > half / 4 { high += power[r] }
+            if r >= 2 && r <= 3 * half / 4 {
+                xs.append(log(Double(r)))
+                ys.append(log(max(mean, 1e-12)))
+            }
+        }
+        let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
+        var sxy = 0.0, sxx = 0.0
+        for (x, y) in zip(xs, ys) {
+            sxy += (x - mx) * (y - my)
+            sxx += (x - mx) * (x - mx)
+        }
+        return (sxx > 0 ? sxy / sxx : 0, total > 0 ? high / total : 0)
+    }
+
+    /// The 2nd percentile of the darkest channel (or of luma without colour), 0–1.
+    static func veil(_ image: AnalysisImage) -> Double {
+        guard let rgb = image.rgb else { return Double(Histogram(image.luma).percentile(0.02)) / 255 }
+        var darkest = PixelBuffer<UInt8>(width: rgb.width, height: rgb.height)
+        for y in 0..<rgb.height {
+            for x in 0..<rgb.width { darkest[x, y] = min(rgb[x, y, 0], rgb[x, y, 1], rgb[x, y, 2]) }
+        }
+        return Double(Histogram(darkest).percentile(0.02)) / 255
+    }
+}
+
+/// The smudge detector's answer.
+public struct SmudgeObservation: Sendable, Equatable {
+    /// 0 = clean lens, 1 = clearly smudged.
+    public var confidence: Double
+    public var spectralSlope: Double
+    public var slopeSpread: Double
+    public var highFrequency: Double
+    public var veil: Double
+    public var evidence: Double
+}
