@@ -45,17 +45,37 @@ public enum AreaResample {
             for (k, w) in weights.enumerated() { contributions[vertical.first[o] + k].append((o, w)) }
         }
         let outWidth = size.width
+        // Horizontal weights flattened to `taps` per output pixel (zero-padded) for a tight loop.
+        let taps = horizontal.weights.map(\.count).max() ?? 1
+        var starts = horizontal.first
+        var flatWeights = [Float](repeating: 0, count: outWidth * taps)
+        for (o, weights) in horizontal.weights.enumerated() {
+            for (k, w) in weights.enumerated() { flatWeights[o * taps + k] = w }
+            // Keep every tap inside the row: shift a span that would run past the end.
+            if starts[o] + taps > plane.width {
+                let shift = starts[o] + taps - plane.width
+                for k in stride(from: taps - 1, through: shift, by: -1) { flatWeights[o * taps + k] = flatWeights[o * taps + k - shift] }
+                for k in 0..<shift { flatWeights[o * taps + k] = 0 }
+                starts[o] -= shift
+            }
+        }
         var accumulators = [Float](repeating: 0, count: outWidth * size.height)
         var row = [Float](repeating: 0, count: outWidth)
         let stride = plane.rowStride
         plane.withUnsafeBufferPointer { pixels in
             for y in 0..<plane.height where !contributions[y].isEmpty {
                 let source = pixels.baseAddress! + y * stride
-                for ox in 0..<outWidth {
-                    var total: Float = 0
-                    let start = horizontal.first[ox]
-                    for (k, w) in horizontal.weights[ox].enumerated() { total += w * Float(source[start + k]) }
-                    row[ox] = total
+                flatWeights.withUnsafeBufferPointer { weights in
+                    starts.withUnsafeBufferPointer { first in
+                        row.withUnsafeMutableBufferPointer { out in
+                            for ox in 0..<outWidth {
+                                var total: Float = 0
+                                let start = first[ox], base = ox * taps
+                                for k in 0..<taps { total += weights[base + k] * Float(source[start + k]) }
+                                out[ox] = total
+                            }
+                        }
+                    }
                 }
                 for (outRow, weight) in contributions[y] {
                     accumulators.withUnsafeMutableBufferPointer { acc in

@@ -140,6 +140,7 @@ struct ScoreRecord: Sendable {
                     ("median", rounded(exposure.median)), ("p02", rounded(exposure.p02)), ("p98", rounded(exposure.p98)),
                     ("shadowClip", rounded(exposure.shadowClip)), ("highlightClip", rounded(exposure.highlightClip)),
                     ("underEvidence", rounded(exposure.underEvidence)), ("overEvidence", rounded(exposure.overEvidence)),
+                    ("inkLevel", rounded(exposure.inkLevel)),
                 ])
             ))
         }

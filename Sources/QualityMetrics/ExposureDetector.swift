@@ -41,6 +41,7 @@ public struct ExposureDetector: Sendable {
             .init("highlightClip", "share of pixels at or above level 250", units: "fraction", range: 0...1),
             .init("underEvidence", "combined under-exposure evidence before mapping", units: "score", range: 0...1),
             .init("overEvidence", "combined over-exposure evidence before mapping", units: "score", range: 0...1),
+            .init("inkLevel", "mean ink level when the image is a page of dark marks on paper, else −1", units: "8-bit level", range: -1...255),
         ],
         cost: "one histogram of the analysis image",
         caveats: "Deliberately low-key or high-key photographs read as badly exposed.")
@@ -59,12 +60,23 @@ public struct ExposureDetector: Sendable {
         let brightHighlights = ramp(p98, from: 200, to: 250)
         let underEvidence = max(0, min(1, (0.45 * darkMidtones + 0.3 * darkUpperTones + 0.25 * crushed) * (1 - 0.35 * brightHighlights)))
 
-        // Over: bright mid-tones, clipped highlights and lifted shadows together.
-        let brightMidtones = ramp(median, from: 160, to: 235)
-        let clipped = ramp(highlightClip, from: 0.03, to: 0.35)
+        // Over: highlights clipped (detail lost: necessary), with bright mid-tones and lifted shadows.
+        // A bright image whose highlights are not clipped still holds its detail.
+        let brightMidtones = ramp(median, from: 150, to: 235)
+        let clipped = ramp(highlightClip, from: 0.005, to: 0.12)
         let liftedShadows = ramp(p02, from: 20, to: 110)
-        let brightLowerTones = ramp(p25, from: 120, to: 220)
-        let overEvidence = max(0, min(1, 0.3 * brightMidtones + 0.25 * clipped + 0.25 * liftedShadows + 0.2 * brightLowerTones))
+        let brightLowerTones = ramp(p25, from: 110, to: 220)
+        var overEvidence = clipped * (0.4 + 0.3 * brightMidtones + 0.15 * liftedShadows + 0.15 * brightLowerTones)
+        // A page is meant to be bright: over-exposed only when its ink is washed out.
+        // Ink is measured at decode resolution, where thin strokes are not averaged away.
+        let split = OtsuSplit(Histogram(image.detail))  // ink and paper, if a page
+        let text = TextSizeEstimator.estimate(detail: image.detail, scale: 1)
+        let colourless = image.rgb.map { Colourfulness(rgb: $0).value < 25 } ?? true
+        let isPage = text.detected && colourless
+        // The ink's own level: the darker half of the ink class (edges of strokes are lighter).
+        let detailHistogram = Histogram(image.detail)
+        let inkLevel = isPage ? Double(detailHistogram.percentile(split.darkShare / 2)) : -1
+        if isPage { overEvidence *= ramp(inkLevel, from: 90, to: 160) }
 
         let underConfidence = under(underEvidence), overConfidence = over(overEvidence)
         let direction: ExposureObservation.Direction
@@ -76,7 +88,8 @@ public struct ExposureDetector: Sendable {
         }
         return ExposureObservation(
             confidence: confidence, direction: direction, median: median, p02: p02, p98: p98,
-            shadowClip: shadowClip, highlightClip: highlightClip, underEvidence: underEvidence, overEvidence: overEvidence)
+            shadowClip: shadowClip, highlightClip: highlightClip, underEvidence: underEvidence, overEvidence: overEvidence,
+            inkLevel: inkLevel)
     }
 }
 
@@ -101,4 +114,6 @@ public struct ExposureObservation: Sendable, Equatable {
     public var highlightClip: Double
     public var underEvidence: Double
     public var overEvidence: Double
+    /// Mean level of the ink when the image is a page of dark marks on light paper, else −1.
+    public var inkLevel: Double
 }

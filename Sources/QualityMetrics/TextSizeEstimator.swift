@@ -25,25 +25,9 @@ public enum TextSizeEstimator {
 
     public static func estimate(detail: PixelBuffer<UInt8>, scale: Double) -> TextObservation {
         let histogram = Histogram(detail)
-        let threshold = otsu(histogram)
-        let total = Double(histogram.total)
-        guard total > 0 else { return TextObservation(detected: false, strokeWidth: 0, inkFraction: 0, separability: 0) }
-        let ink = histogram.fraction(atOrBelow: threshold)
-        // Separability: between-class variance over total variance (1 = two spikes).
-        let mean = histogram.mean
-        var totalVariance = 0.0, inkSum = 0.0, inkCount = 0.0
-        for (value, count) in histogram.counts.enumerated() {
-            totalVariance += Double(count) * (Double(value) - mean) * (Double(value) - mean)
-            if value <= threshold {
-                inkSum += Double(value * count)
-                inkCount += Double(count)
-            }
-        }
-        var separability = 0.0
-        if totalVariance > 0, inkCount > 0, inkCount < total {
-            let m0 = inkSum / inkCount, m1 = (mean * total - inkSum) / (total - inkCount)
-            separability = (inkCount * (total - inkCount) / total) * (m0 - m1) * (m0 - m1) / totalVariance
-        }
+        let split = OtsuSplit(histogram)
+        let threshold = split.threshold
+        let ink = split.darkShare, separability = split.separability
         var runs = [Int](repeating: 0, count: 65)
         var runCount = 0
         for y in 0..<detail.height {
@@ -73,12 +57,14 @@ public enum TextSizeEstimator {
                 }
             }
         }
-        let detected = separability >= 0.6 && ink >= 0.01 && ink <= 0.4 && runCount >= 100 && histogram.percentile(0.5) > threshold + 40
+        // Text is many short runs: strokes, not a dark foreground.
+        let runsPerRow = Double(runCount) / Double(max(1, detail.height))
+        let detected = split.looksLikeInkOnPaper && runCount >= 100 && runsPerRow >= 2 && strokeWidth / scale <= 16
         return TextObservation(detected: detected, strokeWidth: strokeWidth, inkFraction: ink, separability: separability)
     }
 
     /// Otsu's threshold: the level that maximises between-class variance.
-    static func otsu(_ histogram: Histogram) -> Int {
+    public static func otsu(_ histogram: Histogram) -> Int {
         let total = Double(histogram.total)
         let sum = Double(histogram.counts.enumerated().reduce(0) { $0 + $1.offset * $1.element })
         var weight0 = 0.0, sum0 = 0.0, best = 0.0, threshold = 127
@@ -106,4 +92,44 @@ public struct TextObservation: Sendable, Equatable {
     public var strokeWidth: Double
     public var inkFraction: Double
     public var separability: Double
+}
+
+/// A histogram split in two by Otsu's threshold: ink and paper, when it is a page.
+public struct OtsuSplit: Sendable, Equatable {
+    public var threshold: Int
+    public var darkMean: Double
+    public var brightMean: Double
+    /// Share of samples at or below the threshold.
+    public var darkShare: Double
+    /// Between-class variance over total variance: 1 for two spikes, near 0 for one blob.
+    public var separability: Double
+
+    public init(_ histogram: Histogram) {
+        threshold = TextSizeEstimator.otsu(histogram)
+        let total = Double(histogram.total)
+        var darkCount = 0.0, darkSum = 0.0, allSum = 0.0
+        for (value, count) in histogram.counts.enumerated() {
+            allSum += Double(value * count)
+            if value <= threshold {
+                darkCount += Double(count)
+                darkSum += Double(value * count)
+            }
+        }
+        let mean = total > 0 ? allSum / total : 0
+        var variance = 0.0
+        for (value, count) in histogram.counts.enumerated() { variance += Double(count) * (Double(value) - mean) * (Double(value) - mean) }
+        darkMean = darkCount > 0 ? darkSum / darkCount : 0
+        brightMean = total > darkCount ? (allSum - darkSum) / (total - darkCount) : 0
+        darkShare = total > 0 ? darkCount / total : 0
+        if variance > 0, darkCount > 0, darkCount < total {
+            separability = (darkCount * (total - darkCount) / total) * (darkMean - brightMean) * (darkMean - brightMean) / variance
+        } else {
+            separability = 0
+        }
+    }
+
+    /// Dark marks (1–40% of the area) on a light, well separated ground: a page of text.
+    public var looksLikeInkOnPaper: Bool {
+        separability >= 0.6 && darkShare >= 0.01 && darkShare <= 0.4 && brightMean >= 140 && brightMean - darkMean >= 50
+    }
 }
