@@ -105,6 +105,7 @@ def ocr(labels_path, records_path):
         print(f"docs-phone-dev {name}: {len(subset)} images, Spearman with OCR score")
         print(f"  imgquality gate.score            {spearman([r[1]['gate']['score'] for r in subset], target):+.3f}")
         print(f"  text.strokeWidth                 {spearman([r[1]['text']['strokeWidth'] for r in subset], target):+.3f}")
+        print(f"  text.linePitch                   {spearman([r[1]['text'].get('linePitch', 0) for r in subset], target):+.3f}")
         print(f"  1 - blur.confidence              {spearman([1 - r[1]['blur']['confidence'] for r in subset], target):+.3f}")
         print(f"  Laplacian variance               {spearman([r[2]['lapvar'] for r in subset], target):+.3f}")
         print(f"  mean luminance                   {spearman([r[2]['mean'] for r in subset], target):+.3f}")

@@ -160,7 +160,7 @@ struct ScoreRecord: Sendable {
                 "text",
                 .object([
                     ("detected", .bool(text.detected)), ("strokeWidth", rounded(text.strokeWidth)),
-                    ("inkFraction", rounded(text.inkFraction)),
+                    ("inkFraction", rounded(text.inkFraction)), ("linePitch", rounded(text.linePitch)),
                 ])
             ))
         }

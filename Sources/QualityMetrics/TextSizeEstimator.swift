@@ -6,8 +6,9 @@ import ImagingCore
 ///
 /// Recognisers fail on text that is simply too small, however sharp. On a centre
 /// crop of the image at decode resolution (up to 1 024 × 1 024), Otsu's threshold
-/// separates ink from paper; the median length of horizontal dark runs is the stroke
-/// width (vertical strokes dominate Latin and Cyrillic text). Times the decode
+/// separates ink from paper; the mean length of horizontal dark runs no longer than
+/// twice the median run is the stroke width (vertical strokes dominate Latin and
+/// Cyrillic text). Times the decode
 /// scale, that gives full-resolution pixels. Body text has x-heights of roughly five
 /// stroke widths; Tesseract reads x-heights from about 10 pixels up.
 public enum TextSizeEstimator {
@@ -19,6 +20,7 @@ public enum TextSizeEstimator {
             .init("detected", "dark marks on a light ground found (Otsu separability and ink share)", units: "bool", range: 0...1),
             .init("strokeWidth", "median horizontal run of ink, full-resolution pixels", units: "px", range: 0...256),
             .init("inkFraction", "share of ink pixels in the crop", units: "fraction", range: 0...1),
+            .init("linePitch", "distance between text lines (period of the ink-per-row profile), full-resolution pixels", units: "px", range: 0...1000),
         ],
         cost: "one threshold and one run-length pass over a ≤ 1024² crop",
         caveats: "Light text on dark grounds is not measured.")
@@ -46,21 +48,70 @@ public enum TextSizeEstimator {
                 }
             }
         }
+        // The median run, refined to the mean of runs up to twice it: integer medians
+        // are too coarse for thin strokes, and long runs are bars and blobs, not strokes.
         var strokeWidth = 0.0
         if runCount > 0 {
-            var running = 0
+            var running = 0, median = 1
             for (length, count) in runs.enumerated() {
                 running += count
                 if running * 2 >= runCount {
-                    strokeWidth = Double(length) * scale
+                    median = max(1, length)
                     break
                 }
             }
+            var total = 0, count = 0
+            for length in 1...min(64, 2 * median) {
+                total += length * runs[length]
+                count += runs[length]
+            }
+            strokeWidth = Double(total) / Double(max(1, count)) * scale
         }
         // Text is many short runs: strokes, not a dark foreground.
         let runsPerRow = Double(runCount) / Double(max(1, detail.height))
         let detected = split.looksLikeInkOnPaper && runCount >= 100 && runsPerRow >= 2 && strokeWidth / scale <= 16
-        return TextObservation(detected: detected, strokeWidth: strokeWidth, inkFraction: ink, separability: separability)
+        return TextObservation(
+            detected: detected, strokeWidth: strokeWidth, inkFraction: ink, separability: separability,
+            linePitch: linePitch(detail, threshold: threshold) * scale)
+    }
+
+    /// The distance between text lines in detail pixels: the strongest period, 6 to 200
+    /// pixels, of the ink-per-row profile (its autocorrelation's highest peak after lag 0).
+    /// 0 when there is no clear period.
+    static func linePitch(_ detail: PixelBuffer<UInt8>, threshold: Int) -> Double {
+        let height = detail.height
+        guard height >= 24 else { return 0 }
+        var profile = [Double](repeating: 0, count: height)
+        for y in 0..<height {
+            var ink = 0
+            for x in 0..<detail.width where Int(detail[x, y]) <= threshold { ink += 1 }
+            profile[y] = Double(ink)
+        }
+        let mean = profile.reduce(0, +) / Double(height)
+        for y in 0..<height { profile[y] -= mean }
+        let energy = profile.reduce(0) { $0 + $1 * $1 }
+        guard energy > 0 else { return 0 }
+        let maxLag = min(200, height / 3)
+        guard maxLag > 6 else { return 0 }
+        var correlation = [Double](repeating: 0, count: maxLag + 2)
+        for lag in 1...(maxLag + 1) {
+            var sum = 0.0
+            for y in 0..<(height - lag) { sum += profile[y] * profile[y + lag] }
+            correlation[lag] = sum / energy
+        }
+        var bestLag = 0, best = 0.1
+        for lag in 6...maxLag where correlation[lag] > correlation[lag - 1] && correlation[lag] >= correlation[lag + 1] {
+            if correlation[lag] > best {
+                best = correlation[lag]
+                bestLag = lag
+            }
+        }
+        guard bestLag > 0 else { return 0 }
+        // Refine the peak with a parabola through its neighbours.
+        let a = correlation[bestLag - 1], b = correlation[bestLag], c = correlation[bestLag + 1]
+        let denominator = a - 2 * b + c
+        let offset = denominator < 0 ? 0.5 * (a - c) / denominator : 0
+        return Double(bestLag) + max(-0.5, min(0.5, offset))
     }
 
     /// Otsu's threshold: the level that maximises between-class variance.
@@ -92,6 +143,8 @@ public struct TextObservation: Sendable, Equatable {
     public var strokeWidth: Double
     public var inkFraction: Double
     public var separability: Double
+    /// Distance between text lines, full-resolution pixels (0 when no line period is found).
+    public var linePitch: Double
 }
 
 /// A histogram split in two by Otsu's threshold: ink and paper, when it is a page.
