@@ -118,7 +118,7 @@ struct ScoreRecord: Sendable {
                 .object([
                     ("confidence", rounded(blur.confidence)), ("edgeWidth", rounded(blur.edgeWidth)),
                     ("edgeWidthMedian", rounded(blur.edgeWidthMedian)), ("texturedFraction", rounded(blur.texturedFraction)),
-                    ("laplacianVariance", rounded(blur.laplacianVariance)),
+                    ("motionWidth", rounded(blur.motionWidth)), ("laplacianVariance", rounded(blur.laplacianVariance)),
                 ])
             ))
         }

@@ -5,8 +5,10 @@ import ImagingCore
 ///
 /// For an edge blurred by a Gaussian of σ pixels, the mean squared gradient over
 /// the mean squared second derivative is 2σ², whatever the edge's contrast. Per
-/// 32-pixel tile of the analysis image, `width = √(E|∇I|² / E|∇²I|²)` is therefore a
-/// contrast-free edge width in pixels. The detector reports the 20th percentile
+/// 32-pixel tile of the analysis image and per axis, `width = √(E(∂I)² / E(∂²I)²)` is
+/// therefore a contrast-free edge width in pixels; a tile's width is the wider of its
+/// two axes (those carrying at least a sixth of its gradient energy), so motion blur
+/// along one axis shows. The detector reports the 20th percentile
 /// over tiles with texture (σ ≥ 6 gray levels): where the sharpest detail is, so a
 /// sharp subject on a soft background reads as sharp; and flat tiles (a wall, sky)
 /// give no evidence instead of "blurred".
@@ -31,6 +33,7 @@ public struct BlurDetector: Sendable {
             .init("edgeWidth", "edge width where the image is sharpest (20th percentile over textured tiles), analysis pixels", units: "px", range: 0...64),
             .init("edgeWidthMedian", "median edge width over textured tiles", units: "px", range: 0...64),
             .init("texturedFraction", "share of tiles with enough contrast to judge", units: "fraction", range: 0...1),
+            .init("motionWidth", "edge width along the more blurred axis when one axis is 1.5× blurrier (motion), else 0", units: "px", range: 0...64),
             .init("laplacianVariance", "variance of the Laplacian over the variance of luma (contrast-normalised)", units: "ratio", range: 0...100),
         ],
         cost: "4 stencil passes over the 1024-px analysis image",
@@ -47,26 +50,50 @@ public struct BlurDetector: Sendable {
         let gx = Stencil.gradientX.tileMoments(plane, tileSize: t), gy = Stencil.gradientY.tileMoments(plane, tileSize: t)
         let sx = Stencil.secondX.tileMoments(plane, tileSize: t), sy = Stencil.secondY.tileMoments(plane, tileSize: t)
         var widths: [Double] = []
+        var axisGradient = (x: 0.0, y: 0.0), axisSecond = (x: 0.0, y: 0.0)
         for i in 0..<values.tiles.count where values.tiles[i].standardDeviation >= Self.textureThreshold {
-            let count = Double(max(1, gx.tiles[i].count))
-            let gradient = Double(gx.tiles[i].sumOfSquares + gy.tiles[i].sumOfSquares) / 4 / count
-            let second = Double(sx.tiles[i].sumOfSquares + sy.tiles[i].sumOfSquares) / count
-            guard gradient > 0 else { continue }
-            widths.append(min(64, (gradient / max(second, 1e-6)).squareRoot()))
+            axisGradient.x += Double(gx.tiles[i].sumOfSquares) / 4
+            axisGradient.y += Double(gy.tiles[i].sumOfSquares) / 4
+            axisSecond.x += Double(sx.tiles[i].sumOfSquares)
+            axisSecond.y += Double(sy.tiles[i].sumOfSquares)
+            // Per direction, where that direction carries at least a sixth of the gradient
+            // energy; the tile's width is the wider one, so blur along one axis (motion)
+            // is not hidden by sharp edges across it.
+            let energyX = Double(gx.tiles[i].sumOfSquares) / 4, energyY = Double(gy.tiles[i].sumOfSquares) / 4
+            let total = energyX + energyY
+            guard total > 0 else { continue }
+            var width = 0.0
+            for (gradient, second) in [(energyX, Double(sx.tiles[i].sumOfSquares)), (energyY, Double(sy.tiles[i].sumOfSquares))]
+            where gradient >= total / 6 {
+                width = max(width, (gradient / max(second, 1e-6)).squareRoot())
+            }
+            widths.append(min(64, width))
         }
         widths.sort()
+        // Motion blur along an axis drains that axis's gradient energy, so tiles judge by the
+        // other one. Over the whole frame, an axis whose edges are 1.5× wider than the
+        // other's (and still carries 2% of the energy) is the direction of motion.
+        var motionWidth = 0.0
+        let totalGradient = axisGradient.x + axisGradient.y
+        if totalGradient > 0, min(axisGradient.x, axisGradient.y) >= 0.02 * totalGradient {
+            let wx = (axisGradient.x / max(axisSecond.x, 1e-6)).squareRoot()
+            let wy = (axisGradient.y / max(axisSecond.y, 1e-6)).squareRoot()
+            if max(wx, wy) >= 1.5 * min(wx, wy) { motionWidth = min(64, max(wx, wy)) }
+        }
         let textured = Double(widths.count) / Double(max(1, values.tiles.count))
         let laplacian = Stencil.laplacian.tileMoments(plane, tileSize: 4096).total
         let normalizedLaplacian = laplacian.variance / max(values.total.variance, 1)
         guard !widths.isEmpty else {
-            return BlurObservation(confidence: 0, edgeWidth: 0, edgeWidthMedian: 0, texturedFraction: 0, laplacianVariance: normalizedLaplacian)
+            return BlurObservation(
+                confidence: 0, edgeWidth: 0, edgeWidthMedian: 0, texturedFraction: 0, laplacianVariance: normalizedLaplacian,
+                motionWidth: 0)
         }
-        let sharpest = percentile(widths, 0.2), median = percentile(widths, 0.5)
+        let sharpest = max(percentile(widths, 0.2), motionWidth), median = percentile(widths, 0.5)
         // Too few textured tiles is too little evidence to call an image blurred.
         let evidence = min(1, Double(widths.count) / 8)
         return BlurObservation(
             confidence: mapping(sharpest) * evidence, edgeWidth: sharpest, edgeWidthMedian: median,
-            texturedFraction: textured, laplacianVariance: normalizedLaplacian)
+            texturedFraction: textured, laplacianVariance: normalizedLaplacian, motionWidth: motionWidth)
     }
 }
 
@@ -78,6 +105,8 @@ public struct BlurObservation: Sendable, Equatable {
     public var edgeWidthMedian: Double
     public var texturedFraction: Double
     public var laplacianVariance: Double
+    /// Edge width along the more blurred axis when the frame is anisotropic (motion), else 0.
+    public var motionWidth: Double
 }
 
 /// The value at `fraction` of a sorted array, linearly interpolated.

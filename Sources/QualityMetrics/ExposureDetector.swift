@@ -72,7 +72,8 @@ public struct ExposureDetector: Sendable {
         let split = OtsuSplit(Histogram(image.detail))  // ink and paper, if a page
         let text = TextSizeEstimator.estimate(detail: image.detail, scale: 1)
         let colourless = image.rgb.map { Colourfulness(rgb: $0).value < 25 } ?? true
-        let isPage = text.detected && colourless
+        // A page: short ink runs in regularly spaced lines, without colour.
+        let isPage = text.detected && text.linePitch > 0 && colourless
         // The ink's own level: the darker half of the ink class (edges of strokes are lighter).
         let detailHistogram = Histogram(image.detail)
         let inkLevel = isPage ? Double(detailHistogram.percentile(split.darkShare / 2)) : -1

@@ -1,0 +1,164 @@
+import ImageKernels
+import ImagingCore
+import QualityGating
+import Testing
+import _ImagingTestSupport
+
+@testable import QualityMetrics
+
+func analyze(_ pixels: [Float], width: Int, height: Int) -> QualityReport {
+    let plane = Scenes.plane(pixels, width: width, height: height)
+    return QualityAnalyzer().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+}
+
+/// Fails when a sequence decreases by more than `tolerance` anywhere.
+func expectNonDecreasing(_ values: [Double], tolerance: Double, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    for (a, b) in zip(values, values.dropFirst()) where b < a - tolerance {
+        Issue.record("\(what) decreased: \(values)", sourceLocation: sourceLocation)
+        return
+    }
+}
+
+@Suite("Detectors on scenes with known answers")
+struct DetectorTests {
+    let width = 512, height = 384
+
+    @Test func gaussianBlurLadderIsMonotone() {
+        let scene = Scenes.photo()
+        let reports = [0, 0.7, 1.4, 2.5, 4].map { analyze(Scenes.gaussian(scene, width: width, height: height, sigma: Float($0)), width: width, height: height) }
+        let confidences = reports.map { $0.blur!.confidence }
+        expectNonDecreasing(confidences, tolerance: 0.02, "blur confidence")
+        expectNonDecreasing(reports.map { $0.blur!.edgeWidth }, tolerance: 0, "edge width")
+        #expect(confidences.first! < 0.2, "sharp scene: \(confidences)")
+        #expect(confidences.last! > 0.8, "σ = 4 px: \(confidences)")
+    }
+
+    @Test func motionBlurLadderIsMonotone() {
+        let scene = Scenes.photo(seed: 2)
+        let reports = [1, 3, 7, 13, 21].map { analyze(Scenes.motion(scene, width: width, height: height, length: $0), width: width, height: height) }
+        let confidences = reports.map { $0.blur!.confidence }
+        expectNonDecreasing(confidences, tolerance: 0.02, "blur confidence under motion")
+        #expect(confidences.last! > 0.5, "21-px motion: \(confidences)")
+    }
+
+    @Test func smudgeLadderIsMonotone() {
+        let scene = Scenes.photo(seed: 3)
+        let reports = [0, 0.25, 0.5, 0.75, 1].map { analyze(Scenes.smudged(scene, width: width, height: height, strength: Float($0)), width: width, height: height) }
+        let confidences = reports.map { $0.smudge!.confidence }
+        expectNonDecreasing(confidences, tolerance: 0.02, "smudge confidence")
+        #expect(confidences.first! < 0.3 && confidences.last! > 0.7, "\(confidences)")
+    }
+
+    @Test func exposureLaddersAreMonotoneWithDirection() {
+        let scene = Scenes.photo(seed: 4)
+        let over = [0, 0.7, 1.4, 2.1, 2.8].map { analyze(Scenes.exposed(scene, stops: Float($0)), width: width, height: height).exposure! }
+        let under = [0, -1, -2, -3, -4].map { analyze(Scenes.exposed(scene, stops: Float($0)), width: width, height: height).exposure! }
+        expectNonDecreasing(over.map(\.confidence), tolerance: 0.02, "over-exposure confidence \(over)")
+        expectNonDecreasing(under.map(\.confidence), tolerance: 0.02, "under-exposure confidence")
+        #expect(over.first!.confidence < 0.3 && over.first!.direction == .ok)
+        #expect(over.last!.confidence > 0.7 && over.last!.direction == .over, "\(over)")
+        #expect(under.last!.confidence > 0.7 && under.last!.direction == .under, "\(under.map(\.confidence))")
+    }
+
+    /// Full resolution 2048 × 1536 and its half (area-downscaled): both are at least the
+    /// analysis size, so both are measured at the same scale.
+    @Test(arguments: [Float(0.5), 3, 8])
+    func halfResolutionMovesNoConfidenceFarAndFlipsNoDecision(softness: Float) {
+        for seed: UInt64 in [1, 6] {
+            let full = Scenes.plane(Scenes.softPhoto(width: 2048, height: 1536, softness: softness, seed: seed), width: 2048, height: 1536)
+            let half = AreaDownscale.downscale(full, by: 2)
+            let a = QualityAnalyzer().analyze(AnalysisImage(luma: full, fullSize: full.size))
+            let b = QualityAnalyzer().analyze(AnalysisImage(luma: half, fullSize: half.size))
+            for (name, x, y) in [
+                ("blur", a.blur!.confidence, b.blur!.confidence), ("smudge", a.smudge!.confidence, b.smudge!.confidence),
+                ("exposure", a.exposure!.confidence, b.exposure!.confidence), ("aesthetic", a.aesthetic!.score, b.aesthetic!.score),
+            ] {
+                #expect(abs(x - y) <= 0.1, "\(name) seed \(seed) softness \(softness): full \(x), half \(y)")
+            }
+            #expect(QualityGate().decide(a).pass == QualityGate().decide(b).pass, "gate flipped at seed \(seed) softness \(softness)")
+        }
+    }
+
+    @Test func flatAndLowTextureScenesAreNotCalledBlurred() {
+        var generator = SeededGenerator(seed: 11)
+        let wall = (0..<(width * height)).map { _ in Float(228) + Float.random(in: -2...2, using: &generator) }
+        #expect(analyze(wall, width: width, height: height).blur!.confidence < 0.3)
+        let sky = (0..<(width * height)).map { i in Float(120 + 100 * (i / width)) / Float(height) + 100 }
+        #expect(analyze(sky, width: width, height: height).blur!.confidence < 0.3)
+    }
+
+    @Test func aSharpSubjectOnASoftBackgroundIsSharp() {
+        let background = Scenes.gaussian(Scenes.photo(seed: 8), width: width, height: height, sigma: 5)
+        var composite = background
+        let subject = Scenes.photo(seed: 9)
+        for y in 130..<260 { for x in 190..<330 { composite[y * width + x] = subject[y * width + x] } }
+        #expect(analyze(composite, width: width, height: height).blur!.confidence < 0.5)
+        #expect(analyze(background, width: width, height: height).blur!.confidence > 0.8)
+    }
+
+    @Test func aCleanPageIsNotOverExposedEvenWithClippedPaper() {
+        for paper: Float in [245, 255] {
+            let report = analyze(Scenes.page(paper: paper), width: 600, height: 800)
+            #expect(report.exposure!.confidence < 0.5, "paper \(paper): \(report.exposure!)")
+            #expect(report.exposure!.direction != .over)
+            #expect(report.text!.detected)
+            #expect(abs(report.text!.linePitch - 30) < 1.5, "line pitch \(report.text!.linePitch)")
+        }
+        // The same page washed out (ink lifted to light gray) is over-exposed.
+        let washed = analyze(Scenes.page(paper: 255, ink: 200), width: 600, height: 800)
+        #expect(washed.exposure!.direction == .over || washed.exposure!.confidence >= 0.5 || !washed.text!.detected)
+    }
+
+    @Test func pagesAreUtilityPhotosAreNot() {
+        #expect(analyze(Scenes.page(), width: 600, height: 800).aesthetic!.isUtility)
+        #expect(!analyze(Scenes.photo(), width: width, height: height).aesthetic!.isUtility)
+    }
+
+    @Test func confidencesStayInRange() {
+        for seed: UInt64 in 1...4 {
+            let report = analyze(Scenes.photo(seed: seed), width: width, height: height)
+            for value in [report.blur!.confidence, report.smudge!.confidence, report.exposure!.confidence, report.aesthetic!.score] {
+                #expect(value >= 0 && value <= 1)
+            }
+        }
+    }
+}
+
+@Suite("Quality gate")
+struct GateTests {
+    func report(blur: Double, exposure: Double, linePitch: Double = 0) -> QualityReport {
+        var report = QualityReport(fullSize: ImageSize(width: 100, height: 100))
+        report.blur = BlurObservation(confidence: blur, edgeWidth: 1, edgeWidthMedian: 1, texturedFraction: 1, laplacianVariance: 1, motionWidth: 0)
+        report.exposure = ExposureObservation(
+            confidence: exposure, direction: .ok, median: 128, p02: 0, p98: 255, shadowClip: 0, highlightClip: 0,
+            underEvidence: 0, overEvidence: 0, inkLevel: -1)
+        report.text = TextObservation(detected: linePitch > 0, strokeWidth: 2, inkFraction: 0.1, separability: 0.9, linePitch: linePitch)
+        return report
+    }
+
+    @Test func reasonsNameTheFailingDetectors() {
+        let gate = QualityGate()
+        let clean = gate.decide(report(blur: 0.1, exposure: 0.1))
+        #expect(clean.pass && clean.reasons.isEmpty)
+        #expect(gate.decide(report(blur: 0.9, exposure: 0.1)).reasons == ["blur"])
+        #expect(gate.decide(report(blur: 0.9, exposure: 0.8)).reasons == ["blur", "exposure"])
+        #expect(gate.decide(report(blur: 0.1, exposure: 0.1, linePitch: 10)).reasons == ["textSize"])
+        #expect(gate.decide(report(blur: 0.1, exposure: 0.1, linePitch: 40)).pass)
+    }
+
+    @Test func scoreFallsAsDefectsGrow() {
+        let gate = QualityGate()
+        let scores = [0.0, 0.2, 0.5, 0.8, 1.0].map { gate.decide(report(blur: $0, exposure: 0)).score }
+        #expect(zip(scores, scores.dropFirst()).allSatisfy { $0 > $1 })
+        #expect(scores.first == 1 && abs(scores[2] - 0.5) < 1e-9 && scores.last == 0)
+    }
+
+    @Test func policyFromJSONKeepsDefaultsForMissingKeys() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("policy.json", Array(#"{"blur":0.2}"#.utf8))
+        let policy = try QualityPolicy.load(contentsOf: path)
+        #expect(policy.blur == 0.2 && policy.exposure == QualityPolicy.default.exposure)
+        #expect(!QualityGate(policy: policy).decide(report(blur: 0.3, exposure: 0)).pass)
+        #expect(QualityGate().decide(report(blur: 0.3, exposure: 0)).pass)
+    }
+}
