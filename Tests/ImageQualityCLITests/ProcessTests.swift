@@ -166,6 +166,47 @@ struct ProcessTests {
         #expect(try Binary.run(["score", "--page", "0", "x.png"]).status == 64)
     }
 
+    @Test func gateExitCodesAndPathOutput() throws {
+        let folder = try TemporaryDirectory()
+        let lenient = try folder.write("lenient.json", Array(#"{"blur":1,"smudge":1,"exposure":1,"minimumLinePitch":0}"#.utf8))
+        let strict = try folder.write("strict.json", Array(#"{"exposure":-1}"#.utf8))
+        let images = [Fixtures.path("jpeg/large.jpg"), Fixtures.path("png/rgb8.png")]
+
+        let all = try Binary.run(["gate", "--policy", lenient] + images)
+        #expect(all.status == 0)
+        #expect(all.records.allSatisfy { ($0["gate"] as? [String: Any])?["pass"] as? Bool == true })
+
+        let none = try Binary.run(["gate", "--policy", strict, "--print-rejected"] + images)
+        #expect(none.status == 1)
+        #expect(none.stdout == images.joined(separator: "\n") + "\n")
+        let passing = try Binary.run(["gate", "--policy", strict, "--print-passing"] + images)
+        #expect(passing.status == 1 && passing.stdout.isEmpty)
+
+        let nul = try Binary.run(["gate", "--policy", strict, "--print-rejected", "--null", "-"], stdin: Array((images.joined(separator: "\0") + "\0").utf8))
+        #expect(nul.stdout == images.joined(separator: "\0") + "\0")
+
+        let broken = try Binary.run(["gate", "--policy", lenient, images[0], Fixtures.path("png/truncated.png")])
+        #expect(broken.status == 2)
+
+        let reasons = try Binary.run(["gate", "--policy", strict, images[0]])
+        #expect((reasons.records.first?["gate"] as? [String: Any])?["reasons"] as? [String] == ["exposure"])
+        #expect(try Binary.run(["gate", "--print-passing", "--print-rejected", images[0]]).status == 64)
+        #expect(try Binary.run(["gate", "--policy", folder.path + "/missing.json", images[0]]).status == 64)
+    }
+
+    @Test func detectorsLimitTheRecord() throws {
+        let run = try Binary.run(["score", "--detectors", "blur,exposure", Fixtures.path("jpeg/large.jpg")])
+        let record = try #require(run.records.first)
+        #expect(record["blur"] != nil && record["exposure"] != nil)
+        #expect(record["smudge"] == nil && record["aesthetic"] == nil && record["text"] == nil)
+        #expect(record["gate"] != nil)
+        let all = try #require(try Binary.run(["score", Fixtures.path("jpeg/large.jpg")]).records.first)
+        for key in ["blur", "smudge", "exposure", "aesthetic", "text", "gate"] { #expect(all[key] != nil, "\(key)") }
+        let confidence = (all["blur"] as? [String: Any])?["confidence"] as? Double ?? -1
+        #expect(confidence >= 0 && confidence <= 1)
+        #expect(try Binary.run(["score", "--detectors", "sharpness", "x.png"]).status == 64)
+    }
+
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
