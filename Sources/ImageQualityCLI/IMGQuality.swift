@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: ParsableCommand {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "imgquality",

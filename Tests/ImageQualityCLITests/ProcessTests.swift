@@ -210,6 +210,6 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.2.0")
     }
 }
