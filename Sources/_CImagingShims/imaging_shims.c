@@ -411,25 +411,26 @@ static int iq_tiff_message_kind(const char *text) {
     return IQ_FAIL_CORRUPT;
 }
 
+/* "module: message" from a libtiff handler's arguments. */
+static void iq_tiff_format(char *out, size_t size, const char *module, const char *format, va_list ap, char *text, size_t text_size) {
+    vsnprintf(text, text_size, format, ap);
+    snprintf(out, size, "%s%s%s", module ? module : "", module ? ": " : "", text);
+}
+
 static int iq_tiff_error_handler(TIFF *tif, void *user, const char *module, const char *format, va_list ap) {
     (void)tif;
-    iq_tiff *t = (iq_tiff *)user;
-    char text[IQ_MESSAGE_LENGTH];
-    char message[IQ_MESSAGE_LENGTH];
-    vsnprintf(text, sizeof(text), format, ap);
-    snprintf(message, sizeof(message), "%s%s%s", module ? module : "", module ? ": " : "", text);
-    iq_fail(t->diagnostics, iq_tiff_message_kind(text), message);
+    char text[IQ_MESSAGE_LENGTH], message[IQ_MESSAGE_LENGTH];
+    iq_tiff_format(message, sizeof(message), module, format, ap, text, sizeof(text));
+    iq_fail(((iq_tiff *)user)->diagnostics, iq_tiff_message_kind(text), message);
     return 1;
 }
 
 static int iq_tiff_warning_handler(TIFF *tif, void *user, const char *module, const char *format, va_list ap) {
     (void)tif;
-    iq_tiff *t = (iq_tiff *)user;
-    char text[IQ_MESSAGE_LENGTH];
-    char message[IQ_MESSAGE_LENGTH];
-    vsnprintf(text, sizeof(text), format, ap);
-    snprintf(message, sizeof(message), "%s%s%s", module ? module : "", module ? ": " : "", text);
-    iq_warn(t->diagnostics, iq_tiff_message_kind(text) == IQ_FAIL_TRUNCATED ? IQ_WARN_TRUNCATED : IQ_WARN_OTHER, message);
+    char text[IQ_MESSAGE_LENGTH], message[IQ_MESSAGE_LENGTH];
+    iq_tiff_format(message, sizeof(message), module, format, ap, text, sizeof(text));
+    int kind = iq_tiff_message_kind(text) == IQ_FAIL_TRUNCATED ? IQ_WARN_TRUNCATED : IQ_WARN_OTHER;
+    iq_warn(((iq_tiff *)user)->diagnostics, kind, message);
     return 1;
 }
 

@@ -7,12 +7,7 @@ enum Scenes {
     /// A photo-like luma scene: a soft gradient, shapes of many sizes and contrasts, fine texture.
     static func photo(width: Int = 512, height: Int = 384, seed: UInt64 = 1) -> [Float] {
         var generator = SeededGenerator(seed: seed)
-        var pixels = [Float](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                pixels[y * width + x] = 70 + 90 * Float(x) / Float(width) + 30 * Float(y) / Float(height)
-            }
-        }
+        var pixels = background(width: width, height: height)
         for _ in 0..<60 {
             let cx = Float.random(in: 0..<Float(width), using: &generator), cy = Float.random(in: 0..<Float(height), using: &generator)
             let radius = Float.random(in: 4...60, using: &generator), level = Float.random(in: 10...245, using: &generator)
@@ -33,14 +28,20 @@ enum Scenes {
         return pixels
     }
 
-    /// A photo-like scene rendered with soft edges: each shape's edge is a Gaussian
-    /// step of `softness` pixels (the scene blurred by σ ≈ `softness`, without convolving).
-    static func softPhoto(width: Int, height: Int, softness: Float, seed: UInt64 = 1) -> [Float] {
-        var generator = SeededGenerator(seed: seed)
+    /// A soft diagonal gradient, the ground of the photo-like scenes.
+    static func background(width: Int, height: Int) -> [Float] {
         var pixels = [Float](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width { pixels[y * width + x] = 70 + 90 * Float(x) / Float(width) + 30 * Float(y) / Float(height) }
         }
+        return pixels
+    }
+
+    /// A photo-like scene rendered with soft edges: each shape's edge is a Gaussian
+    /// step of `softness` pixels (the scene blurred by σ ≈ `softness`, without convolving).
+    static func softPhoto(width: Int, height: Int, softness: Float, seed: UInt64 = 1) -> [Float] {
+        var generator = SeededGenerator(seed: seed)
+        var pixels = background(width: width, height: height)
         let scale = Float(width) / 512
         let s = max(softness, 0.3)
         for _ in 0..<60 {
