@@ -10,6 +10,7 @@ let products: [Product] = [
     .library(name: "ImageKernels", targets: ["ImageKernels"]),
     .library(name: "QualityMetrics", targets: ["QualityMetrics"]),
     .library(name: "QualityGating", targets: ["QualityGating"]),
+    .library(name: "QualityCalibration", targets: ["QualityCalibration"]),
 ]
 
 // MARK: - System libraries (C stays at the edges)
@@ -48,11 +49,13 @@ let libraries: [Target] = [
     .target(name: "QualityMetrics", dependencies: ["ImagingCore", "ImageCodecs", "ImageKernels"]),
     // Layer 3: the quality gate and its policy.
     .target(name: "QualityGating", dependencies: ["QualityMetrics"]),
+    // Layer 4: ROC/PR analysis, threshold choice, logistic fits, reports and profiles.
+    .target(name: "QualityCalibration", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore"]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
         dependencies: [
-            "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating",
+            "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityCalibration",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(name: "imgquality", dependencies: ["ImageQualityCLI"]),
@@ -67,6 +70,7 @@ let tests: [Target] = [
     .testTarget(
         name: "QualityMetricsTests",
         dependencies: ["QualityMetrics", "QualityGating", "ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(name: "QualityCalibrationTests", dependencies: ["QualityCalibration", "QualityGating", "QualityMetrics", "_ImagingTestSupport"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",

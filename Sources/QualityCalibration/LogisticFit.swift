@@ -1,0 +1,87 @@
+import Foundation
+
+/// A logistic regression of a binary label on one feature, `P(1 | x) = 1 / (1 + e^−(a + b·x))`,
+/// fitted by Newton–Raphson (iteratively reweighted least squares) with a small ridge
+/// penalty on `b` so perfectly separable data still gives finite parameters.
+///
+/// Logistic rather than isotonic: two parameters generalise from the few hundred
+/// images of a calibration set, the map stays strictly monotone and smooth (confidences
+/// do not jump at arbitrary steps), and it extrapolates sensibly beyond the range seen.
+/// The reliability diagram in the report shows how well it fits.
+public struct LogisticFit: Sendable, Equatable, Codable {
+    public var intercept: Double
+    public var slope: Double
+
+    public init(intercept: Double, slope: Double) {
+        self.intercept = intercept
+        self.slope = slope
+    }
+
+    public func probability(_ x: Double) -> Double { 1 / (1 + exp(-(intercept + slope * x))) }
+
+    /// The feature value where the probability is 0.5.
+    public var midpoint: Double { slope != 0 ? -intercept / slope : 0 }
+
+    /// Fits `labels` (0/1) on `features`.
+    /// - Throws: `CalibrationError` for empty input, a missing class, or non-finite features.
+    public static func fit(features: [Double], labels: [Int], ridge: Double = 1e-3) throws -> LogisticFit {
+        guard features.count == labels.count, !features.isEmpty else { throw CalibrationError("nothing to fit") }
+        guard labels.contains(0), labels.contains(1) else { throw CalibrationError("a logistic fit needs both classes") }
+        guard features.allSatisfy(\.isFinite) else { throw CalibrationError("a feature is not finite") }
+        // Standardise for a well-conditioned Newton step, then map back.
+        let n = Double(features.count)
+        let mean = features.reduce(0, +) / n
+        let spread = max((features.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / n).squareRoot(), 1e-12)
+        let z = features.map { ($0 - mean) / spread }
+        var a = 0.0, b = 0.0
+        for _ in 0..<100 {
+            var ga = 0.0, gb = -ridge * b, haa = 0.0, hab = 0.0, hbb = ridge
+            for (x, y) in zip(z, labels) {
+                let p = 1 / (1 + exp(-(a + b * x)))
+                let w = max(p * (1 - p), 1e-12)
+                ga += Double(y) - p
+                gb += (Double(y) - p) * x
+                haa += w
+                hab += w * x
+                hbb += w * x * x
+            }
+            let determinant = haa * hbb - hab * hab
+            guard determinant > 1e-18 else { break }
+            let da = (hbb * ga - hab * gb) / determinant
+            let db = (haa * gb - hab * ga) / determinant
+            a += da
+            b += db
+            if abs(da) + abs(db) < 1e-10 { break }
+        }
+        return LogisticFit(intercept: a - b * mean / spread, slope: b / spread)
+    }
+}
+
+/// One bin of a reliability diagram: mean predicted confidence against observed rate.
+public struct ReliabilityBin: Sendable, Equatable, Codable {
+    public var lower: Double
+    public var upper: Double
+    public var count: Int
+    public var meanConfidence: Double
+    public var observedRate: Double
+}
+
+/// Reliability bins of predicted confidences against 0/1 outcomes, `bins` equal-width bins over 0…1.
+public func reliability(confidences: [Double], labels: [Int], bins: Int = 10) -> [ReliabilityBin] {
+    (0..<bins).map { index in
+        let lower = Double(index) / Double(bins), upper = Double(index + 1) / Double(bins)
+        let members = zip(confidences, labels).filter { $0.0 >= lower && ($0.0 < upper || (index == bins - 1 && $0.0 <= upper)) }
+        let count = members.count
+        return ReliabilityBin(
+            lower: lower, upper: upper, count: count,
+            meanConfidence: count > 0 ? members.reduce(0) { $0 + $1.0 } / Double(count) : 0,
+            observedRate: count > 0 ? Double(members.filter { $0.1 == 1 }.count) / Double(count) : 0)
+    }
+}
+
+/// Expected calibration error: Σ (nᵢ/N)·|observedᵢ − meanConfidenceᵢ|.
+public func expectedCalibrationError(_ bins: [ReliabilityBin]) -> Double {
+    let total = bins.reduce(0) { $0 + $1.count }
+    guard total > 0 else { return 0 }
+    return bins.reduce(0) { $0 + Double($1.count) / Double(total) * abs($1.observedRate - $1.meanConfidence) }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@testable import QualityCalibration
+
+@Suite("Calibration metrics on hand-computed cases")
+struct CalibrationMetricsTests {
+    func analysis(_ pairs: [(Double, Int)]) throws -> BinaryAnalysis {
+        try BinaryAnalysis(pairs.map { LabeledValue($0.0, label: $0.1) })
+    }
+
+    @Test func perfectInvertedAndRandomRankings() throws {
+        #expect(try analysis([(0.9, 1), (0.8, 1), (0.2, 0), (0.1, 0)]).auc == 1)
+        #expect(try analysis([(0.1, 1), (0.2, 1), (0.8, 0), (0.9, 0)]).auc == 0)
+        // One inversion out of 2 × 2 pairs: 3/4.
+        #expect(try analysis([(0.9, 1), (0.5, 0), (0.4, 1), (0.1, 0)]).auc == 0.75)
+    }
+
+    @Test func tiesCountHalf() throws {
+        #expect(try analysis([(0.5, 1), (0.5, 0)]).auc == 0.5)
+        // Positives 0.7, 0.5; negatives 0.5, 0.2: pairs (0.7>0.5) 1, (0.7>0.2) 1, (0.5=0.5) ½, (0.5>0.2) 1 → 3.5/4.
+        #expect(try analysis([(0.7, 1), (0.5, 1), (0.5, 0), (0.2, 0)]).auc == 0.875)
+    }
+
+    @Test func aMissingClassIsAClearError() {
+        #expect(throws: CalibrationError("no good examples (label 0): AUC is undefined")) { try analysis([(0.1, 1), (0.2, 1)]) }
+        #expect(throws: CalibrationError("no defective examples (label 1): AUC is undefined")) { try analysis([(0.1, 0)]) }
+        #expect(throws: CalibrationError.self) { try analysis([(.nan, 0), (0.2, 1)]) }
+    }
+
+    @Test func averagePrecisionByHand() throws {
+        // Ranking: 1, 0, 1 → AP = (1/2)·1 + (1/2)·(2/3).
+        let ap = try analysis([(0.9, 1), (0.8, 0), (0.7, 1)]).averagePrecision
+        #expect(abs(ap - (0.5 + 1.0 / 3)) < 1e-12)
+    }
+
+    @Test func thresholdsOnSeparatedScores() throws {
+        // Negatives 0.0–0.4, positives 0.6–1.0: any threshold in (0.4, 0.6] is perfect.
+        let pairs = (0...4).map { (Double($0) / 10, 0) } + (6...10).map { (Double($0) / 10, 1) }
+        let a = try analysis(pairs)
+        let f1 = try #require(a.operatingPoint(for: .bestF1))
+        #expect(f1.threshold == 0.6 && f1.f1 == 1)
+        #expect(a.youdenPoint.threshold == 0.6)
+        #expect(a.operatingPoint(for: .recall(1))?.threshold == 0.6)
+        #expect(a.operatingPoint(for: .precision(1))?.threshold == 0.6)
+        #expect(a.operatingPoint(for: .falsePositiveRate(0))?.threshold == 0.6)
+        #expect(a.operatingPoint(for: .falsePositiveRate(0.2))?.threshold == 0.4)
+    }
+
+    @Test func costWeighsTheErrors() throws {
+        // Overlapping: a negative at 0.7 and a positive at 0.3.
+        let a = try analysis([(0.1, 0), (0.3, 1), (0.5, 0), (0.7, 0), (0.8, 1), (0.9, 1)])
+        // Missing a defect costs 10× a false alarm: catch everything (threshold 0.3).
+        #expect(a.operatingPoint(for: .cost(falsePositive: 1, falseNegative: 10))?.threshold == 0.3)
+        // False alarms cost 10×: call only the clear ones.
+        #expect(a.operatingPoint(for: .cost(falsePositive: 10, falseNegative: 1))?.threshold == 0.8)
+    }
+
+    @Test func bootstrapIsDeterministicAndBracketsTheEstimate() throws {
+        var values: [(Double, Int)] = []
+        for i in 0..<60 { values.append((Double(i % 10) + (i < 30 ? 3 : 0), i < 30 ? 1 : 0)) }
+        let a = try analysis(values)
+        let interval = a.bootstrap({ $0.auc }, resamples: 300)
+        #expect(interval == a.bootstrap({ $0.auc }, resamples: 300))
+        #expect(interval.contains(a.auc))
+        #expect(interval.upperBound - interval.lowerBound < 0.3)
+    }
+
+    @Test func logisticFitRecoversKnownParameters() throws {
+        // Deterministic sample from P(1|x) = σ(−4 + 2x) on a grid: frequencies match the model.
+        var xs: [Double] = [], ys: [Int] = []
+        for step in 0...40 {
+            let x = Double(step) / 10
+            let p = 1 / (1 + exp(-(-4 + 2 * x)))
+            let ones = Int((p * 200).rounded())
+            for k in 0..<200 {
+                xs.append(x)
+                ys.append(k < ones ? 1 : 0)
+            }
+        }
+        let fit = try LogisticFit.fit(features: xs, labels: ys)
+        #expect(abs(fit.slope - 2) < 0.05 && abs(fit.intercept + 4) < 0.1, "\(fit)")
+        #expect(abs(fit.midpoint - 2) < 0.02)
+    }
+
+    @Test func separableDataStillGivesAFiniteMonotoneFit() throws {
+        let fit = try LogisticFit.fit(features: [0, 1, 2, 3, 10, 11, 12, 13], labels: [0, 0, 0, 0, 1, 1, 1, 1])
+        #expect(fit.slope.isFinite && fit.slope > 0)
+        #expect(fit.midpoint > 3 && fit.midpoint < 10)
+    }
+
+    @Test func reliabilityBins() {
+        let bins = reliability(confidences: [0.05, 0.15, 0.95, 0.95, 1.0], labels: [0, 1, 1, 0, 1], bins: 10)
+        #expect(bins[0].count == 1 && bins[0].observedRate == 0)
+        #expect(bins[1].count == 1 && bins[1].observedRate == 1)
+        #expect(bins[9].count == 3 && abs(bins[9].observedRate - 2.0 / 3) < 1e-12)
+        #expect(abs(expectedCalibrationError(bins) - (0.2 * 0.05 + 0.2 * 0.85 + 0.6 * abs(2.0 / 3 - (0.95 + 0.95 + 1) / 3))) < 1e-12)
+    }
+
+    @Test func rankCorrelations() {
+        #expect(spearman([1, 2, 3, 4], [10, 20, 30, 40]) == 1)
+        #expect(spearman([1, 2, 3, 4], [40, 30, 20, 10]) == -1)
+        #expect(spearman([1, 2, 3, 4], [1, 8, 27, 64]) == 1)  // monotone, not linear
+        #expect(ranks([3, 1, 3, 2]) == [3.5, 1, 3.5, 2])
+        #expect(pearson([1, 1, 1], [1, 2, 3]) == nil)
+        #expect(abs(pearson([1, 2, 3], [2, 4, 7])! - 0.9933992677987828) < 1e-12)
+    }
+}
