@@ -50,7 +50,12 @@ let libraries: [Target] = [
     // Layer 3: the quality gate and its policy.
     .target(name: "QualityGating", dependencies: ["QualityMetrics"]),
     // Layer 4: ROC/PR analysis, threshold choice, logistic fits, reports and profiles.
-    .target(name: "QualityCalibration", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore"]),
+    .target(
+        name: "QualityCalibration",
+        dependencies: [
+            "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore",
+            .product(name: "SwiftCSV", package: "SwiftCSV"),
+        ]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
@@ -82,6 +87,7 @@ let package = Package(
     products: products,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     ],
     targets: systemLibraries + implementation + libraries + tests,
     swiftLanguageModes: [.v6]

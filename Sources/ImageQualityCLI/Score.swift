@@ -17,13 +17,30 @@ struct AnalysisFlags: ParsableArguments {
         valueName: "file"))
     var policy: String?
 
-    func loadPolicy() throws -> QualityPolicy {
-        guard let policy else { return .default }
-        do {
-            return try QualityPolicy.load(contentsOf: policy)
-        } catch {
-            throw ValidationError("Cannot read the policy \(policy): \(error)")
+    @Option(name: .long, help: ArgumentHelp(
+        "Calibration profile (profile.json from imgquality calibrate): its mappings and thresholds replace the built-in ones; --policy, if given, is applied after it.",
+        valueName: "file"))
+    var profile: String?
+
+    /// The analyzer and policy after the profile and policy files.
+    func configuration() throws -> (QualityAnalyzer, QualityPolicy) {
+        var analyzer = QualityAnalyzer(detectors: detectors.kinds)
+        var resolved = QualityPolicy.default
+        if let profile {
+            do {
+                try QualityProfile.load(contentsOf: profile).apply(to: &analyzer, policy: &resolved)
+            } catch {
+                throw ValidationError("Cannot read the profile \(profile): \(error)")
+            }
         }
+        if let policy {
+            do {
+                resolved = try QualityPolicy.load(contentsOf: policy)
+            } catch {
+                throw ValidationError("Cannot read the policy \(policy): \(error)")
+            }
+        }
+        return (analyzer, resolved)
     }
 }
 
@@ -66,8 +83,8 @@ struct Score: ParsableCommand {
     mutating func run() throws {
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
-            jobs: input.jobs, options: decode.decodeOptions, detectors: analysis.detectors.kinds,
-            policy: try analysis.loadPolicy(), output: .records(output.resolvedFormat), showsProgress: output.showsProgress
+            jobs: input.jobs, options: decode.decodeOptions, configuration: try analysis.configuration(),
+            output: .records(output.resolvedFormat), showsProgress: output.showsProgress
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
         if summary.failed > 0 { throw ExitCode(2) }
     }
@@ -111,8 +128,8 @@ struct Gate: ParsableCommand {
         }
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
-            jobs: input.jobs, options: decode.decodeOptions, detectors: analysis.detectors.kinds,
-            policy: try analysis.loadPolicy(), output: mode, showsProgress: output.showsProgress
+            jobs: input.jobs, options: decode.decodeOptions, configuration: try analysis.configuration(),
+            output: mode, showsProgress: output.showsProgress
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
@@ -138,8 +155,7 @@ struct BatchRun {
     var expander: InputExpander
     var jobs: Int
     var options: DecodeOptions
-    var detectors: Set<DetectorKind> = Set(DetectorKind.allCases)
-    var policy: QualityPolicy = .default
+    var configuration: (QualityAnalyzer, QualityPolicy) = (QualityAnalyzer(), .default)
     var output: Output
     var showsProgress: Bool
 
@@ -151,10 +167,10 @@ struct BatchRun {
         var writer: RecordWriter?
         if case .records(let format) = output { writer = RecordWriter(format: format, columns: ScoreRecord.columns) }
         var summary = RunSummary()
-        let (options, detectors, policy, output) = (self.options, self.detectors, self.policy, self.output)
+        let (options, (analyzer, policy), output) = (self.options, self.configuration, self.output)
         OrderedParallelMap(paths, jobs: jobs).run(
             makeWorker: {
-                let scorer = ImageScorer(options: options, detectors: detectors, policy: policy)
+                let scorer = ImageScorer(options: options, analyzer: analyzer, policy: policy)
                 return { scorer.score(path: $0) }
             },
             emit: { _, record in

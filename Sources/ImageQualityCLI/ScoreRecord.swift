@@ -10,9 +10,9 @@ final class ImageScorer {
     private let analyzer: QualityAnalyzer
     private let gate: QualityGate
 
-    init(options: DecodeOptions, detectors: Set<DetectorKind>, policy: QualityPolicy) {
-        decoder = ImageDecoder(options: QualityAnalyzer.decodeOptions(for: detectors, base: options))
-        analyzer = QualityAnalyzer(detectors: detectors)
+    init(options: DecodeOptions, analyzer: QualityAnalyzer, policy: QualityPolicy) {
+        decoder = ImageDecoder(options: QualityAnalyzer.decodeOptions(for: analyzer.detectors, base: options))
+        self.analyzer = analyzer
         gate = QualityGate(policy: policy)
     }
 

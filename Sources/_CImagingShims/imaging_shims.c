@@ -249,6 +249,59 @@ int iq_jpeg_read_all(iq_jpeg *dec, uint8_t *dst, size_t stride, uint32_t rows) {
     return IQ_OK;
 }
 
+struct iq_jpeg_encoder {
+    struct jpeg_compress_struct cinfo;
+    struct iq_jpeg_error_manager error;
+    iq_diagnostics *diagnostics;
+};
+
+static void iq_jpeg_encode_error_exit(j_common_ptr cinfo) {
+    struct iq_jpeg_encoder *encoder = (struct iq_jpeg_encoder *)cinfo->client_data;
+    char buffer[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, buffer);
+    iq_fail(encoder->diagnostics, IQ_FAIL_CORRUPT, buffer);
+    longjmp(encoder->error.jump, 1);
+}
+
+int iq_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int components, size_t stride,
+                   int quality, uint8_t **out, size_t *out_size, iq_diagnostics *diagnostics) {
+    iq_reset(diagnostics);
+    struct iq_jpeg_encoder encoder;
+    memset(&encoder, 0, sizeof(encoder));
+    encoder.diagnostics = diagnostics;
+    encoder.cinfo.err = jpeg_std_error(&encoder.error.pub);
+    encoder.error.pub.error_exit = iq_jpeg_encode_error_exit;
+    encoder.error.pub.output_message = iq_jpeg_output_message;
+    encoder.cinfo.client_data = &encoder;
+    unsigned char *buffer = NULL;
+    unsigned long size = 0;
+    if (setjmp(encoder.error.jump)) {
+        jpeg_destroy_compress(&encoder.cinfo);
+        free(buffer);
+        return diagnostics->failure;
+    }
+    jpeg_create_compress(&encoder.cinfo);
+    jpeg_mem_dest(&encoder.cinfo, &buffer, &size);
+    encoder.cinfo.image_width = width;
+    encoder.cinfo.image_height = height;
+    encoder.cinfo.input_components = components;
+    encoder.cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&encoder.cinfo);
+    jpeg_set_quality(&encoder.cinfo, quality, TRUE);
+    jpeg_start_compress(&encoder.cinfo, TRUE);
+    while (encoder.cinfo.next_scanline < height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)encoder.cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&encoder.cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&encoder.cinfo);
+    jpeg_destroy_compress(&encoder.cinfo);
+    *out = buffer;
+    *out_size = size;
+    return IQ_OK;
+}
+
+void iq_free(void *pointer) { free(pointer); }
+
 /* ---- PNG -------------------------------------------------------------- */
 
 struct iq_png {

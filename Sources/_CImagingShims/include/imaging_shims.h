@@ -85,6 +85,12 @@ int iq_jpeg_read_all(iq_jpeg *decoder, uint8_t *dst, size_t stride, uint32_t row
 /* Releases the current image's state; the decoder can take another. */
 void iq_jpeg_abort(iq_jpeg *decoder);
 
+/* Encodes 8-bit gray (components 1) or RGB (3) pixels as a baseline JPEG in memory.
+   On success *out points to a malloc'd buffer of *out_size bytes: free it with iq_free. */
+int iq_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int components, size_t stride,
+                   int quality, uint8_t **out, size_t *out_size, iq_diagnostics *diagnostics);
+void iq_free(void *pointer);
+
 /* ---- PNG (libpng) ----------------------------------------------------- */
 
 typedef struct iq_png_header {

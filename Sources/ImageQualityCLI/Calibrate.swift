@@ -1,0 +1,194 @@
+import ArgumentParser
+import Foundation
+import ImageCodecs
+import ImageKernels
+import ImagingCore
+import QualityCalibration
+import QualityGating
+import QualityMetrics
+
+/// `imgquality calibrate`: fits a detector's mapping and threshold on labeled data and writes a report.
+struct Calibrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Calibrate a detector (or the gate) on a labeled dataset and write a report and profile.",
+        discussion: """
+            LABELS.csv has a path column (relative to the CSV) and label (1 = defective, 0 = good)
+            or score (higher = better); a split column (train/test) makes every reported figure
+            held out. Writes index.html, report.md, report.json, profile.json and command.txt to
+            --report. Load the profile with score/gate --profile.
+            """)
+
+    @Argument(help: ArgumentHelp("The dataset's labels.csv.", valueName: "labels.csv"))
+    var labels: String
+
+    @Option(name: .long, help: "What to calibrate: blur, smudge, exposure or gate.")
+    var detector: CalibratedQuantity
+
+    @Option(name: .long, help: ArgumentHelp("Folder for the report (created).", valueName: "dir"))
+    var report: String
+
+    @Option(name: .long, help: "Choose the lowest threshold with at least this precision.")
+    var targetPrecision: Double?
+
+    @Option(name: .long, help: "Choose the highest threshold with at least this recall.")
+    var targetRecall: Double?
+
+    @Option(name: .long, help: "Choose the lowest threshold with at most this false-positive rate.")
+    var maxFpr: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Choose the threshold minimising FP·cost + FN·cost, e.g. 1:5.", valueName: "FP:FN"))
+    var cost: String?
+
+    @Option(name: .long, help: "With score labels: the threshold keeping this mean score among accepted images.")
+    var targetAccuracy: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Use these `imgquality score` records instead of scoring the images again.", valueName: "scores.jsonl"))
+    var scores: String?
+
+    @Option(name: [.short, .long], help: "Images scored in parallel (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(name: .long, help: "Bootstrap resamples for the confidence intervals.")
+    var bootstrap: Int = 1000
+
+    mutating func validate() throws {
+        let targets = [targetPrecision != nil, targetRecall != nil, maxFpr != nil, cost != nil].filter { $0 }.count
+        guard targets <= 1 else { throw ValidationError("Give at most one of --target-precision, --target-recall, --max-fpr, --cost.") }
+        for (name, value) in [("--target-precision", targetPrecision), ("--target-recall", targetRecall), ("--max-fpr", maxFpr)] {
+            if let value, !(0...1).contains(value) { throw ValidationError("\(name) must be between 0 and 1, got \(value).") }
+        }
+        if let cost, parseCost(cost) == nil { throw ValidationError("--cost takes FP:FN with positive numbers, e.g. 1:5; got \(cost).") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        guard bootstrap >= 0 else { throw ValidationError("--bootstrap must not be negative.") }
+    }
+
+    func parseCost(_ text: String) -> (Double, Double)? {
+        let parts = text.split(separator: ":").compactMap { Double($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    var target: ThresholdTarget {
+        if let targetPrecision { return .precision(targetPrecision) }
+        if let targetRecall { return .recall(targetRecall) }
+        if let maxFpr { return .falsePositiveRate(maxFpr) }
+        if let cost, let (a, b) = parseCost(cost) { return .cost(falsePositive: a, falseNegative: b) }
+        return .bestF1
+    }
+
+    mutating func run() throws {
+        let dataset: LabeledDataset
+        do {
+            dataset = try LabeledDataset.load(labels)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        var samples = dataset.samples
+        if let scores {
+            try measure(&samples, fromRecords: scores)
+        } else {
+            measure(&samples)
+        }
+        let command = (["imgquality"] + CommandLine.arguments.dropFirst()).map(Self.quoted).joined(separator: " ")
+        let created = ISO8601DateFormatter().string(from: Date())
+        let calibrator = Calibrator(quantity: detector, target: target, accuracyTarget: targetAccuracy, bootstrapResamples: bootstrap)
+        let result: CalibrationResult
+        do {
+            result = try calibrator.calibrate(samples, datasetPath: labels, command: command, created: created)
+        } catch let error as CalibrationError {
+            Terminal.write("imgquality calibrate: \(error.message)\n", to: STDERR_FILENO)
+            throw ExitCode(2)
+        }
+        let thumbnails = ThumbnailMaker()
+        try CalibrationReport(result: result).write(to: report) { thumbnails.jpeg(of: $0.file) }
+        Terminal.write(Self.summary(result, report: report), to: STDOUT_FILENO)
+    }
+
+    /// Scores every sample with the built-in detectors, in parallel.
+    func measure(_ samples: inout [CalibrationSample]) {
+        let quantity = detector
+        let indices = AnyIterator(samples.indices.makeIterator())
+        let files = samples.map(\.file)
+        var measured: [Int: (Double?, String?)] = [:]
+        OrderedParallelMap(indices, jobs: jobs).run(
+            makeWorker: {
+                let scorer = ImageScorer(options: DecodeOptions(), analyzer: QualityAnalyzer(), policy: .default)
+                return { index in
+                    let record = scorer.score(path: files[index])
+                    switch record.result {
+                    case .success(let image): return (quantity.measurement(in: image.report, decision: image.decision), nil)
+                    case .failure(let error): return (nil, "\(error.code): \(error.message)")
+                    }
+                }
+            },
+            emit: { index, value in measured[index] = value })
+        for index in samples.indices {
+            samples[index].measurement = measured[index]?.0
+            samples[index].error = measured[index]?.1
+        }
+    }
+
+    /// Takes measurements from `imgquality score` JSON Lines, matching paths after resolving them.
+    func measure(_ samples: inout [CalibrationSample], fromRecords path: String) throws {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("Cannot read the scores file \(path).")
+        }
+        var records: [String: [String: Any]] = [:]
+        for (number, line) in text.split(separator: "\n").enumerated() where !line.isEmpty {
+            guard let record = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let file = record["path"] as? String else {
+                throw ValidationError("\(path) line \(number + 1) is not an imgquality score record.")
+            }
+            records[URL(fileURLWithPath: file).standardizedFileURL.path] = record
+        }
+        for index in samples.indices {
+            guard let record = records[samples[index].file] else {
+                samples[index].error = "not in \(path)"
+                continue
+            }
+            if let error = record["error"] as? [String: Any] {
+                samples[index].error = "\(error["code"] ?? ""): \(error["message"] ?? "")"
+            } else if let value = detector.measurement(inRecord: record) {
+                samples[index].measurement = value
+            } else {
+                samples[index].error = "the record has no \(detector.rawValue).\(detector.measure) (scored without that detector?)"
+            }
+        }
+    }
+
+    static func quoted(_ argument: String) -> String {
+        argument.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" }) ? "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'" : argument
+    }
+
+    static func summary(_ result: CalibrationResult, report: String) -> String {
+        var lines = ["\(result.quantity.rawValue) on \(result.datasetPath): \(result.testCount) images evaluated\(result.heldOut ? " (held-out test split)" : " (no split: not held out)")"]
+        if let auc = result.auc { lines.append("AUC \(CalibrationReport.f(auc)) \(CalibrationReport.interval(result.aucInterval)), AP \(CalibrationReport.f(result.averagePrecision))") }
+        if let chosen = result.chosen {
+            lines.append("chosen: \(chosen.name), confidence threshold \(CalibrationReport.f(chosen.confidence)); test precision \(CalibrationReport.f(chosen.test.precision)), recall \(CalibrationReport.f(chosen.test.recall))")
+        }
+        if let s = result.spearman { lines.append("Spearman \(CalibrationReport.f(s)) \(CalibrationReport.interval(result.spearmanInterval)), Pearson \(CalibrationReport.f(result.pearson))") }
+        if !result.failures.isEmpty { lines.append("\(result.failures.count) images could not be measured (listed in the report)") }
+        lines.append("report: \(report)/index.html")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension CalibratedQuantity: ExpressibleByArgument {}
+
+/// Small JPEG thumbnails for the report's galleries.
+final class ThumbnailMaker {
+    private let decoder = ImageDecoder(options: DecodeOptions(wantsRGB: true, scale: .atLeast(shortSide: 200)))
+
+    func jpeg(of path: String) -> [UInt8]? {
+        guard let image = try? decoder.decode(contentsOf: path), let rgb = image.rgb?.eightBit else { return nil }
+        let target = AreaResample.size(fitting: rgb.size, longSide: 200)
+        var channels: [PixelBuffer<UInt8>] = []
+        for c in 0..<3 {
+            var plane = PixelBuffer<UInt8>(width: rgb.width, height: rgb.height)
+            for y in 0..<rgb.height { for x in 0..<rgb.width { plane[x, y] = rgb[x, y, c] } }
+            channels.append(AreaResample.resize(plane, to: target))
+        }
+        var small = PixelBuffer<UInt8>(width: target.width, height: target.height, channels: 3)
+        for y in 0..<target.height { for x in 0..<target.width { for c in 0..<3 { small[x, y, c] = channels[c][x, y] } } }
+        return try? JPEGEncoder.encode(small, quality: 80)
+    }
+}

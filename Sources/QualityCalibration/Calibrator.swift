@@ -1,0 +1,271 @@
+import Foundation
+import QualityGating
+import QualityMetrics
+
+/// What is being calibrated: a detector's raw measurement, or the gate's score.
+public enum CalibratedQuantity: String, Sendable, CaseIterable, Codable {
+    case blur, smudge, exposure, gate
+
+    /// The raw field calibrated (`blur.edgeWidth`, …).
+    public var measure: String {
+        switch self {
+        case .blur: "edgeWidth"
+        case .smudge, .exposure: "evidence"
+        case .gate: "score"
+        }
+    }
+
+    /// Blur edge widths span decades: its mapping works on their logarithm.
+    public var logarithmic: Bool { self == .blur }
+
+    /// Whether a higher measurement means a defect (the gate score means readiness).
+    public var higherIsDefect: Bool { self != .gate }
+
+    /// The raw measurement in a score record (as JSON objects), or nil if absent.
+    public func measurement(inRecord record: [String: Any]) -> Double? {
+        switch self {
+        case .blur:
+            return (record["blur"] as? [String: Any])?["edgeWidth"] as? Double
+        case .smudge:
+            return (record["smudge"] as? [String: Any])?["evidence"] as? Double
+        case .exposure:
+            guard let exposure = record["exposure"] as? [String: Any],
+                let under = exposure["underEvidence"] as? Double, let over = exposure["overEvidence"] as? Double
+            else { return nil }
+            return max(under, over)
+        case .gate:
+            return (record["gate"] as? [String: Any])?["score"] as? Double
+        }
+    }
+
+    /// The same from a report computed in-process.
+    public func measurement(in report: QualityReport, decision: GateDecision) -> Double? {
+        switch self {
+        case .blur: report.blur?.edgeWidth
+        case .smudge: report.smudge?.evidence
+        case .exposure: report.exposure.map { max($0.underEvidence, $0.overEvidence) }
+        case .gate: decision.score
+        }
+    }
+}
+
+/// One row of a labeled dataset with its measurement.
+public struct CalibrationSample: Sendable {
+    /// The path as written in labels.csv (relative to it).
+    public var path: String
+    /// The file the path names.
+    public var file: String
+    public var label: Int?
+    public var score: Double?
+    public var split: String?
+    public var measurement: Double?
+    /// Why there is no measurement (a decode error code and message).
+    public var error: String?
+    /// The other columns of the row, in order.
+    public var extras: [(String, String)]
+
+    public init(path: String, file: String, label: Int?, score: Double?, split: String?, extras: [(String, String)]) {
+        self.path = path
+        self.file = file
+        self.label = label
+        self.score = score
+        self.split = split
+        self.extras = extras
+    }
+}
+
+/// The threshold table's rows: the requested target and the standard ones.
+public struct ThresholdRow: Sendable {
+    public var name: String
+    /// Chosen on the fitting split.
+    public var train: OperatingPoint
+    /// The same threshold applied to the held-out split.
+    public var test: OperatingPoint
+    /// The threshold as a confidence (through the fitted mapping).
+    public var confidence: Double
+}
+
+/// Everything a calibration found.
+public struct CalibrationResult: Sendable {
+    public var quantity: CalibratedQuantity
+    public var datasetPath: String
+    public var command: String
+    public var created: String
+    /// Whether figures come from a held-out split (a `split` column with train and test rows).
+    public var heldOut: Bool
+    public var trainCount: Int
+    public var testCount: Int
+    public var failures: [CalibrationSample]
+
+    // Binary labels.
+    public var auc: Double?
+    public var aucInterval: ClosedRange<Double>?
+    public var averagePrecision: Double?
+    public var averagePrecisionInterval: ClosedRange<Double>?
+    public var mapping: LogisticMapping?
+    public var thresholds: [ThresholdRow] = []
+    public var chosen: ThresholdRow?
+    public var reliabilityBins: [ReliabilityBin] = []
+    public var calibrationError: Double?
+    public var testAnalysis: BinaryAnalysis?
+    public var testConfidences: [Double] = []
+    public var testSamples: [CalibrationSample] = []
+
+    // Continuous scores.
+    public var spearman: Double?
+    public var spearmanInterval: ClosedRange<Double>?
+    public var pearson: Double?
+    /// The lowest readiness (or highest defect confidence) keeping the mean score of accepted images at the target.
+    public var accuracyThreshold: (target: Double, threshold: Double, trainMean: Double, testMean: Double, kept: Double)?
+
+    public var profile: QualityProfile?
+}
+
+/// Fits and evaluates one quantity on a labeled dataset.
+///
+/// With a `split` column, everything is fitted on `train` rows and every reported
+/// figure comes from `test` rows. Without one, both are all rows, and the report
+/// says the figures are not held out.
+public struct Calibrator: Sendable {
+    public var quantity: CalibratedQuantity
+    public var target: ThresholdTarget
+    public var accuracyTarget: Double?
+    public var bootstrapResamples: Int
+
+    public init(quantity: CalibratedQuantity, target: ThresholdTarget = .bestF1, accuracyTarget: Double? = nil, bootstrapResamples: Int = 1000) {
+        self.quantity = quantity
+        self.target = target
+        self.accuracyTarget = accuracyTarget
+        self.bootstrapResamples = bootstrapResamples
+    }
+
+    public func calibrate(_ samples: [CalibrationSample], datasetPath: String, command: String, created: String) throws -> CalibrationResult {
+        let measured = samples.filter { $0.measurement != nil }
+        let failures = samples.filter { $0.measurement == nil }
+        let splits = Set(measured.compactMap(\.split))
+        let heldOut = splits.contains("train") && splits.contains("test")
+        let train = heldOut ? measured.filter { $0.split == "train" } : measured
+        let test = heldOut ? measured.filter { $0.split == "test" } : measured
+        var result = CalibrationResult(
+            quantity: quantity, datasetPath: datasetPath, command: command, created: created, heldOut: heldOut,
+            trainCount: train.count, testCount: test.count, failures: failures)
+        if measured.contains(where: { $0.label != nil }) {
+            try calibrateBinary(train: train, test: test, into: &result)
+        } else if measured.contains(where: { $0.score != nil }) {
+            try calibrateScores(train: train, test: test, into: &result)
+        } else {
+            throw CalibrationError("the dataset has neither a label nor a score column with values")
+        }
+        return result
+    }
+
+    /// The defect-oriented value of a measurement (higher = more defective).
+    func defectValue(_ measurement: Double) -> Double {
+        quantity.higherIsDefect ? measurement : 1 - measurement
+    }
+
+    /// The mapping's input: log for blur.
+    func feature(_ measurement: Double) -> Double {
+        quantity.logarithmic ? log(max(measurement, 1e-9)) : measurement
+    }
+
+    private func calibrateBinary(train: [CalibrationSample], test: [CalibrationSample], into result: inout CalibrationResult) throws {
+        let trainValues = train.compactMap { s in s.label.map { LabeledValue(defectValue(s.measurement!), label: $0) } }
+        let testSamples = test.filter { $0.label != nil }
+        let testValues = testSamples.map { LabeledValue(defectValue($0.measurement!), label: $0.label!) }
+        let trainAnalysis = try BinaryAnalysis(trainValues)
+        let testAnalysis = try BinaryAnalysis(testValues)
+        result.auc = testAnalysis.auc
+        result.averagePrecision = testAnalysis.averagePrecision
+        result.aucInterval = testAnalysis.bootstrap({ $0.auc }, resamples: bootstrapResamples)
+        result.averagePrecisionInterval = testAnalysis.bootstrap({ $0.averagePrecision }, resamples: bootstrapResamples)
+
+        let fit = try LogisticFit.fit(
+            features: trainValues.map { feature(quantity.higherIsDefect ? $0.value : 1 - $0.value) }, labels: trainValues.map(\.label))
+        let mapping: LogisticMapping
+        if quantity.logarithmic {
+            mapping = LogisticMapping(midpoint: exp(fit.midpoint), slope: fit.slope, logarithmic: true)
+        } else {
+            mapping = LogisticMapping(midpoint: fit.midpoint, slope: fit.slope)
+        }
+        result.mapping = mapping
+        let confidence = { (value: Double) in mapping(self.quantity.higherIsDefect ? value : 1 - value) }
+
+        var rows: [ThresholdRow] = []
+        func add(_ name: String, _ point: OperatingPoint?) {
+            guard let point else { return }
+            rows.append(ThresholdRow(name: name, train: point, test: testAnalysis.point(at: point.threshold), confidence: confidence(point.threshold)))
+        }
+        add("requested: \(target)", trainAnalysis.operatingPoint(for: target))
+        add("best F1", trainAnalysis.operatingPoint(for: .bestF1))
+        add("Youden's J", trainAnalysis.youdenPoint)
+        add("precision ≥ 0.95", trainAnalysis.operatingPoint(for: .precision(0.95)))
+        add("recall ≥ 0.95", trainAnalysis.operatingPoint(for: .recall(0.95)))
+        add("false-positive rate ≤ 0.05", trainAnalysis.operatingPoint(for: .falsePositiveRate(0.05)))
+        result.thresholds = rows
+        guard let chosen = rows.first, chosen.name.hasPrefix("requested") else {
+            throw CalibrationError("no threshold meets \(target) on the training split")
+        }
+        result.chosen = chosen
+
+        let confidences = testSamples.map { confidence(defectValue($0.measurement!)) }
+        result.testConfidences = confidences
+        result.testSamples = testSamples
+        result.reliabilityBins = reliability(confidences: confidences, labels: testSamples.map { $0.label! })
+        result.calibrationError = expectedCalibrationError(result.reliabilityBins)
+        result.testAnalysis = testAnalysis
+        if quantity != .gate {
+            result.profile = QualityProfile(
+                created: result.created, command: result.command, dataset: result.datasetPath,
+                detectors: [
+                    quantity.rawValue: DetectorCalibration(
+                        measure: quantity.measure, mapping: mapping, threshold: chosen.confidence, target: target.description,
+                        auc: testAnalysis.auc)
+                ])
+        }
+    }
+
+    private func calibrateScores(train: [CalibrationSample], test: [CalibrationSample], into result: inout CalibrationResult) throws {
+        let scored = test.filter { $0.score != nil }
+        guard scored.count >= 3 else { throw CalibrationError("fewer than 3 scored rows in the evaluated split") }
+        // Readiness: higher should mean a better score.
+        let readiness = scored.map { quantity.higherIsDefect ? -$0.measurement! : $0.measurement! }
+        let scores = scored.map { $0.score! }
+        result.spearman = QualityCalibration.spearman(readiness, scores)
+        result.pearson = QualityCalibration.pearson(readiness, scores)
+        var generator = SplitMix64(seed: 7)
+        var boot: [Double] = []
+        for _ in 0..<bootstrapResamples {
+            let indices = (0..<scored.count).map { _ in Int(generator.next() % UInt64(scored.count)) }
+            if let r = QualityCalibration.spearman(indices.map { readiness[$0] }, indices.map { scores[$0] }) { boot.append(r) }
+        }
+        boot.sort()
+        if !boot.isEmpty {
+            result.spearmanInterval = boot[Int(0.025 * Double(boot.count))]...boot[min(boot.count - 1, Int(0.975 * Double(boot.count)))]
+        }
+        result.testSamples = scored
+        if let accuracyTarget {
+            let trainScored = train.filter { $0.score != nil }
+            let trainReadiness = trainScored.map { quantity.higherIsDefect ? -$0.measurement! : $0.measurement! }
+            // The lowest readiness threshold whose accepted images average at least the target.
+            var best: Double?
+            for candidate in Set(trainReadiness).sorted() {
+                let accepted = zip(trainReadiness, trainScored).filter { $0.0 >= candidate }.map { $0.1.score! }
+                guard !accepted.isEmpty else { continue }
+                if accepted.reduce(0, +) / Double(accepted.count) >= accuracyTarget {
+                    best = candidate
+                    break
+                }
+            }
+            guard let threshold = best else { throw CalibrationError("no threshold keeps a mean score of \(accuracyTarget) on the training split") }
+            let trainAccepted = zip(trainReadiness, trainScored).filter { $0.0 >= threshold }.map { $0.1.score! }
+            let testAccepted = zip(readiness, scored).filter { $0.0 >= threshold }.map { $0.1.score! }
+            result.accuracyThreshold = (
+                accuracyTarget, quantity.higherIsDefect ? -threshold : threshold,
+                trainAccepted.reduce(0, +) / Double(max(1, trainAccepted.count)),
+                testAccepted.isEmpty ? .nan : testAccepted.reduce(0, +) / Double(testAccepted.count),
+                Double(testAccepted.count) / Double(scored.count)
+            )
+        }
+    }
+}
