@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what imgquality builds against when it is missing: pkg-config and the
-# Debian development packages of libjpeg-turbo, libpng and libtiff (4.5 or later).
+# Debian development packages of libjpeg-turbo, libpng and libtiff (4.5 or later),
+# and chromium, which the tests use to render a calibration report.
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
 
@@ -12,6 +13,9 @@ else
     pkg-config --exists libpng || need+=(libpng-dev)
     pkg-config --exists 'libtiff-4 >= 4.5' || need+=(libtiff-dev)
 fi
+
+# Headless Chromium renders calibration reports in the tests.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 
 if ((${#need[@]})); then
     sudo=""

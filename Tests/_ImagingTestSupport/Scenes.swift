@@ -1,11 +1,10 @@
 import Foundation
 import ImagingCore
-import _ImagingTestSupport
 
 /// Synthetic scenes and degradations with known physical meaning, for detector tests.
-enum Scenes {
+public enum Scenes {
     /// A photo-like luma scene: a soft gradient, shapes of many sizes and contrasts, fine texture.
-    static func photo(width: Int = 512, height: Int = 384, seed: UInt64 = 1) -> [Float] {
+    public static func photo(width: Int = 512, height: Int = 384, seed: UInt64 = 1) -> [Float] {
         var generator = SeededGenerator(seed: seed)
         var pixels = background(width: width, height: height)
         for _ in 0..<60 {
@@ -29,7 +28,7 @@ enum Scenes {
     }
 
     /// A soft diagonal gradient, the ground of the photo-like scenes.
-    static func background(width: Int, height: Int) -> [Float] {
+    public static func background(width: Int, height: Int) -> [Float] {
         var pixels = [Float](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width { pixels[y * width + x] = 70 + 90 * Float(x) / Float(width) + 30 * Float(y) / Float(height) }
@@ -39,7 +38,7 @@ enum Scenes {
 
     /// A photo-like scene rendered with soft edges: each shape's edge is a Gaussian
     /// step of `softness` pixels (the scene blurred by σ ≈ `softness`, without convolving).
-    static func softPhoto(width: Int, height: Int, softness: Float, seed: UInt64 = 1) -> [Float] {
+    public static func softPhoto(width: Int, height: Int, softness: Float, seed: UInt64 = 1) -> [Float] {
         var generator = SeededGenerator(seed: seed)
         var pixels = background(width: width, height: height)
         let scale = Float(width) / 512
@@ -65,7 +64,7 @@ enum Scenes {
     }
 
     /// A page: paper at `paper`, lines of dark "words" (strokes 3 px wide) at `ink`.
-    static func page(width: Int = 600, height: Int = 800, paper: Float = 245, ink: Float = 25) -> [Float] {
+    public static func page(width: Int = 600, height: Int = 800, paper: Float = 245, ink: Float = 25) -> [Float] {
         var pixels = [Float](repeating: paper, count: width * height)
         var generator = SeededGenerator(seed: 5)
         var y = 40
@@ -87,7 +86,7 @@ enum Scenes {
     }
 
     /// Separable Gaussian blur of standard deviation `sigma` pixels.
-    static func gaussian(_ pixels: [Float], width: Int, height: Int, sigma: Float) -> [Float] {
+    public static func gaussian(_ pixels: [Float], width: Int, height: Int, sigma: Float) -> [Float] {
         guard sigma > 0 else { return pixels }
         let radius = Int((3 * sigma).rounded(.up))
         var kernel = (-radius...radius).map { exp(-Float($0 * $0) / (2 * sigma * sigma)) }
@@ -97,13 +96,13 @@ enum Scenes {
     }
 
     /// Horizontal motion blur over `length` pixels (a box along x).
-    static func motion(_ pixels: [Float], width: Int, height: Int, length: Int) -> [Float] {
+    public static func motion(_ pixels: [Float], width: Int, height: Int, length: Int) -> [Float] {
         guard length > 1 else { return pixels }
         let kernel = [Float](repeating: 1 / Float(length), count: length | 1)
         return convolve(pixels, width: width, height: height, horizontal: kernel, vertical: [1])
     }
 
-    static func convolve(_ pixels: [Float], width: Int, height: Int, horizontal: [Float], vertical: [Float]) -> [Float] {
+    public static func convolve(_ pixels: [Float], width: Int, height: Int, horizontal: [Float], vertical: [Float]) -> [Float] {
         let rh = horizontal.count / 2, rv = vertical.count / 2
         var temp = [Float](repeating: 0, count: pixels.count), out = temp
         for y in 0..<height {
@@ -124,7 +123,7 @@ enum Scenes {
     }
 
     /// An exposure shift of `stops` in linear light (sRGB-ish gamma 2.2), clipped.
-    static func exposed(_ pixels: [Float], stops: Float) -> [Float] {
+    public static func exposed(_ pixels: [Float], stops: Float) -> [Float] {
         pixels.map { value in
             let linear = pow(max(0, value) / 255, 2.2) * pow(2, stops)
             return 255 * pow(min(1, linear), 1 / 2.2)
@@ -133,12 +132,12 @@ enum Scenes {
 
     /// A lens smudge: veiling glare (a lifted, lower-contrast image) plus softening, of
     /// `strength` 0…1, over the whole frame.
-    static func smudged(_ pixels: [Float], width: Int, height: Int, strength: Float) -> [Float] {
+    public static func smudged(_ pixels: [Float], width: Int, height: Int, strength: Float) -> [Float] {
         let soft = gaussian(pixels, width: width, height: height, sigma: 3 * strength)
         return soft.map { (1 - 0.5 * strength) * $0 + 0.5 * strength * 235 }
     }
 
-    static func plane(_ pixels: [Float], width: Int, height: Int) -> PixelBuffer<UInt8> {
+    public static func plane(_ pixels: [Float], width: Int, height: Int) -> PixelBuffer<UInt8> {
         PixelBuffer(width: width, height: height, samples: pixels.map { UInt8(max(0, min(255, $0.rounded()))) })
     }
 }
