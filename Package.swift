@@ -48,7 +48,7 @@ let libraries: [Target] = [
     // Layer 2: detectors with descriptors and 0–1 confidences.
     .target(name: "QualityMetrics", dependencies: ["ImagingCore", "ImageCodecs", "ImageKernels"]),
     // Layer 3: the quality gate and its policy.
-    .target(name: "QualityGating", dependencies: ["QualityMetrics"]),
+    .target(name: "QualityGating", dependencies: ["QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 4: ROC/PR analysis, threshold choice, logistic fits, reports and profiles.
     .target(
         name: "QualityCalibration",

@@ -162,3 +162,25 @@ struct GateTests {
         #expect(QualityGate().decide(report(blur: 0.3, exposure: 0)).pass)
     }
 }
+
+@Suite("Vision-style requests")
+struct RequestTests {
+    @Test func aHandlerDecodesOnceAndAnswersEveryRequest() throws {
+        let handler = try ImageRequestHandler(contentsOf: Fixtures.path("jpeg/large.jpg"))
+        let smudge = handler.perform(DetectLensSmudgeRequest())
+        let blur = handler.perform(DetectBlurRequest())
+        let exposure = handler.perform(DetectExposureRequest())
+        let aesthetics = handler.perform(CalculateImageAestheticsScoresRequest())
+        let (report, decision) = handler.perform(DetectTextReadinessRequest())
+        // The requests agree with the analyzer run on the same pixels.
+        #expect(smudge == report.smudge && blur == report.blur && exposure == report.exposure)
+        #expect(aesthetics == report.aesthetic)
+        #expect(aesthetics.overallScore == aesthetics.score)
+        #expect(decision == QualityGate().decide(report))
+        #expect(handler.image.fullSize == ImageSize(width: 256, height: 192))
+    }
+
+    @Test func aHandlerReportsDecodeErrors() {
+        #expect(throws: ImagingError.self) { try ImageRequestHandler(contentsOf: Fixtures.path("png/truncated.png")) }
+    }
+}
