@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -445,7 +446,7 @@ def photo_task(args):
             u8 = linear_to_srgb_u8(convolve(lin, line_kernel(f * L, angle)))
             emit("blur", f"motion-{fmt(f)}", jpg(u8), "jpg",
                  dict(label=1, degradation="motion", severity=f, px=round(f * L, 3), angle=angle))
-        u8 = add_noise(img, NOISE_LEVELS, rng_for(seed, "blur", sid, "noise"))
+        u8 = add_noise(img, NOISE_LEVELS, rng_for(seed, "photo", sid, "noise"))
         emit("blur", "noise-4", jpg(u8), "jpg",
              dict(label=0, degradation="noise", severity=NOISE_LEVELS, px=0, angle=""))
         emit("blur", "jpeg-q40", jpeg_recompress(img, 40), "jpg",
@@ -479,7 +480,7 @@ def photo_task(args):
             res, coverage, count = raindrops(lin, L, rng)
             emit("smudge", f"drops-{i}", jpg(linear_to_srgb_u8(res)), "jpg",
                  srow(1, "drops", round(coverage, 4), "", round(coverage, 4), count))
-        u8 = add_noise(img, NOISE_LEVELS, rng_for(seed, "smudge", sid, "noise"))
+        u8 = add_noise(img, NOISE_LEVELS, rng_for(seed, "photo", sid, "noise"))
         emit("smudge", "noise-4", jpg(u8), "jpg", srow(0, "noise", NOISE_LEVELS, 0, 0))
         emit("smudge", "jpeg-q40", jpeg_recompress(img, 40), "jpg", srow(0, "jpeg", 40, 0, 0))
         for ev in (-0.5, 0.5):
@@ -511,7 +512,7 @@ PHOTO_COLUMNS = {
 # Documents
 # --------------------------------------------------------------------------
 
-DOC_PAGES = 12
+DOC_PAGES = 10
 DOC_PAPER = 240
 DOC_INK = 28
 
@@ -624,11 +625,11 @@ def degrade_doc(u8, name, kind, sev, page, seed, dpi):
         out = linear_to_srgb_u8(convolve(lin, line_kernel(sev * k, float(rng.uniform(0, 180)))))
     elif kind == "downscale":
         out = area_resize(u8, round(W * sev), round(H * sev))
-        return encode_png(out, dpi=round(dpi * sev)), "png"
+        return smaller_of_png_and_jpeg(out, round(dpi * sev))
     elif kind == "exposure":
         out = exposure(u8, sev)
     elif kind == "noise":
-        return encode_jpeg(add_noise(u8, sev, rng), PHOTO_JPEG_QUALITY, dpi=dpi), "jpg"
+        out = add_noise(u8, sev, rng)
     elif kind == "jpeg":
         return encode_jpeg(u8, int(sev), dpi=dpi), "jpg"
     elif kind == "smudge":
@@ -636,7 +637,14 @@ def degrade_doc(u8, name, kind, sev, page, seed, dpi):
         out = linear_to_srgb_u8(smudge(lin, a, s, max(H, W), veil_colour(lin)))
     else:
         raise ValueError(kind)
-    return encode_png(out, dpi=dpi), "png"
+    return smaller_of_png_and_jpeg(out, dpi)
+
+
+def smaller_of_png_and_jpeg(u8, dpi):
+    """Lossless PNG, unless a quality-92 JPEG is smaller (heavy blur, noise)."""
+    png = encode_png(u8, dpi=dpi)
+    jpg = encode_jpeg(u8, PHOTO_JPEG_QUALITY, dpi=dpi)
+    return (jpg, "jpg") if len(jpg) < len(png) else (png, "png")
 
 
 def levenshtein(a, b):
@@ -702,7 +710,23 @@ def ocr_task(args):
         text = ""
     gt = normalise(truth)
     cer = min(1.0, levenshtein(gt, normalise(text)) / max(1, len(gt)))
-    return cer
+    return cer, word_f1(truth, text)
+
+
+def word_tokens(text):
+    """Lowercased words with punctuation stripped from their ends."""
+    toks = (t.strip(".,;:!?\"'()[]{}-").lower() for t in text.split())
+    return [t for t in toks if t]
+
+
+def word_f1(truth, text):
+    """F1 of the multiset of words recognised against the ground truth's (order ignored)."""
+    gt, rec = Counter(word_tokens(truth)), Counter(word_tokens(text))
+    hit = sum((gt & rec).values())
+    if hit == 0:
+        return 0.0
+    p, r = hit / sum(rec.values()), hit / sum(gt.values())
+    return 2 * p * r / (p + r)
 
 
 def tesseract_version():
@@ -919,17 +943,19 @@ DejaVu changes; SIL OFL 1.1). Rendered text is not a derivative of the fonts.
 Pixel values are at 150 dpi and scale with the dpi (×{fmt(k)} here). Blur, exposure and smudge are
 applied in linear light (sRGB decode → operate → encode, clip, round).
 
-| degradation | severity | formula | file |
-|---|---|---|---|
-| `clean` | 0 | the page | PNG |
-| `gaussian` | σ in px: 0.7, 1.2, 1.8, 2.5 | Gaussian blur | PNG |
-| `motion` | length in px: 6, 12 | uniform line kernel at a seeded random angle | PNG |
-| `downscale` | factor 0.6, 0.45, 0.35 | area-resampled (box filter) to that fraction of width and height; kept small, dpi tag scaled | PNG |
-| `exposure` | EV +1.5, +2.5, −2, −3 | linear × 2^EV, clipped | PNG |
-| `noise` | σ in levels: 10, 25 (of 255) | Gaussian noise on the sRGB values | JPEG q92 (PNG of noise is too large) |
-| `jpeg` | quality 25 | the page saved as a quality-25 JPEG | JPEG q25 |
-| `smudge` | a = 0.3 | `(1 − a)·blur(σ = 0.004 · long side) + a·veil`, as in the smudge set (veil = the paper) | PNG |
+| degradation | severity | formula |
+|---|---|---|
+| `clean` | 0 | the page |
+| `gaussian` | σ in px: 0.7, 1.2, 1.8, 2.5 | Gaussian blur |
+| `motion` | length in px: 6, 12 | uniform line kernel at a seeded random angle |
+| `downscale` | factor 0.6, 0.45, 0.35 | area-resampled (box filter) to that fraction of width and height; kept small, dpi tag scaled |
+| `exposure` | EV +1.5, +2.5, −2, −3 | linear × 2^EV, clipped |
+| `noise` | σ in levels: 10, 25 (of 255) | Gaussian noise on the sRGB values |
+| `jpeg` | quality 25 | the page saved as a quality-25 JPEG |
+| `smudge` | a = 0.3 | `(1 − a)·blur(σ = 0.004 · long side) + a·veil`, as in the smudge set (veil = the paper) |
 
+Files are lossless grey PNG, unless a quality-92 JPEG of the same pixels is smaller (always the
+case for `noise`, and for the heaviest blurs), except `jpeg`, which is the quality-25 JPEG itself.
 Files carry a dpi tag (150, or the scaled value for `downscale`).
 
 ## How the scores were made
@@ -937,7 +963,12 @@ Files carry a dpi tag (150, or the scaled value for `downscale`).
 Each image is read by the tesseract CLI, `tesseract IMG - -l eng --psm 3` (one thread per run,
 `OMP_THREAD_LIMIT=1`), with {tver}. Both the OCR output and the ground truth have every run of
 whitespace collapsed to one space and are trimmed; `cer` = Levenshtein distance over characters
-(unit costs) / ground-truth length, capped at 1; `score` = 1 − `cer`.
+(unit costs) / ground-truth length, capped at 1; `score` = 1 − `cer`. The CER counts reading order:
+when tesseract's layout analysis splits lines into blocks and reads them out of order, the CER rises
+although most words were read. `word_f1` ignores order: the F1 of the multiset of words (lowercased,
+punctuation stripped from their ends) recognised against the ground truth's.
+
+Scores by degradation (`score` = 1 − CER):
 
 {score_table}
 
@@ -1016,14 +1047,15 @@ def build_documents(out, seed, scale, jobs, args_text, n_pages):
             jobs_list.append((path, truth))
     t0 = time.time()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        cers = list(pool.map(ocr_task, jobs_list))
+        results = list(pool.map(ocr_task, jobs_list))
     print(f"documents: OCR of {len(jobs_list)} images took {time.time() - t0:.0f} s")
-    for r, cer in zip(rows, cers):
+    for r, (cer, f1) in zip(rows, results):
         r["cer"] = round(cer, 4)
         r["score"] = round(1.0 - cer, 4)
+        r["word_f1"] = round(f1, 4)
     rows.sort(key=lambda r: r["path"])
     cols = ["path", "score", "cer", "degradation", "severity", "font", "page", "split",
-            "text_path", "width", "height"]
+            "text_path", "word_f1", "width", "height"]
     write_csv(os.path.join(root, "labels.csv"), cols, rows)
     with open(os.path.join(root, "README.md"), "w", encoding="utf-8") as f:
         f.write(docs_readme(rows, pages, tesseract_version(), dpi, args_text))

@@ -51,6 +51,9 @@ struct Calibrate: ParsableCommand {
     @Option(name: .long, help: "Bootstrap resamples for the confidence intervals.")
     var bootstrap: Int = 1000
 
+    @Flag(name: .long, help: "Leave image thumbnails out of the report (for datasets whose images must not be copied).")
+    var noThumbnails = false
+
     mutating func validate() throws {
         let targets = [targetPrecision != nil, targetRecall != nil, maxFpr != nil, cost != nil].filter { $0 }.count
         guard targets <= 1 else { throw ValidationError("Give at most one of --target-precision, --target-recall, --max-fpr, --cost.") }
@@ -99,8 +102,8 @@ struct Calibrate: ParsableCommand {
             Terminal.write("imgquality calibrate: \(error.message)\n", to: STDERR_FILENO)
             throw ExitCode(2)
         }
-        let thumbnails = ThumbnailMaker()
-        try CalibrationReport(result: result).write(to: report) { thumbnails.jpeg(of: $0.file) }
+        let thumbnails = noThumbnails ? nil : ThumbnailMaker()
+        try CalibrationReport(result: result).write(to: report) { thumbnails?.jpeg(of: $0.file) }
         Terminal.write(Self.summary(result, report: report), to: STDOUT_FILENO)
     }
 
