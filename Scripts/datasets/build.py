@@ -902,12 +902,14 @@ def docs_readme(rows, pages, tver, dpi, args_text):
     W = round(A4_INCHES[0] * dpi)
     H = round(A4_INCHES[1] * dpi)
     k = dpi / DOC_DPI
-    lines = ["| degradation | severity | n | score min | score median | score max |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| degradation | severity | n | score min | score median | score max | word F1 median |",
+             "|---|---|---|---|---|---|---|"]
     for name, kind, sev in doc_degradations():
-        sel = [r["score"] for r in rows if r["degradation"] == kind and r["severity"] == sev]
+        sub = [r for r in rows if r["degradation"] == kind and r["severity"] == sev]
+        sel = [r["score"] for r in sub]
+        f1 = float(np.median([r["word_f1"] for r in sub]))
         lines.append(f"| {kind} | {fmt(sev)} | {len(sel)} | {min(sel):.3f} | "
-                     f"{float(np.median(sel)):.3f} | {max(sel):.3f} |")
+                     f"{float(np.median(sel)):.3f} | {max(sel):.3f} | {f1:.3f} |")
     score_table = "\n".join(lines)
     page_lines = ["| page | split | font | size (pt) | characters |", "|---|---|---|---|---|"]
     for p in pages:

@@ -3,6 +3,7 @@
 
     Scripts/measure/accuracy.py exposure LABELS.csv RECORDS.jsonl
     Scripts/measure/accuracy.py ocr LABELS.csv RECORDS.jsonl
+    Scripts/measure/accuracy.py binary DETECTOR LABELS.csv RECORDS.jsonl   (blur, smudge or exposure; test split when there is one)
 
 RECORDS.jsonl is `imgquality score` output for the images of LABELS.csv (paths as
 written by `imgquality score DIR`). Baselines are computed here from the same files
@@ -116,7 +117,24 @@ def ocr(labels_path, records_path):
         print(f"  gate passes {len(passed)} (mean OCR score {mean(passed):.3f}), rejects {len(rejected)} (mean {mean(rejected):.3f})")
 
 
+def binary(detector, labels_path, records_path):
+    rows = load(labels_path, records_path)
+    if any(r[0].get("split") == "test" for r in rows):
+        rows = [r for r in rows if r[0].get("split") == "test"]
+        which = "test split"
+    else:
+        which = "all rows (no split)"
+    labels = [int(r[0]["label"]) for r in rows]
+    print(f"{labels_path} {which}: {len(rows)} images, {sum(labels)} defective")
+    print(f"  imgquality {detector}.confidence{'':<{14 - len(detector)}} AUC {auc([r[1][detector]['confidence'] for r in rows], labels):.3f}")
+    print(f"  1 / Laplacian variance           AUC {auc([-r[2]['lapvar'] for r in rows], labels):.3f}")
+    print(f"  |mean luminance - 128|           AUC {auc([abs(r[2]['mean'] - 128) for r in rows], labels):.3f}")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] not in ("exposure", "ocr"):
+    if len(sys.argv) == 5 and sys.argv[1] == "binary":
+        binary(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 4 and sys.argv[1] in ("exposure", "ocr"):
+        {"exposure": exposure, "ocr": ocr}[sys.argv[1]](sys.argv[2], sys.argv[3])
+    else:
         sys.exit(__doc__)
-    {"exposure": exposure, "ocr": ocr}[sys.argv[1]](sys.argv[2], sys.argv[3])
