@@ -327,6 +327,8 @@ def largest_image(folder):
     best = None
     for name in sorted(os.listdir(folder)):
         path = os.path.join(folder, name)
+        if os.path.islink(path):    # the smaller sizes are links to the largest
+            continue
         with Image.open(path) as im:
             area = im.size[0] * im.size[1]
         if best is None or area > best[0]:
@@ -788,7 +790,7 @@ def common_photo_readme(sources, splits, long_side, args_text):
 
 {len(sources)} real photographs. Each is read from the installed package, converted to 8-bit RGB
 (grey for grey sources) and area-resampled (box filter) so its long side is {long_side} px; a source
-whose long side is already shorter is kept at its own size, never upscaled. Every degradation below is
+whose long side is already shorter is kept at its own size, never upscaled. Every degradation is
 stated as a fraction of the **long side L of that image**, so it means the same at every size. Files
 are JPEG quality {PHOTO_JPEG_QUALITY}, 4:4:4, unless stated.
 
@@ -938,7 +940,7 @@ its split.
 Sources and licences: word list `wamerican` {deb_version('wamerican')} (SCOWL, permissive licence
 of Kevin Atkinson and others, see `/usr/share/doc/wamerican/copyright`); fonts
 {", ".join(f"`{p}` {deb_version(p)}" for p in font_pkgs)} (Bitstream Vera licence with public-domain
-DejaVu changes; SIL OFL 1.1). Rendered text is not a derivative of the fonts.
+DejaVu changes; SIL OFL 1.1). The images contain text rendered with the fonts, not the font files.
 
 ## Degradations
 
@@ -985,7 +987,7 @@ byte-identical on a re-run with the same versions.
 
 ## Counts
 
-{count_table(rows, "split")}
+{count_table(rows, "degradation")}
 """
 
 

@@ -8,10 +8,12 @@ import ImagingCore
 /// 32-pixel tile of the analysis image and per axis, `width = √(E(∂I)² / E(∂²I)²)` is
 /// therefore a contrast-free edge width in pixels; a tile's width is the wider of its
 /// two axes (those carrying at least a sixth of its gradient energy), so motion blur
-/// along one axis shows. The detector reports the 20th percentile
-/// over tiles with texture (σ ≥ 6 gray levels): where the sharpest detail is, so a
-/// sharp subject on a soft background reads as sharp; and flat tiles (a wall, sky)
-/// give no evidence instead of "blurred".
+/// along one axis shows. Both energies are first corrected for noise (Immerkær's
+/// estimate plus 8-bit quantisation), which otherwise makes soft images look sharp.
+/// The detector reports the 10th percentile over tiles with texture (σ ≥ 6 gray
+/// levels): where the sharpest detail is, so a sharp subject covering a tenth of the
+/// textured frame or more reads as sharp; flat tiles (a wall, sky) give no evidence
+/// instead of "blurred".
 ///
 /// Size: measured on the 1 024-pixel analysis image, so the same scene at any
 /// resolution gives the same width. Cost: four 3×3 passes over the analysis image.
@@ -30,7 +32,7 @@ public struct BlurDetector: Sendable {
         meaning: "confidence that the image is blurred (defocus or motion)",
         direction: "defect",
         fields: [
-            .init("edgeWidth", "edge width where the image is sharpest (20th percentile over textured tiles), analysis pixels", units: "px", range: 0...64),
+            .init("edgeWidth", "edge width where the image is sharpest (10th percentile over textured tiles, noise-corrected), analysis pixels", units: "px", range: 0...64),
             .init("edgeWidthMedian", "median edge width over textured tiles", units: "px", range: 0...64),
             .init("texturedFraction", "share of tiles with enough contrast to judge", units: "fraction", range: 0...1),
             .init("motionWidth", "edge width along the more blurred axis when one axis is 1.5× blurrier (motion), else 0", units: "px", range: 0...64),
@@ -43,29 +45,47 @@ public struct BlurDetector: Sendable {
     /// Tiles flatter than this (luma standard deviation, 8-bit) carry no edge evidence.
     public static let textureThreshold = 6.0
 
+    /// Noise variance per pixel (8-bit levels²): Immerkær's estimate over the flattest
+    /// quarter of tiles, plus the 1/12 of 8-bit quantisation.
+    static func noiseVariance(_ plane: PixelBuffer<UInt8>, values: TileGrid) -> Double {
+        let noise = Stencil.noise.tileMoments(plane, tileSize: values.tileSize)
+        let order = values.tiles.indices.sorted { values.tiles[$0].standardDeviation < values.tiles[$1].standardDeviation }
+        let flattest = order.prefix(max(1, order.count / 4)).reduce(Moments()) { $0 + noise.tiles[$1] }
+        let sigma = (Double.pi / 2).squareRoot() / 6 * flattest.meanAbsolute
+        return sigma * sigma + 1.0 / 12
+    }
+
     public func analyze(_ image: AnalysisImage) -> BlurObservation {
         let plane = image.luma
         let t = Self.tileSize
         let values = planeTileMoments(plane, tileSize: t)
         let gx = Stencil.gradientX.tileMoments(plane, tileSize: t), gy = Stencil.gradientY.tileMoments(plane, tileSize: t)
         let sx = Stencil.secondX.tileMoments(plane, tileSize: t), sy = Stencil.secondY.tileMoments(plane, tileSize: t)
+        // Noise adds to both energies and dominates the second derivative of soft images:
+        // estimate it (Immerkær's mask over the flattest quarter of tiles, plus 8-bit
+        // quantisation's 1/12) and subtract its share from each. A central difference
+        // carries ½σ² of noise per pixel, a second difference 6σ².
+        let noiseVariance = Self.noiseVariance(plane, values: values)
         var widths: [Double] = []
         var axisGradient = (x: 0.0, y: 0.0), axisSecond = (x: 0.0, y: 0.0)
         for i in 0..<values.tiles.count where values.tiles[i].standardDeviation >= Self.textureThreshold {
-            axisGradient.x += Double(gx.tiles[i].sumOfSquares) / 4
-            axisGradient.y += Double(gy.tiles[i].sumOfSquares) / 4
-            axisSecond.x += Double(sx.tiles[i].sumOfSquares)
-            axisSecond.y += Double(sy.tiles[i].sumOfSquares)
+            let count = Double(max(1, gx.tiles[i].count))
+            let energyX = max(0, Double(gx.tiles[i].sumOfSquares) / 4 / count - noiseVariance / 2)
+            let energyY = max(0, Double(gy.tiles[i].sumOfSquares) / 4 / count - noiseVariance / 2)
+            let secondX = max(1e-3, Double(sx.tiles[i].sumOfSquares) / count - 6 * noiseVariance)
+            let secondY = max(1e-3, Double(sy.tiles[i].sumOfSquares) / count - 6 * noiseVariance)
+            axisGradient.x += energyX
+            axisGradient.y += energyY
+            axisSecond.x += secondX
+            axisSecond.y += secondY
             // Per direction, where that direction carries at least a sixth of the gradient
             // energy; the tile's width is the wider one, so blur along one axis (motion)
             // is not hidden by sharp edges across it.
-            let energyX = Double(gx.tiles[i].sumOfSquares) / 4, energyY = Double(gy.tiles[i].sumOfSquares) / 4
             let total = energyX + energyY
             guard total > 0 else { continue }
             var width = 0.0
-            for (gradient, second) in [(energyX, Double(sx.tiles[i].sumOfSquares)), (energyY, Double(sy.tiles[i].sumOfSquares))]
-            where gradient >= total / 6 {
-                width = max(width, (gradient / max(second, 1e-6)).squareRoot())
+            for (gradient, second) in [(energyX, secondX), (energyY, secondY)] where gradient >= total / 6 {
+                width = max(width, (gradient / second).squareRoot())
             }
             widths.append(min(64, width))
         }
@@ -76,8 +96,8 @@ public struct BlurDetector: Sendable {
         var motionWidth = 0.0
         let totalGradient = axisGradient.x + axisGradient.y
         if totalGradient > 0, min(axisGradient.x, axisGradient.y) >= 0.02 * totalGradient {
-            let wx = (axisGradient.x / max(axisSecond.x, 1e-6)).squareRoot()
-            let wy = (axisGradient.y / max(axisSecond.y, 1e-6)).squareRoot()
+            let wx = (axisGradient.x / axisSecond.x).squareRoot()
+            let wy = (axisGradient.y / axisSecond.y).squareRoot()
             if max(wx, wy) >= 1.5 * min(wx, wy) { motionWidth = min(64, max(wx, wy)) }
         }
         let textured = Double(widths.count) / Double(max(1, values.tiles.count))
@@ -88,7 +108,7 @@ public struct BlurDetector: Sendable {
                 confidence: 0, edgeWidth: 0, edgeWidthMedian: 0, texturedFraction: 0, laplacianVariance: normalizedLaplacian,
                 motionWidth: 0)
         }
-        let sharpest = max(percentile(widths, 0.2), motionWidth), median = percentile(widths, 0.5)
+        let sharpest = max(percentile(widths, 0.1), motionWidth), median = percentile(widths, 0.5)
         // Too few textured tiles is too little evidence to call an image blurred.
         let evidence = min(1, Double(widths.count) / 8)
         return BlurObservation(
