@@ -161,6 +161,7 @@ struct ScoreRecord: Sendable {
                 .object([
                     ("detected", .bool(text.detected)), ("strokeWidth", rounded(text.strokeWidth)),
                     ("inkFraction", rounded(text.inkFraction)), ("linePitch", rounded(text.linePitch)),
+                    ("lineRegularity", rounded(text.lineRegularity)),
                 ])
             ))
         }

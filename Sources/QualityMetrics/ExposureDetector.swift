@@ -9,9 +9,9 @@ import Darwin
 
 /// Under- and over-exposure from where the luma mass sits and what is clipped.
 ///
-/// Under-exposure: much of the frame crushed near black with dark mid-tones. A
-/// night scene with lit windows keeps bright highlights and a real tonal range, which
-/// lowers the evidence. Over-exposure: highlights clipped *and* shadows lifted; a
+/// Under-exposure: dark mid-tones, much of the frame crushed near black, and no bright
+/// tones left. A night scene with lit windows keeps bright highlights and a real tonal
+/// range, which lowers the evidence. Over-exposure: highlights clipped *and* shadows lifted; a
 /// well-exposed white page has clipped paper but keeps dark ink, so it is not
 /// called over-exposed.
 ///
@@ -53,12 +53,14 @@ public struct ExposureDetector: Sendable {
         let p75 = Double(histogram.percentile(0.75)), p98 = Double(histogram.percentile(0.98))
         let shadowClip = histogram.fraction(atOrBelow: 8), highlightClip = histogram.fraction(atOrAbove: 250)
 
-        // Under: dark mid-tones and crushed shadows, softened when real highlights remain.
+        // Under: dark mid-tones, crushed shadows, and no bright tones at all (the upper
+        // range unused). A night scene with lit windows keeps its highlights, which
+        // removes the last term.
         let darkMidtones = ramp(median, from: 110, to: 25)
         let darkUpperTones = ramp(p75, from: 150, to: 50)
         let crushed = ramp(shadowClip, from: 0.02, to: 0.4)
-        let brightHighlights = ramp(p98, from: 200, to: 250)
-        let underEvidence = max(0, min(1, (0.45 * darkMidtones + 0.3 * darkUpperTones + 0.25 * crushed) * (1 - 0.35 * brightHighlights)))
+        let noHighlights = ramp(p98, from: 200, to: 100)
+        let underEvidence = max(0, min(1, 0.35 * darkMidtones + 0.25 * darkUpperTones + 0.2 * crushed + 0.2 * noHighlights))
 
         // Over: highlights clipped (detail lost: necessary), with bright mid-tones and lifted shadows.
         // A bright image whose highlights are not clipped still holds its detail.
@@ -73,7 +75,7 @@ public struct ExposureDetector: Sendable {
         let text = TextSizeEstimator.estimate(detail: image.detail, scale: 1)
         let colourless = image.rgb.map { Colourfulness(rgb: $0).value < 25 } ?? true
         // A page: short ink runs in regularly spaced lines, without colour.
-        let isPage = text.detected && text.linePitch > 0 && colourless
+        let isPage = text.detected && text.lineRegularity >= 0.25 && colourless
         // The ink's own level: the darker half of the ink class (edges of strokes are lighter).
         let detailHistogram = Histogram(image.detail)
         let inkLevel = isPage ? Double(detailHistogram.percentile(split.darkShare / 2)) : -1

@@ -70,17 +70,18 @@ public enum TextSizeEstimator {
         // Text is many short runs: strokes, not a dark foreground.
         let runsPerRow = Double(runCount) / Double(max(1, detail.height))
         let detected = split.looksLikeInkOnPaper && runCount >= 100 && runsPerRow >= 2 && strokeWidth / scale <= 16
+        let lines = linePitch(detail, threshold: threshold)
         return TextObservation(
             detected: detected, strokeWidth: strokeWidth, inkFraction: ink, separability: separability,
-            linePitch: linePitch(detail, threshold: threshold) * scale)
+            linePitch: lines.pitch * scale, lineRegularity: lines.regularity)
     }
 
     /// The distance between text lines in detail pixels: the strongest period, 6 to 200
     /// pixels, of the ink-per-row profile (its autocorrelation's highest peak after lag 0).
     /// 0 when there is no clear period.
-    static func linePitch(_ detail: PixelBuffer<UInt8>, threshold: Int) -> Double {
+    static func linePitch(_ detail: PixelBuffer<UInt8>, threshold: Int) -> (pitch: Double, regularity: Double) {
         let height = detail.height
-        guard height >= 24 else { return 0 }
+        guard height >= 24 else { return (0, 0) }
         var profile = [Double](repeating: 0, count: height)
         for y in 0..<height {
             var ink = 0
@@ -90,9 +91,9 @@ public enum TextSizeEstimator {
         let mean = profile.reduce(0, +) / Double(height)
         for y in 0..<height { profile[y] -= mean }
         let energy = profile.reduce(0) { $0 + $1 * $1 }
-        guard energy > 0 else { return 0 }
+        guard energy > 0 else { return (0, 0) }
         let maxLag = min(200, height / 3)
-        guard maxLag > 6 else { return 0 }
+        guard maxLag > 6 else { return (0, 0) }
         var correlation = [Double](repeating: 0, count: maxLag + 2)
         for lag in 1...(maxLag + 1) {
             var sum = 0.0
@@ -106,12 +107,12 @@ public enum TextSizeEstimator {
                 bestLag = lag
             }
         }
-        guard bestLag > 0 else { return 0 }
+        guard bestLag > 0 else { return (0, 0) }
         // Refine the peak with a parabola through its neighbours.
         let a = correlation[bestLag - 1], b = correlation[bestLag], c = correlation[bestLag + 1]
         let denominator = a - 2 * b + c
         let offset = denominator < 0 ? 0.5 * (a - c) / denominator : 0
-        return Double(bestLag) + max(-0.5, min(0.5, offset))
+        return (Double(bestLag) + max(-0.5, min(0.5, offset)), best)
     }
 
     /// Otsu's threshold: the level that maximises between-class variance.
@@ -145,6 +146,8 @@ public struct TextObservation: Sendable, Equatable {
     public var separability: Double
     /// Distance between text lines, full-resolution pixels (0 when no line period is found).
     public var linePitch: Double
+    /// The ink profile's autocorrelation at the line pitch (0–1): near 1 for ruled lines of text.
+    public var lineRegularity: Double
 }
 
 /// A histogram split in two by Otsu's threshold: ink and paper, when it is a page.

@@ -133,7 +133,8 @@ struct GateTests {
         report.exposure = ExposureObservation(
             confidence: exposure, direction: .ok, median: 128, p02: 0, p98: 255, shadowClip: 0, highlightClip: 0,
             underEvidence: 0, overEvidence: 0, inkLevel: -1)
-        report.text = TextObservation(detected: linePitch > 0, strokeWidth: 2, inkFraction: 0.1, separability: 0.9, linePitch: linePitch)
+        report.text = TextObservation(
+            detected: linePitch > 0, strokeWidth: 2, inkFraction: 0.1, separability: 0.9, linePitch: linePitch, lineRegularity: 0.5)
         return report
     }
 
