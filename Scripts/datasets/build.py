@@ -567,7 +567,7 @@ def sentence(rng, vocab):
     return ws
 
 
-def render_page(page, font_name, font_path, vocab, seed, dpi):
+def render_page(page, font_path, vocab, seed, dpi):
     rng = rng_for(seed, "documents", page, "text")
     W = round(A4_INCHES[0] * dpi)
     H = round(A4_INCHES[1] * dpi)
@@ -1007,7 +1007,7 @@ def build_photos(out, sets, seed, scale, jobs, args_text):
     tasks = [(src, splits[src["id"]], seed, long_side, tuple(sets)) for src in sources]
     results = {s: [] for s in sets}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for sid, res in pool.map(photo_task, tasks):
+        for _, res in pool.map(photo_task, tasks):
             for s in sets:
                 for rel, data, row in res[s]:
                     with open(os.path.join(out, s, rel), "wb") as f:
@@ -1033,7 +1033,7 @@ def build_documents(out, seed, scale, jobs, args_text, n_pages):
     pages, jobs_list, rows = [], [], []
     for i, pid in enumerate(page_ids):
         fname, fpath, _ = FONTS[int(font_order[i % len(FONTS)])]
-        page, truth, pt = render_page(pid, fname, fpath, vocab, seed, dpi)
+        page, truth, pt = render_page(pid, fpath, vocab, seed, dpi)
         text_rel = f"text/{pid}.txt"
         with open(os.path.join(root, text_rel), "w", encoding="utf-8") as f:
             f.write(truth)

@@ -128,7 +128,9 @@ struct ScoreRecord: Sendable {
                 .object([
                     ("confidence", rounded(smudge.confidence)), ("spectralSlope", rounded(smudge.spectralSlope)),
                     ("slopeSpread", rounded(smudge.slopeSpread)), ("highFrequency", rounded(smudge.highFrequency)),
-                    ("veil", rounded(smudge.veil)), ("evidence", rounded(smudge.evidence)),
+                    ("veil", rounded(smudge.veil)), ("softness", rounded(smudge.softness)),
+                    ("widthSpread", rounded(smudge.widthSpread)), ("softIslands", rounded(smudge.softIslands)),
+                    ("evidence", rounded(smudge.evidence)),
                 ])
             ))
         }

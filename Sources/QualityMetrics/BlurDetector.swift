@@ -55,9 +55,19 @@ public struct BlurDetector: Sendable {
         return sigma * sigma + 1.0 / 12
     }
 
-    public func analyze(_ image: AnalysisImage) -> BlurObservation {
-        let plane = image.luma
-        let t = Self.tileSize
+    /// Noise-corrected edge widths of the textured tiles, and the per-axis energy totals.
+    struct TileWidths {
+        var widths: [Double] = []
+        var gradient = (x: 0.0, y: 0.0)
+        var second = (x: 0.0, y: 0.0)
+        var tileCount = 0
+        var values: TileGrid
+        /// Width per tile in grid order, −1 where the tile has too little texture.
+        var grid: [Double] = []
+    }
+
+    static func tileWidths(_ plane: PixelBuffer<UInt8>) -> TileWidths {
+        let t = tileSize
         let values = planeTileMoments(plane, tileSize: t)
         let gx = Stencil.gradientX.tileMoments(plane, tileSize: t), gy = Stencil.gradientY.tileMoments(plane, tileSize: t)
         let sx = Stencil.secondX.tileMoments(plane, tileSize: t), sy = Stencil.secondY.tileMoments(plane, tileSize: t)
@@ -66,18 +76,18 @@ public struct BlurDetector: Sendable {
         // quantisation's 1/12) and subtract its share from each. A central difference
         // carries ½σ² of noise per pixel, a second difference 6σ².
         let noiseVariance = Self.noiseVariance(plane, values: values)
-        var widths: [Double] = []
-        var axisGradient = (x: 0.0, y: 0.0), axisSecond = (x: 0.0, y: 0.0)
-        for i in 0..<values.tiles.count where values.tiles[i].standardDeviation >= Self.textureThreshold {
+        var result = TileWidths(tileCount: values.tiles.count, values: values)
+        result.grid = Array(repeating: -1, count: values.tiles.count)
+        for i in 0..<values.tiles.count where values.tiles[i].standardDeviation >= textureThreshold {
             let count = Double(max(1, gx.tiles[i].count))
             let energyX = max(0, Double(gx.tiles[i].sumOfSquares) / 4 / count - noiseVariance / 2)
             let energyY = max(0, Double(gy.tiles[i].sumOfSquares) / 4 / count - noiseVariance / 2)
             let secondX = max(1e-3, Double(sx.tiles[i].sumOfSquares) / count - 6 * noiseVariance)
             let secondY = max(1e-3, Double(sy.tiles[i].sumOfSquares) / count - 6 * noiseVariance)
-            axisGradient.x += energyX
-            axisGradient.y += energyY
-            axisSecond.x += secondX
-            axisSecond.y += secondY
+            result.gradient.x += energyX
+            result.gradient.y += energyY
+            result.second.x += secondX
+            result.second.y += secondY
             // Per direction, where that direction carries at least a sixth of the gradient
             // energy; the tile's width is the wider one, so blur along one axis (motion)
             // is not hidden by sharp edges across it.
@@ -87,9 +97,19 @@ public struct BlurDetector: Sendable {
             for (gradient, second) in [(energyX, secondX), (energyY, secondY)] where gradient >= total / 6 {
                 width = max(width, (gradient / second).squareRoot())
             }
-            widths.append(min(64, width))
+            result.widths.append(min(64, width))
+            result.grid[i] = min(64, width)
         }
-        widths.sort()
+        result.widths.sort()
+        return result
+    }
+
+    public func analyze(_ image: AnalysisImage) -> BlurObservation {
+        let plane = image.luma
+        let tiles = Self.tileWidths(plane)
+        let values = tiles.values
+        let widths = tiles.widths
+        let axisGradient = tiles.gradient, axisSecond = tiles.second
         // Motion blur along an axis drains that axis's gradient energy, so tiles judge by the
         // other one. Over the whole frame, an axis whose edges are 1.5× wider than the
         // other's (and still carries 2% of the energy) is the direction of motion.

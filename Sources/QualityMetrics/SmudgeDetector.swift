@@ -14,8 +14,10 @@ import Darwin
 /// Per 64-pixel tile of the analysis image (Hann-windowed, mean removed), the radially
 /// averaged power spectrum gives a log-log slope between 1/32 and 3/8 cycles per
 /// pixel. Natural images fall off near −2; a smudge steepens it. The detector
-/// combines the median slope, how uneven the slope is across the frame (a partial
-/// smudge), and glare: the darkest tones lifted above black.
+/// combines, with weights fitted on labeled data, the median slope and high-frequency
+/// share, glare (the darkest tones lifted above black), softness (the median tile edge
+/// width), how unevenly sharp the frame is, and soft islands: tiles much softer than
+/// their neighbours, as under drops or a fingerprint.
 ///
 /// Motion blur, defocus, fog and long exposures also steepen spectra and can score
 /// high: use it together with `blur`. Size: measured on the analysis image. Cost: one
@@ -23,7 +25,14 @@ import Darwin
 public struct SmudgeDetector: Sendable {
     public var mapping: LogisticMapping
 
-    public static let defaultMapping = LogisticMapping(midpoint: 0.5, slope: 9)
+    /// Confidence = σ(evidence): the evidence is already the fitted log-odds.
+    public static let defaultMapping = LogisticMapping(midpoint: 0, slope: 1)
+
+    /// Weights of the cues in the evidence (log-odds), fitted by logistic regression on
+    /// the train split of `Datasets/smudge` with `Scripts/measure/fit_smudge.py`.
+    public static let weights = (
+        intercept: -3.4197, spectralSlope: -0.5347, highFrequency: 0.1954, veil: 5.5087, softness: 0.1368,
+        widthSpread: 0.3917, softIslands: 13.2988)
 
     public init(mapping: LogisticMapping = SmudgeDetector.defaultMapping) {
         self.mapping = mapping
@@ -38,7 +47,10 @@ public struct SmudgeDetector: Sendable {
             .init("slopeSpread", "interquartile range of tile slopes (unevenness across the frame)", units: "slope", range: 0...8),
             .init("highFrequency", "median share of spectral power above 1/8 cycle per pixel", units: "fraction", range: 0...1),
             .init("veil", "darkest tones' lift above black (2nd percentile of the darkest channel), 0–1", units: "fraction", range: 0...1),
-            .init("evidence", "combined evidence before mapping", units: "score", range: 0...1),
+            .init("softness", "median noise-corrected edge width over textured tiles", units: "px", range: 0...64),
+            .init("widthSpread", "ln(90th / 10th percentile) of tile edge widths", units: "ln ratio", range: 0...8),
+            .init("softIslands", "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
+            .init("evidence", "fitted log-odds of a smudge from the cues above", units: "log-odds", range: -20...20),
         ],
         cost: "one 64×64 FFT per textured tile of the analysis image",
         caveats: "Motion blur, defocus, fog and long exposures also score high.")
@@ -78,21 +90,51 @@ public struct SmudgeDetector: Sendable {
             y0 += n
         }
         let veil = Self.veil(image)
+        let tiles = BlurDetector.tileWidths(plane)
+        let softness = percentile(tiles.widths, 0.5)
+        let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
+        let islands = Self.softIslands(tiles)
         guard !slopes.isEmpty else {
-            return SmudgeObservation(confidence: 0, spectralSlope: 0, slopeSpread: 0, highFrequency: 0, veil: veil, evidence: 0)
+            return SmudgeObservation(
+                confidence: 0, spectralSlope: 0, slopeSpread: 0, highFrequency: 0, veil: veil, evidence: -10, softness: softness,
+                widthSpread: widthSpread, softIslands: islands)
         }
         slopes.sort()
         highs.sort()
         let slope = percentile(slopes, 0.5)
         let spread = percentile(slopes, 0.75) - percentile(slopes, 0.25)
         let high = percentile(highs, 0.5)
-        let steep = ramp(-slope, from: 2.6, to: 4.2)
-        let uneven = ramp(spread, from: 0.6, to: 1.6)
-        let veiled = ramp(veil, from: 0.08, to: 0.3)
-        let evidence = max(0, min(1, 0.55 * steep + 0.2 * uneven + 0.25 * veiled))
+        let w = Self.weights
+        var evidence = w.intercept + w.spectralSlope * slope + w.highFrequency * high + w.veil * veil
+        evidence += w.softness * softness + w.widthSpread * widthSpread + w.softIslands * islands
         return SmudgeObservation(
             confidence: mapping(evidence), spectralSlope: slope, slopeSpread: spread, highFrequency: high, veil: veil,
-            evidence: evidence)
+            evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: islands)
+    }
+
+    /// The share of textured tiles at least 1.8× softer than the median of their textured neighbours.
+    static func softIslands(_ tiles: BlurDetector.TileWidths) -> Double {
+        let columns = tiles.values.columns, rows = tiles.values.rows
+        var islands = 0, judged = 0
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let width = tiles.grid[row * columns + column]
+                guard width > 0 else { continue }
+                var neighbours: [Double] = []
+                for dy in -1...1 {
+                    for dx in -1...1 where dx != 0 || dy != 0 {
+                        let r = row + dy, c = column + dx
+                        guard r >= 0, r < rows, c >= 0, c < columns else { continue }
+                        let w = tiles.grid[r * columns + c]
+                        if w > 0 { neighbours.append(w) }
+                    }
+                }
+                guard neighbours.count >= 3 else { continue }
+                judged += 1
+                if width >= 1.8 * percentile(neighbours.sorted(), 0.5) { islands += 1 }
+            }
+        }
+        return judged > 0 ? Double(islands) / Double(judged) : 0
     }
 
     /// The log-log slope of radially averaged power between radii 2 and 24 (of 32),
@@ -151,4 +193,11 @@ public struct SmudgeObservation: Sendable, Equatable {
     public var highFrequency: Double
     public var veil: Double
     public var evidence: Double
+    /// Median noise-corrected edge width over textured tiles (analysis pixels).
+    public var softness: Double
+    /// ln(90th / 10th percentile) of tile edge widths: how unevenly sharp the frame is.
+    public var widthSpread: Double
+    /// Share of textured tiles at least 1.8× softer than the median of their textured
+    /// neighbours: blur in patches (drops, a fingerprint), not in whole regions.
+    public var softIslands: Double
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Fits the smudge detector's combination of cues on the train split of Datasets/smudge.
+
+    imgquality score --detectors smudge Datasets/smudge/images > smudge.jsonl
+    Scripts/measure/fit_smudge.py Datasets/smudge/labels.csv smudge.jsonl
+
+Logistic regression (Newton–Raphson, ridge 0.01 on standardised features) of the
+label on the smudge record's raw cues. Prints the weights on the raw scale, which
+SmudgeDetector.weights holds, and the AUC on train and on the held-out test split.
+"""
+import csv
+import json
+import os
+import sys
+
+import numpy as np
+
+FEATURES = ["spectralSlope", "highFrequency", "veil", "softness", "widthSpread", "softIslands"]
+
+
+def auc(pos, neg):
+    return sum(1 if p > n else 0.5 if p == n else 0 for p in pos for n in neg) / len(pos) / len(neg)
+
+
+def main(labels_path, records_path):
+    base = os.path.dirname(os.path.abspath(labels_path))
+    records = {os.path.abspath(json.loads(l)["path"]): json.loads(l) for l in open(records_path)}
+    X = {"train": [], "test": []}
+    Y = {"train": [], "test": []}
+    for row in csv.DictReader(open(labels_path)):
+        smudge = records[os.path.abspath(os.path.join(base, row["path"]))]["smudge"]
+        X[row["split"]].append([smudge[f] for f in FEATURES])
+        Y[row["split"]].append(int(row["label"]))
+    X = {k: np.array(v) for k, v in X.items()}
+    Y = {k: np.array(v) for k, v in Y.items()}
+    mu, sd = X["train"].mean(0), X["train"].std(0) + 1e-9
+    Z = np.c_[np.ones(len(X["train"])), (X["train"] - mu) / sd]
+    w = np.zeros(Z.shape[1])
+    for _ in range(200):
+        p = 1 / (1 + np.exp(-Z @ w))
+        g = Z.T @ (Y["train"] - p) - 1e-2 * np.r_[0, w[1:]]
+        H = (Z * (p * (1 - p))[:, None]).T @ Z + 1e-2 * np.eye(len(w))
+        w += np.linalg.solve(H, g)
+    raw = w[1:] / sd
+    intercept = w[0] - float(np.sum(w[1:] * mu / sd))
+    print("intercept", round(intercept, 4))
+    for name, value in zip(FEATURES, raw):
+        print(name, round(float(value), 4))
+    for split in ("train", "test"):
+        z = intercept + X[split] @ raw
+        print(split, "AUC", round(auc(z[Y[split] == 1], z[Y[split] == 0]), 3))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])
