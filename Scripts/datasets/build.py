@@ -41,7 +41,7 @@ from scipy import ndimage, signal
 
 DEFAULT_SEED = 20250601
 PHOTO_LONG_SIDE = 768          # at --scale 1
-PHOTO_JPEG_QUALITY = 92
+PHOTO_JPEG_QUALITY = 88
 DOC_DPI = 150                  # at --scale 1
 A4_INCHES = (210 / 25.4, 297 / 25.4)
 DATASETS = ("blur", "smudge", "exposure", "documents")
@@ -145,7 +145,7 @@ def from_pil(im):
 
 def encode_jpeg(u8, quality, dpi=None):
     buf = io.BytesIO()
-    kw = dict(quality=quality, subsampling=0, optimize=True)
+    kw = dict(quality=quality, subsampling=2, optimize=True)  # 4:2:0: the detectors read luma
     if dpi:
         kw["dpi"] = (dpi, dpi)
     to_pil(u8).save(buf, "JPEG", **kw)
@@ -526,9 +526,9 @@ def doc_degradations():
     d += [(f"motion-{fmt(s)}", "motion", s) for s in (6, 12)]
     d += [(f"downscale-{fmt(s)}", "downscale", s) for s in (0.6, 0.45, 0.35)]
     d += [(f"ev{s:+.1f}", "exposure", s) for s in (1.5, 2.5, -2.0, -3.0)]
-    d += [(f"noise-{fmt(s)}", "noise", s) for s in (10, 25)]
+    d += [(f"noise-{fmt(s)}", "noise", s) for s in (10,)]  # noise pages barely compress: one level
     d += [("jpeg-q25", "jpeg", 25)]
-    d += [("smudge-0.3", "smudge", 0.3)]
+    d += [("smudge-0.3", "smudge", 0.3)]  # veil 0.3 with softening σ = 0.0012 × long side (about 2 px)
     return d
 
 
@@ -635,7 +635,7 @@ def degrade_doc(u8, name, kind, sev, page, seed, dpi):
     elif kind == "jpeg":
         return encode_jpeg(u8, int(sev), dpi=dpi), "jpg"
     elif kind == "smudge":
-        a, s = 0.3, 0.004
+        a, s = 0.3, 0.0012
         out = linear_to_srgb_u8(smudge(lin, a, s, max(H, W), veil_colour(lin)))
     else:
         raise ValueError(kind)
@@ -792,7 +792,7 @@ def common_photo_readme(sources, splits, long_side, args_text):
 (grey for grey sources) and area-resampled (box filter) so its long side is {long_side} px; a source
 whose long side is already shorter is kept at its own size, never upscaled. Every degradation is
 stated as a fraction of the **long side L of that image**, so it means the same at every size. Files
-are JPEG quality {PHOTO_JPEG_QUALITY}, 4:4:4, unless stated.
+are JPEG quality {PHOTO_JPEG_QUALITY}, 4:2:0, unless stated.
 
 Each source photo is assigned to `train` or `test` (about half each, seeded, shuffled within each
 package and alternated), and every variant of a photo shares its split.
@@ -954,9 +954,9 @@ applied in linear light (sRGB decode → operate → encode, clip, round).
 | `motion` | length in px: 6, 12 | uniform line kernel at a seeded random angle |
 | `downscale` | factor 0.6, 0.45, 0.35 | area-resampled (box filter) to that fraction of width and height; kept small, dpi tag scaled |
 | `exposure` | EV +1.5, +2.5, −2, −3 | linear × 2^EV, clipped |
-| `noise` | σ in levels: 10, 25 (of 255) | Gaussian noise on the sRGB values |
+| `noise` | σ in levels: 10 (of 255) | Gaussian noise on the sRGB values |
 | `jpeg` | quality 25 | the page saved as a quality-25 JPEG |
-| `smudge` | a = 0.3 | `(1 − a)·blur(σ = 0.004 · long side) + a·veil`, as in the smudge set (veil = the paper) |
+| `smudge` | a = 0.3 | `(1 − a)·blur(σ = 0.0012 · long side, about 2 px) + a·veil`, milder than the smudge set so that text stays partly legible (veil = the paper) |
 
 Files are lossless grey PNG, unless a quality-92 JPEG of the same pixels is smaller (always the
 case for `noise`, and for the heaviest blurs), except `jpeg`, which is the quality-25 JPEG itself.
