@@ -307,7 +307,7 @@ def raindrops(lin, long_side, rng):
 
 
 def jpeg_recompress(u8, quality):
-    """The image as a q92 JPEG, decoded and re-encoded at the given quality."""
+    """The image as a photo-quality JPEG, decoded and re-encoded at the given quality."""
     return encode_jpeg(decode(encode_jpeg(u8, PHOTO_JPEG_QUALITY)), quality)
 
 
@@ -838,7 +838,7 @@ Blurs are applied in linear light (sRGB decode → convolve → encode), with re
 | `defocus` | uniform disk, radius = severity · L, severity ∈ {{{", ".join(fmt(x) for x in BLUR_DEFOCUS)}}} (pixel coverage by 8×8 supersampling) | 1 |
 | `motion` | uniform line segment, length = severity · L, severity ∈ {{{", ".join(fmt(x) for x in BLUR_MOTION)}}}, at a seeded random angle (`angle`, degrees counter-clockwise from +x) | 1 |
 | `noise` | hard negative: Gaussian noise σ = 4/255 added to the 8-bit sRGB values (severity 4, in levels) | 0 |
-| `jpeg` | hard negative: the clean image as a q92 JPEG, decoded and saved as a quality-40 JPEG (this file is q40) | 0 |
+| `jpeg` | hard negative: the clean image as a q{PHOTO_JPEG_QUALITY} JPEG, decoded and saved as a quality-40 JPEG (this file is q40) | 0 |
 | `downscale` | hard negative: the clean image area-resampled to half width and height | 0 |
 
 `px` is the σ, radius or length in pixels of this image.
@@ -865,7 +865,7 @@ light of its highlights.
 | `drops` | raindrops: 8–20 (`drops`) round blobs, radius r = U(0.02, 0.05) · L, seeded random centres; inside each, `out = (1 − m)·img + m·(g·blur(img, σ = 0.25 r) + lift)` with gain g = U(1.05, 1.15), lift = U(0.01, 0.03), m = 1 − smoothstep(0.7, 1.0, d/r) | coverage (mean of the union of the masks) | 1 |
 | `clean` | the source as resized | 0 | 0 |
 | `noise` | Gaussian noise σ = 4/255 on the sRGB values | 4 (levels) | 0 |
-| `jpeg` | q92 JPEG decoded and saved at quality 40 | 40 | 0 |
+| `jpeg` | q{PHOTO_JPEG_QUALITY} JPEG decoded and saved at quality 40 | 40 | 0 |
 | `exposure` | linear light × 2^EV, EV = ±0.5 | EV | 0 |
 
 `blur_px` is σ = s · L in pixels; `coverage` is the fraction of the frame affected (1 for `veil`).
@@ -1075,7 +1075,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--only", default=",".join(DATASETS),
                     help="comma-separated subset of " + ",".join(DATASETS))
-    ap.add_argument("--pages", type=int, default=DOC_PAGES, help="document pages (default 12)")
+    ap.add_argument("--pages", type=int, default=DOC_PAGES, help=f"document pages (default {DOC_PAGES})")
     args = ap.parse_args()
     sets = [s for s in args.only.split(",") if s]
     for s in sets:
