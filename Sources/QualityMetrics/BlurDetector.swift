@@ -20,8 +20,10 @@ import ImagingCore
 public struct BlurDetector: Sendable {
     public var mapping: LogisticMapping
 
-    /// Default: 50% at a 1.6-pixel edge width on the analysis image, rising steeply.
-    public static let defaultMapping = LogisticMapping(midpoint: 1.6, slope: 5, logarithmic: true)
+    /// Default from calibration: `imgquality calibrate Datasets/blur/labels.csv --detector blur`
+    /// (logistic fit on the train split; `Reports/blur/profile.json`): 50% at a 1.05-pixel
+    /// edge width on the analysis image.
+    public static let defaultMapping = LogisticMapping(midpoint: 1.0522, slope: 8.7223, logarithmic: true)
 
     public init(mapping: LogisticMapping = BlurDetector.defaultMapping) {
         self.mapping = mapping

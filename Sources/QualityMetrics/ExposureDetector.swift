@@ -21,8 +21,10 @@ public struct ExposureDetector: Sendable {
     public var under: LogisticMapping
     public var over: LogisticMapping
 
-    public static let defaultUnder = LogisticMapping(midpoint: 0.5, slope: 8)
-    public static let defaultOver = LogisticMapping(midpoint: 0.5, slope: 8)
+    /// Defaults from calibration: `imgquality calibrate Datasets/exposure/labels.csv --detector exposure`
+    /// fits one mapping of the larger evidence (train split; `Reports/exposure/profile.json`).
+    public static let defaultUnder = LogisticMapping(midpoint: 0.2489, slope: 9.8768)
+    public static let defaultOver = defaultUnder
 
     public init(under: LogisticMapping = ExposureDetector.defaultUnder, over: LogisticMapping = ExposureDetector.defaultOver) {
         self.under = under

@@ -139,7 +139,7 @@ struct GateTests {
     }
 
     @Test func reasonsNameTheFailingDetectors() {
-        let gate = QualityGate()
+        let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16))
         let clean = gate.decide(report(blur: 0.1, exposure: 0.1))
         #expect(clean.pass && clean.reasons.isEmpty)
         #expect(gate.decide(report(blur: 0.9, exposure: 0.1)).reasons == ["blur"])
@@ -149,7 +149,7 @@ struct GateTests {
     }
 
     @Test func scoreFallsAsDefectsGrow() {
-        let gate = QualityGate()
+        let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16))
         let scores = [0.0, 0.2, 0.5, 0.8, 1.0].map { gate.decide(report(blur: $0, exposure: 0)).score }
         #expect(zip(scores, scores.dropFirst()).allSatisfy { $0 > $1 })
         #expect(scores.first == 1 && abs(scores[2] - 0.5) < 1e-9 && scores.last == 0)
@@ -157,11 +157,11 @@ struct GateTests {
 
     @Test func policyFromJSONKeepsDefaultsForMissingKeys() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write("policy.json", Array(#"{"blur":0.2}"#.utf8))
+        let path = try directory.write("policy.json", Array(#"{"blur":0.05}"#.utf8))
         let policy = try QualityPolicy.load(contentsOf: path)
-        #expect(policy.blur == 0.2 && policy.exposure == QualityPolicy.default.exposure)
-        #expect(!QualityGate(policy: policy).decide(report(blur: 0.3, exposure: 0)).pass)
-        #expect(QualityGate().decide(report(blur: 0.3, exposure: 0)).pass)
+        #expect(policy.blur == 0.05 && policy.exposure == QualityPolicy.default.exposure)
+        #expect(!QualityGate(policy: policy).decide(report(blur: 0.1, exposure: 0)).pass)
+        #expect(QualityGate().decide(report(blur: 0.1, exposure: 0)).pass)
     }
 }
 
