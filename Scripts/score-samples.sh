@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # The main job on the bundled sample images: builds imgquality (release) and
-# scores every image under Tests/Fixtures, printing a table. Some samples are
-# deliberately damaged (truncated, corrupt, absurd headers, unsupported formats):
-# they get error records, and imgquality exits 2 as documented. Any other exit
-# status fails this script.
+# scores the real photographs of Datasets/exposure (well, under- and over-exposed)
+# plus a few deliberately damaged test files (truncated, not an image, unsupported
+# formats), printing a table. The damaged ones get error records and imgquality
+# exits 2, as documented; any other exit status fails this script. Pass paths to
+# score something else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 swift build -c release --product imgquality >&2
 binary="$(swift build -c release --show-bin-path)/imgquality"
 status=0
-"$binary" score --format table "${@:-Tests/Fixtures}" || status=$?
+if [ "$#" -eq 0 ]; then
+    set -- Datasets/exposure/images Tests/Fixtures/jpeg/truncated.jpg Tests/Fixtures/png/truncated.png Tests/Fixtures/other
+fi
+"$binary" score --format table "$@" || status=$?
 if [ "$status" -ne 0 ] && [ "$status" -ne 2 ]; then
     echo "score-samples: imgquality exited with $status" >&2
     exit "$status"
