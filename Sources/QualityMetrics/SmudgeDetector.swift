@@ -57,6 +57,9 @@ public struct SmudgeDetector: Sendable {
         let n = Self.tile
         let fft = FFT(size: n)
         let window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n))) }
+        // White noise of variance σ² puts σ²·(Σ window²)² of power in every bin.
+        let windowEnergy = window.reduce(0) { $0 + Double($1) * Double($1) }
+        let noiseFloor = BlurDetector.noiseVariance(plane, values: planeTileMoments(plane, tileSize: BlurDetector.tileSize)) * windowEnergy * windowEnergy
         var slopes: [Double] = [], highs: [Double] = []
         var re = [Float](repeating: 0, count: n * n), im = re
         var y0 = 0
@@ -78,7 +81,7 @@ public struct SmudgeDetector: Sendable {
                 x0 += n
                 guard (variance / Float(n * n)).squareRoot() >= 4 else { continue }
                 fft.transform2D(real: &re, imaginary: &im)
-                let (slope, high) = Self.radialProfile(re, im, size: n)
+                let (slope, high) = Self.radialProfile(re, im, size: n, noiseFloor: noiseFloor)
                 slopes.append(slope)
                 highs.append(high)
             }
@@ -140,7 +143,10 @@ public struct SmudgeDetector: Sendable {
 
     /// The log-log slope of radially averaged power between radii 2 and 24 (of 32),
     /// and the share of power above radius 8.
-    static func radialProfile(_ re: [Float], _ im: [Float], size n: Int) -> (slope: Double, high: Double) {
+    /// Noise power per FFT bin is `noiseFloor`: bins are corrected by it, and only radii
+    /// whose power stands at least twice above it enter the slope (a blurred tile's high
+    /// frequencies sink to the noise floor, which would otherwise flatten the slope).
+    static func radialProfile(_ re: [Float], _ im: [Float], size n: Int, noiseFloor: Double = 0) -> (slope: Double, high: Double) {
         let half = n / 2
         var power = [Double](repeating: 0, count: half + 1), counts = [Double](repeating: 0, count: half + 1)
         for v in 0..<n {
@@ -158,12 +164,17 @@ public struct SmudgeDetector: Sendable {
         var total = 0.0, high = 0.0
         for r in 1...half where counts[r] > 0 {
             let mean = power[r] / counts[r]
-            total += power[r]
-            if r > half / 4 { high += power[r] }
-            if r >= 2 && r <= 3 * half / 4 {
+            let signal = max(0, power[r] - noiseFloor * counts[r])
+            total += signal
+            if r > half / 4 { high += signal }
+            if r >= 2 && r <= 3 * half / 4 && mean >= 2 * noiseFloor {
                 xs.append(log(Double(r)))
-                ys.append(log(max(mean, 1e-12)))
+                ys.append(log(max(mean - noiseFloor, 1e-12)))
             }
+        }
+        guard xs.count >= 3 else {
+            // Only the lowest frequencies stand above the noise: as steep as measurable.
+            return (-8, total > 0 ? high / total : 0)
         }
         let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
         var sxy = 0.0, sxx = 0.0
