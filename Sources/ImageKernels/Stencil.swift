@@ -21,6 +21,14 @@ public enum Stencil: Sendable, CaseIterable {
     case secondX
     /// Second difference along y, `I(y−1) − 2I(y) + I(y+1)`.
     case secondY
+    /// Central difference along the main diagonal, `I(x+1, y+1) − I(x−1, y−1)`.
+    case gradientDiagonal
+    /// Central difference along the anti-diagonal, `I(x−1, y+1) − I(x+1, y−1)`.
+    case gradientAntidiagonal
+    /// Second difference along the main diagonal, `I(x−1, y−1) − 2I + I(x+1, y+1)`.
+    case secondDiagonal
+    /// Second difference along the anti-diagonal, `I(x+1, y−1) − 2I + I(x−1, y+1)`.
+    case secondAntidiagonal
 
     /// Evaluates one row: `out[i]` is the stencil at column `i + 1` of `center`.
     /// `above`, `center` and `below` hold `width` samples; `out` receives `width − 2`.
@@ -57,6 +65,14 @@ public enum Stencil: Sendable, CaseIterable {
                 out[x - 1] = Int16(c[x - 1]) + Int16(c[x + 1]) - 2 * Int16(c[x])
             case .secondY:
                 out[x - 1] = Int16(a[x]) + Int16(b[x]) - 2 * Int16(c[x])
+            case .gradientDiagonal:
+                out[x - 1] = Int16(b[x + 1]) - Int16(a[x - 1])
+            case .gradientAntidiagonal:
+                out[x - 1] = Int16(b[x - 1]) - Int16(a[x + 1])
+            case .secondDiagonal:
+                out[x - 1] = Int16(a[x - 1]) + Int16(b[x + 1]) - 2 * Int16(c[x])
+            case .secondAntidiagonal:
+                out[x - 1] = Int16(a[x + 1]) + Int16(b[x - 1]) - 2 * Int16(c[x])
             }
         }
     }
@@ -89,6 +105,14 @@ public enum Stencil: Sendable, CaseIterable {
                 value = load(c, x - 1) &+ load(c, x + 1) &- 2 &* load(c, x)
             case .secondY:
                 value = load(a, x) &+ load(b, x) &- 2 &* load(c, x)
+            case .gradientDiagonal:
+                value = load(b, x + 1) &- load(a, x - 1)
+            case .gradientAntidiagonal:
+                value = load(b, x - 1) &- load(a, x + 1)
+            case .secondDiagonal:
+                value = load(a, x - 1) &+ load(b, x + 1) &- 2 &* load(c, x)
+            case .secondAntidiagonal:
+                value = load(a, x + 1) &+ load(b, x - 1) &- 2 &* load(c, x)
             }
             UnsafeMutableRawPointer(out + (x - 1)).storeBytes(of: value, as: V.self)
             x += 16

@@ -5,10 +5,10 @@ import ImagingCore
 ///
 /// For an edge blurred by a Gaussian of σ pixels, the mean squared gradient over
 /// the mean squared second derivative is 2σ², whatever the edge's contrast. Per
-/// 32-pixel tile of the analysis image and per axis, `width = √(E(∂I)² / E(∂²I)²)` is
-/// therefore a contrast-free edge width in pixels; a tile's width is the wider of its
-/// two axes (those carrying at least a sixth of its gradient energy), so motion blur
-/// along one axis shows. Both energies are first corrected for noise (Immerkær's
+/// 32-pixel tile of the analysis image and per direction (x, y and both diagonals),
+/// `width = √(E(∂I)² / E(∂²I)²)` is therefore a contrast-free edge width in pixels; a
+/// tile's width is the widest of its directions (those carrying at least a twelfth of
+/// its gradient energy), so motion blur along one direction shows. Both energies are first corrected for noise (Immerkær's
 /// estimate plus 8-bit quantisation), which otherwise makes soft images look sharp.
 /// The detector reports the 10th percentile over tiles with texture (σ ≥ 6 gray
 /// levels): where the sharpest detail is, so a sharp subject covering a tenth of the
@@ -21,9 +21,9 @@ public struct BlurDetector: Sendable {
     public var mapping: LogisticMapping
 
     /// Default from calibration: `imgquality calibrate Datasets/blur/labels.csv --detector blur`
-    /// (logistic fit on the train split; `Reports/blur/profile.json`): 50% at a 1.05-pixel
+    /// (logistic fit on the train split; `Reports/blur/profile.json`): 50% at a 1.44-pixel
     /// edge width on the analysis image.
-    public static let defaultMapping = LogisticMapping(midpoint: 1.0522, slope: 8.7223, logarithmic: true)
+    public static let defaultMapping = LogisticMapping(midpoint: 1.4356, slope: 12.6478, logarithmic: true)
 
     public init(mapping: LogisticMapping = BlurDetector.defaultMapping) {
         self.mapping = mapping
@@ -37,10 +37,10 @@ public struct BlurDetector: Sendable {
             .init("edgeWidth", "edge width where the image is sharpest (10th percentile over textured tiles, noise-corrected), analysis pixels", units: "px", range: 0...64),
             .init("edgeWidthMedian", "median edge width over textured tiles", units: "px", range: 0...64),
             .init("texturedFraction", "share of tiles with enough contrast to judge", units: "fraction", range: 0...1),
-            .init("motionWidth", "edge width along the more blurred axis when one axis is 1.5× blurrier (motion), else 0", units: "px", range: 0...64),
+            .init("motionWidth", "edge width along the most blurred direction when it is 1.5× blurrier than the sharpest (motion), else 0", units: "px", range: 0...64),
             .init("laplacianVariance", "variance of the Laplacian over the variance of luma (contrast-normalised)", units: "ratio", range: 0...100),
         ],
-        cost: "4 stencil passes over the 1024-px analysis image",
+        cost: "8 stencil passes over the 1024-px analysis image",
         caveats: "Fog and deliberate shallow depth of field with no sharp region read as blur; heavy noise reads as sharp.")
 
     public static let tileSize = 32
@@ -57,47 +57,57 @@ public struct BlurDetector: Sendable {
         return sigma * sigma + 1.0 / 12
     }
 
-    /// Noise-corrected edge widths of the textured tiles, and the per-axis energy totals.
+    /// Noise-corrected edge widths of the textured tiles, and the per-direction energy totals.
     struct TileWidths {
         var widths: [Double] = []
-        var gradient = (x: 0.0, y: 0.0)
-        var second = (x: 0.0, y: 0.0)
+        /// Gradient and second-derivative energy per unit length, summed over textured
+        /// tiles, for x, y, the diagonal and the anti-diagonal.
+        var gradient = [Double](repeating: 0, count: 4)
+        var second = [Double](repeating: 0, count: 4)
         var tileCount = 0
         var values: TileGrid
         /// Width per tile in grid order, −1 where the tile has too little texture.
         var grid: [Double] = []
     }
 
+    /// The four directions: gradient and second-difference stencils, and the squared
+    /// step length (1 along the axes, 2 along the diagonals) that turns raw differences
+    /// into per-pixel derivatives.
+    static let directions: [(gradient: Stencil, second: Stencil, step: Double)] = [
+        (.gradientX, .secondX, 1), (.gradientY, .secondY, 1),
+        (.gradientDiagonal, .secondDiagonal, 2), (.gradientAntidiagonal, .secondAntidiagonal, 2),
+    ]
+
     static func tileWidths(_ plane: PixelBuffer<UInt8>) -> TileWidths {
         let t = tileSize
         let values = planeTileMoments(plane, tileSize: t)
-        let gx = Stencil.gradientX.tileMoments(plane, tileSize: t), gy = Stencil.gradientY.tileMoments(plane, tileSize: t)
-        let sx = Stencil.secondX.tileMoments(plane, tileSize: t), sy = Stencil.secondY.tileMoments(plane, tileSize: t)
+        let gradients = directions.map { $0.gradient.tileMoments(plane, tileSize: t) }
+        let seconds = directions.map { $0.second.tileMoments(plane, tileSize: t) }
         // Noise adds to both energies and dominates the second derivative of soft images:
         // estimate it (Immerkær's mask over the flattest quarter of tiles, plus 8-bit
         // quantisation's 1/12) and subtract its share from each. A central difference
-        // carries ½σ² of noise per pixel, a second difference 6σ².
+        // carries 2σ² of noise, a second difference 6σ² (before scaling by the step).
         let noiseVariance = Self.noiseVariance(plane, values: values)
         var result = TileWidths(tileCount: values.tiles.count, values: values)
         result.grid = Array(repeating: -1, count: values.tiles.count)
         for i in 0..<values.tiles.count where values.tiles[i].standardDeviation >= textureThreshold {
-            let count = Double(max(1, gx.tiles[i].count))
-            let energyX = max(0, Double(gx.tiles[i].sumOfSquares) / 4 / count - noiseVariance / 2)
-            let energyY = max(0, Double(gy.tiles[i].sumOfSquares) / 4 / count - noiseVariance / 2)
-            let secondX = max(1e-3, Double(sx.tiles[i].sumOfSquares) / count - 6 * noiseVariance)
-            let secondY = max(1e-3, Double(sy.tiles[i].sumOfSquares) / count - 6 * noiseVariance)
-            result.gradient.x += energyX
-            result.gradient.y += energyY
-            result.second.x += secondX
-            result.second.y += secondY
-            // Per direction, where that direction carries at least a sixth of the gradient
-            // energy; the tile's width is the wider one, so blur along one axis (motion)
-            // is not hidden by sharp edges across it.
-            let total = energyX + energyY
+            var energy = [Double](repeating: 0, count: 4), curvature = [Double](repeating: 0, count: 4)
+            for (d, direction) in directions.enumerated() {
+                let count = Double(max(1, gradients[d].tiles[i].count))
+                // (difference / (2·step))² per pixel, and (second / step²)².
+                energy[d] = max(0, (Double(gradients[d].tiles[i].sumOfSquares) / count - 2 * noiseVariance) / (4 * direction.step))
+                curvature[d] = max(1e-3, (Double(seconds[d].tiles[i].sumOfSquares) / count - 6 * noiseVariance) / (direction.step * direction.step))
+                result.gradient[d] += energy[d]
+                result.second[d] += curvature[d]
+            }
+            // Per direction carrying at least a twelfth of the gradient energy; the tile's
+            // width is the widest, so blur along one direction (motion) is not hidden by
+            // sharp edges across it.
+            let total = energy.reduce(0, +)
             guard total > 0 else { continue }
             var width = 0.0
-            for (gradient, second) in [(energyX, secondX), (energyY, secondY)] where gradient >= total / 6 {
-                width = max(width, (gradient / second).squareRoot())
+            for d in 0..<4 where energy[d] >= total / 12 {
+                width = max(width, (energy[d] / curvature[d]).squareRoot())
             }
             result.widths.append(min(64, width))
             result.grid[i] = min(64, width)
@@ -111,16 +121,18 @@ public struct BlurDetector: Sendable {
         let tiles = Self.tileWidths(plane)
         let values = tiles.values
         let widths = tiles.widths
-        let axisGradient = tiles.gradient, axisSecond = tiles.second
-        // Motion blur along an axis drains that axis's gradient energy, so tiles judge by the
-        // other one. Over the whole frame, an axis whose edges are 1.5× wider than the
-        // other's (and still carries 2% of the energy) is the direction of motion.
+        // Motion blur along a direction drains that direction's gradient energy, so tiles
+        // judge by the others. Over the whole frame, a direction whose edges are 1.5×
+        // wider than the sharpest direction's (and which still carries 2% of the energy)
+        // is the direction of motion.
         var motionWidth = 0.0
-        let totalGradient = axisGradient.x + axisGradient.y
-        if totalGradient > 0, min(axisGradient.x, axisGradient.y) >= 0.02 * totalGradient {
-            let wx = (axisGradient.x / axisSecond.x).squareRoot()
-            let wy = (axisGradient.y / axisSecond.y).squareRoot()
-            if max(wx, wy) >= 1.5 * min(wx, wy) { motionWidth = min(64, max(wx, wy)) }
+        let totalGradient = tiles.gradient.reduce(0, +)
+        if totalGradient > 0 {
+            let directional = (0..<4).filter { tiles.gradient[$0] >= 0.02 * totalGradient }
+                .map { (tiles.gradient[$0] / max(tiles.second[$0], 1e-9)).squareRoot() }
+            if let widest = directional.max(), let narrowest = directional.min(), directional.count >= 2, widest >= 1.5 * narrowest {
+                motionWidth = min(64, widest)
+            }
         }
         let textured = Double(widths.count) / Double(max(1, values.tiles.count))
         let laplacian = Stencil.laplacian.tileMoments(plane, tileSize: 4096).total

@@ -27,7 +27,7 @@ public struct SmudgeDetector: Sendable {
 
     /// Default from calibration: `imgquality calibrate Datasets/smudge/labels.csv --detector smudge`
     /// (logistic fit on the train split; `Reports/smudge/profile.json`).
-    public static let defaultMapping = LogisticMapping(midpoint: 0.2704, slope: 5.2566)
+    public static let defaultMapping = LogisticMapping(midpoint: 0.3396, slope: 6.1522)
 
     public init(mapping: LogisticMapping = SmudgeDetector.defaultMapping) {
         self.mapping = mapping
