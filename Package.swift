@@ -11,6 +11,7 @@ let products: [Product] = [
     .library(name: "QualityMetrics", targets: ["QualityMetrics"]),
     .library(name: "QualityGating", targets: ["QualityGating"]),
     .library(name: "QualityCalibration", targets: ["QualityCalibration"]),
+    .library(name: "TextRecognition", targets: ["TextRecognition"]),
 ]
 
 // MARK: - System libraries (C stays at the edges)
@@ -56,6 +57,8 @@ let libraries: [Target] = [
             "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore",
             .product(name: "SwiftCSV", package: "SwiftCSV"),
         ]),
+    // Layer 4: the TextRecognizer seam, its conformance checks, a fake, and the gated flow.
+    .target(name: "TextRecognition", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
@@ -76,6 +79,7 @@ let tests: [Target] = [
         name: "QualityMetricsTests",
         dependencies: ["QualityMetrics", "QualityGating", "ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "QualityCalibrationTests", dependencies: ["QualityCalibration", "QualityGating", "QualityMetrics", "_ImagingTestSupport"]),
+    .testTarget(name: "TextRecognitionTests", dependencies: ["TextRecognition", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",

@@ -1,0 +1,79 @@
+import Foundation
+import ImagingCore
+
+/// An in-memory `TextRecognizer` for tests: it "reads" a fixed script of lines, whatever
+/// the pixels, while honouring the region of interest and minimum text height like a
+/// real backend, and counts its calls so tests can prove the gate kept an image away.
+public final class FakeTextRecognizer: TextRecognizer, @unchecked Sendable {
+    /// One scripted line: its text, pixel box (top-left origin), confidence and layout.
+    public struct Line: Sendable {
+        public var text: String
+        public var box: PixelRect
+        public var confidence: Double
+        public var block: Int
+        public var paragraph: Int
+
+        public init(_ text: String, box: PixelRect, confidence: Double = 0.9, block: Int = 0, paragraph: Int = 0) {
+            self.text = text
+            self.box = box
+            self.confidence = confidence
+            self.block = block
+            self.paragraph = paragraph
+        }
+    }
+
+    public let lines: [Line]
+    /// Option names this fake refuses with `.unsupportedOption` (to test rejection paths).
+    public let unsupportedOptions: Set<String>
+    private let lock = NSLock()
+    private var count = 0
+
+    public init(lines: [Line], unsupportedOptions: Set<String> = []) {
+        self.lines = lines
+        self.unsupportedOptions = unsupportedOptions
+    }
+
+    /// How many times `recognize` ran.
+    public var callCount: Int {
+        lock.withLock { count }
+    }
+
+    public func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions) async throws -> [RecognizedTextObservation] {
+        try options.validate()
+        let defaults = RecognitionOptions()
+        let used: [(String, Bool)] = [
+            ("recognitionLevel", options.recognitionLevel != defaults.recognitionLevel),
+            ("recognitionLanguages", options.recognitionLanguages != defaults.recognitionLanguages),
+            ("usesLanguageCorrection", options.usesLanguageCorrection != defaults.usesLanguageCorrection),
+            ("customWords", !options.customWords.isEmpty),
+        ]
+        for (name, isUsed) in used where isUsed && unsupportedOptions.contains(name) {
+            throw RecognitionError(.unsupportedOption, "the fake recognizer does not support \(name)")
+        }
+        lock.withLock { count += 1 }
+        let size = image.size
+        let region = options.regionOfInterest.pixelRect(in: size)
+        return lines.compactMap { line -> RecognizedTextObservation? in
+            let box = line.box
+            guard box.x >= region.x, box.y >= region.y, box.x + box.width <= region.x + region.width,
+                box.y + box.height <= region.y + region.height
+            else { return nil }
+            guard Double(box.height) >= options.minimumTextHeightFraction * Double(size.height) else { return nil }
+            // Words share the line's width in proportion to their length.
+            let words = line.text.split(separator: " ").map(String.init)
+            let letters = max(1, words.reduce(0) { $0 + $1.count })
+            var x = box.x
+            var recognized: [RecognizedWord] = []
+            for word in words {
+                let width = box.width * word.count / letters
+                recognized.append(RecognizedWord(
+                    text: RecognizedText(string: word, confidence: line.confidence),
+                    pixelBox: PixelRect(x: x, y: box.y, width: width, height: box.height), imageSize: size))
+                x += width
+            }
+            return RecognizedTextObservation(
+                candidates: [RecognizedText(string: line.text, confidence: line.confidence)], pixelBox: box, imageSize: size,
+                words: recognized, block: line.block, paragraph: line.paragraph)
+        }
+    }
+}
