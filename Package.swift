@@ -12,6 +12,8 @@ let products: [Product] = [
     .library(name: "QualityGating", targets: ["QualityGating"]),
     .library(name: "QualityCalibration", targets: ["QualityCalibration"]),
     .library(name: "TextRecognition", targets: ["TextRecognition"]),
+    // Separate so the core libraries never need libtesseract.
+    .library(name: "TesseractRecognizer", targets: ["TesseractRecognizer"]),
 ]
 
 // MARK: - System libraries (C stays at the edges)
@@ -26,6 +28,9 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CTIFF", pkgConfig: "libtiff-4",
         providers: [.apt(["libtiff-dev"])]),
+    .systemLibrary(
+        name: "CTesseract", pkgConfig: "tesseract",
+        providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
 ]
 
 // MARK: - Implementation details (no stable API)
@@ -59,6 +64,8 @@ let libraries: [Target] = [
         ]),
     // Layer 4: the TextRecognizer seam, its conformance checks, a fake, and the gated flow.
     .target(name: "TextRecognition", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
+    // Layer 4: the Tesseract backend (libtesseract's C API).
+    .target(name: "TesseractRecognizer", dependencies: ["TextRecognition", "ImagingCore", "CTesseract"]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
@@ -80,6 +87,9 @@ let tests: [Target] = [
         dependencies: ["QualityMetrics", "QualityGating", "ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "QualityCalibrationTests", dependencies: ["QualityCalibration", "QualityGating", "QualityMetrics", "_ImagingTestSupport"]),
     .testTarget(name: "TextRecognitionTests", dependencies: ["TextRecognition", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(
+        name: "TesseractRecognizerTests",
+        dependencies: ["TesseractRecognizer", "TextRecognition", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",

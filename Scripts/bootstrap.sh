@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Installs what imgquality builds against when it is missing: pkg-config and the
-# Debian development packages of libjpeg-turbo, libpng and libtiff (4.5 or later),
-# and chromium, which the tests use to render a calibration report.
+# Debian development packages of libjpeg-turbo, libpng, libtiff (4.5 or later) and
+# libtesseract with English data, and chromium, which the tests use to render a
+# calibration report.
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
 
 need=()
 if ! command -v pkg-config >/dev/null 2>&1; then
-    need+=(pkg-config libjpeg62-turbo-dev libpng-dev libtiff-dev)
+    need+=(pkg-config libjpeg62-turbo-dev libpng-dev libtiff-dev libtesseract-dev)
 else
     pkg-config --exists libjpeg || need+=(libjpeg62-turbo-dev)
     pkg-config --exists libpng || need+=(libpng-dev)
     pkg-config --exists 'libtiff-4 >= 4.5' || need+=(libtiff-dev)
+    pkg-config --exists tesseract || need+=(libtesseract-dev)
 fi
+# English language data for the Tesseract backend and its tests.
+[ -f /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || need+=(tesseract-ocr-eng)
 
 # Headless Chromium renders calibration reports in the tests.
 command -v chromium >/dev/null 2>&1 || need+=(chromium)

@@ -1,0 +1,78 @@
+import Foundation
+import ImageCodecs
+import ImagingCore
+import Testing
+import TesseractRecognizer
+import TextRecognition
+import _ImagingTestSupport
+
+/// A rendered page with known text, from the committed documents dataset.
+enum RenderedPage {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let image = root.appendingPathComponent("Datasets/documents/images/page01_clean.png").path
+    static let text = root.appendingPathComponent("Datasets/documents/text/page01.txt").path
+
+    static func luma() throws -> PixelBuffer<UInt8> {
+        try ImageDecoder().decode(contentsOf: image).luma.eightBit
+    }
+
+    static func words() throws -> [String] {
+        try String(contentsOfFile: text, encoding: .utf8).split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+}
+
+@Suite("Tesseract recognizer", .serialized)
+struct TesseractRecognizerTests {
+    let recognizer = TesseractRecognizer()
+
+    @Test func conformsToTheTextRecognizerContract() async throws {
+        let failures = await TextRecognizerConformance.check(recognizer, page: try RenderedPage.luma(), expectedWords: Set(try RenderedPage.words()), minimumWordRecall: 0.9)
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test func readsAKnownPageWithBoxesInBothConventions() async throws {
+        let page = try RenderedPage.luma()
+        let lines = try await recognizer.recognize(page, options: RecognitionOptions())
+        let read = lines.flatMap(\.words).map(\.text.string)
+        let truth = try RenderedPage.words()
+        let hits = Set(read).intersection(truth).count
+        #expect(Double(hits) / Double(Set(truth).count) > 0.9, "\(hits) of \(Set(truth).count) distinct words")
+        let first = try #require(lines.first)
+        // The first line is near the top: a high y in Vision's lower-left convention, a small y in pixels.
+        #expect(first.boundingBox.maxY > 0.8 && first.pixelBox.y < Int(0.2 * Double(page.height)))
+        #expect(abs(first.boundingBox.y - (1 - Double(first.pixelBox.y + first.pixelBox.height) / Double(page.height))) < 1e-9)
+        #expect(first.quadrilateral.first == PixelPoint(x: first.pixelBox.x, y: first.pixelBox.y))
+        #expect(lines.map(\.paragraph) == lines.map(\.paragraph).sorted(), "paragraphs in reading order")
+    }
+
+    @Test func regionOfInterestReadsOnlyThere() async throws {
+        let page = try RenderedPage.luma()
+        var options = RecognitionOptions()
+        options.regionOfInterest = NormalizedRect(x: 0, y: 0.5, width: 1, height: 0.5)  // top half
+        let lines = try await recognizer.recognize(page, options: options)
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0.pixelBox.y + $0.pixelBox.height <= page.height / 2 + 4 }, "\(lines.map(\.pixelBox))")
+    }
+
+    @Test func optionsAreHonouredOrRefused() async throws {
+        let page = try RenderedPage.luma()
+        var fast = RecognitionOptions()
+        fast.recognitionLevel = .fast
+        await #expect(throws: RecognitionError.self) { try await recognizer.recognize(page, options: fast) }
+        var unknown = RecognitionOptions()
+        unknown.recognitionLanguages = ["x1"]
+        await #expect(throws: RecognitionError.self) { try await recognizer.recognize(page, options: unknown) }
+        #expect(try TesseractRecognizer.tesseractLanguages(["en-US", "de"]) == "eng+deu")
+    }
+
+    @Test func missingLanguageDataIsAClearError() async throws {
+        var options = RecognitionOptions()
+        options.recognitionLanguages = ["yor"]  // Yoruba: no traineddata installed here
+        do {
+            _ = try await recognizer.recognize(try RenderedPage.luma(), options: options)
+            Issue.record("a language without data was accepted")
+        } catch let error as RecognitionError {
+            #expect(error.kind == .engineUnavailable && error.message.contains("yor"), "\(error)")
+        }
+    }
+}
