@@ -71,6 +71,7 @@ let libraries: [Target] = [
         name: "ImageQualityCLI",
         dependencies: [
             "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityCalibration",
+            "TextRecognition", "TesseractRecognizer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(name: "imgquality", dependencies: ["ImageQualityCLI"]),

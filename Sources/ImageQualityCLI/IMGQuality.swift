@@ -13,7 +13,7 @@ public struct IMGQuality: ParsableCommand {
             when standard output is not a terminal.
             """,
         version: version,
-        subcommands: [Score.self, Gate.self, Calibrate.self],
+        subcommands: [Score.self, Gate.self, Calibrate.self, OCR.self],
         defaultSubcommand: nil
     )
 

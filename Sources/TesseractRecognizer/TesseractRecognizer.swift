@@ -140,6 +140,8 @@ final class Engine: @unchecked Sendable {
                 .engineUnavailable,
                 "Tesseract cannot load language data \"\(key.languages)\" (install tesseract-ocr-\(key.languages.split(separator: "+").first ?? "") or set TESSDATA_PREFIX)")
         }
+        // Tesseract's diagnostics ("Estimating resolution as …") would mix into our stderr.
+        _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
     }
 
     deinit {

@@ -213,3 +213,42 @@ struct ProcessTests {
         #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.2.0")
     }
 }
+
+@Suite("imgquality ocr", .serialized)
+struct OCRProcessTests {
+    static let documents = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Datasets/documents/images").path
+
+    @Test func recognizesWhatPassesAndSaysWhyNot() throws {
+        let clean = Self.documents + "/page02_clean.png"
+        let blurred = Self.documents + "/page02_gaussian-2.5.jpg"
+        let run = try Binary.run(["ocr", "--format", "jsonl", clean, blurred, Fixtures.path("png/truncated.png")])
+        #expect(run.status == 2, "\(run.stderr)")
+        let records = run.records
+        #expect(records.count == 3)
+        let passed = try #require(records.first)
+        #expect((passed["gate"] as? [String: Any])?["pass"] as? Bool == true)
+        let text = try #require(passed["text"] as? String)
+        let truth = try String(contentsOfFile: Self.documents + "/../text/page02.txt", encoding: .utf8)
+        let truthWords = Set(truth.split(whereSeparator: \.isWhitespace).map(String.init))
+        let readWords = Set(text.split(whereSeparator: \.isWhitespace).map(String.init))
+        #expect(Double(readWords.intersection(truthWords).count) / Double(truthWords.count) > 0.9)
+        let lines = try #require(passed["observations"] as? [[String: Any]])
+        #expect(!lines.isEmpty && lines.first?["boundingBox"] != nil && lines.first?["pixelBox"] != nil)
+        let rejected = records[1]
+        #expect((rejected["gate"] as? [String: Any])?["pass"] as? Bool == false)
+        #expect(rejected["text"] is NSNull && rejected["observations"] is NSNull)
+        #expect((records[2]["error"] as? [String: Any])?["code"] as? String == "decode.truncated")
+        #expect(!run.stderr.contains("Estimating resolution"), "Tesseract diagnostics leak: \(run.stderr)")
+    }
+
+    @Test func forceRecognizesRejectedImagesAndExitCodes() throws {
+        let blurred = Self.documents + "/page02_gaussian-2.5.jpg"
+        let rejected = try Binary.run(["ocr", blurred])
+        #expect(rejected.status == 1 && rejected.stdout.contains("[rejected: "))
+        let forced = try Binary.run(["ocr", "--force", "--format", "jsonl", blurred])
+        #expect(forced.status == 1)
+        #expect(forced.records.first?["text"] is String)
+        #expect(try Binary.run(["ocr", "--languages", "x1", blurred]).status == 64)
+    }
+}

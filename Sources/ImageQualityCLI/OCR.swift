@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import ImageCodecs
+import ImagingCore
+import QualityGating
+import QualityMetrics
+import TesseractRecognizer
+import TextRecognition
+
+/// `imgquality ocr`: decode once, gate, and recognize only what will read well.
+struct OCR: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ocr",
+        abstract: "Gate images and recognize the text of those that pass (Tesseract).",
+        discussion: """
+            Formats: text (the recognized text, a line of "==> path <==" before each image, as
+            head does) or jsonl (one record per image: path, gate, text (null when rejected),
+            observations with boxes in Vision's normalized lower-left convention and in pixels).
+            Exit status: 0 every image recognized, 1 some rejected by the gate, 2 some failed.
+            Set OMP_THREAD_LIMIT=1 in the environment: libtesseract is much slower without it.
+            """)
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var decode: DecodeFlags
+    @OptionGroup var analysis: AnalysisFlags
+
+    @Option(name: .long, help: ArgumentHelp("Output: text or jsonl.", valueName: "format"))
+    var format: OCRFormat = .text
+
+    @Flag(name: .long, help: "Recognize rejected images too (the record still reports the gate).")
+    var force = false
+
+    @Option(name: .long, help: ArgumentHelp("Languages, most likely first, comma-separated (en, de, ru, or Tesseract names).", valueName: "list"))
+    var languages: String = "en"
+
+    @Flag(name: .long, help: "Turn off Tesseract's dictionaries (no correction towards known words).")
+    var noLanguageCorrection = false
+
+    @Option(name: .long, help: ArgumentHelp("A file of extra words to favour, one per line.", valueName: "file"))
+    var customWords: String?
+
+    mutating func run() throws {
+        var options = RecognitionOptions(
+            recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+            usesLanguageCorrection: !noLanguageCorrection)
+        if let customWords {
+            guard let text = try? String(contentsOfFile: customWords, encoding: .utf8) else {
+                throw ValidationError("Cannot read the custom words file \(customWords).")
+            }
+            options.customWords = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+        }
+        do {
+            try options.validate()
+            _ = try TesseractRecognizer.tesseractLanguages(options.recognitionLanguages)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        let (analyzer, policy) = try analysis.configuration()
+        let gated = GatedTextRecognizer(recognizer: TesseractRecognizer(), analyzer: analyzer, gate: QualityGate(policy: policy), limits: decode.decodeOptions.limits)
+        let expander = InputExpander(allFiles: input.allFiles, nullSeparated: input.null)
+        let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)
+        var summary = RunSummary()
+        let (format, force, recognitionOptions) = (self.format, self.force, options)
+        OrderedParallelMap(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs).run(
+            makeWorker: {
+                return { path in OCROutcome.run(gated, path: path, options: recognitionOptions, force: force) }
+            },
+            emit: { path, outcome in
+                switch outcome.result {
+                case .failure: summary.failed += 1
+                case .success(let recognition):
+                    summary.scored += 1
+                    if !recognition.decision.pass { summary.rejected += 1 }
+                }
+                Terminal.write(format == .jsonl ? outcome.json.serialized + "\n" : outcome.text, to: STDOUT_FILENO)
+            })
+        if summary.failed > 0 { throw ExitCode(2) }
+        if summary.rejected > 0 { throw ExitCode(1) }
+    }
+}
+
+enum OCRFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, jsonl
+}
+
+/// One image's gated recognition, ready to print.
+struct OCROutcome: Sendable {
+    var path: String
+    var result: Result<GatedRecognition, Failure>
+
+    /// A failure's stable code and message.
+    struct Failure: Error {
+        var code: String
+        var message: String
+    }
+
+    /// Runs the async gated flow from a worker thread and waits for it.
+    static func run(_ gated: GatedTextRecognizer<TesseractRecognizer>, path: String, options: RecognitionOptions, force: Bool) -> OCROutcome {
+        let box = ResultBox()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                box.result = .success(try await gated.recognize(contentsOf: path, options: options, force: force))
+            } catch let error as any CodedError {
+                box.result = .failure(Failure(code: error.code, message: error.message))
+            } catch {
+                box.result = .failure(Failure(code: RecognitionError.Kind.failed.rawValue, message: "\(error)"))
+            }
+            done.signal()
+        }
+        done.wait()
+        return OCROutcome(path: path, result: box.result!)
+    }
+
+    final class ResultBox: @unchecked Sendable {
+        var result: Result<GatedRecognition, Failure>?
+    }
+
+    var text: String {
+        switch result {
+        case .failure(let error):
+            return "==> \(path) <==\n[error \(error.code): \(error.message)]\n\n"
+        case .success(let recognition):
+            guard let text = recognition.text else {
+                return "==> \(path) <==\n[rejected: \(recognition.decision.reasons.joined(separator: ", "))]\n\n"
+            }
+            return "==> \(path) <==\n\(text)\n\n"
+        }
+    }
+
+    var json: JSONValue {
+        switch result {
+        case .failure(let error):
+            return .object([("path", .string(path)), ("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))])
+        case .success(let recognition):
+            let decision = recognition.decision
+            let observations: JSONValue = recognition.observations.map { .array($0.map(Self.json)) } ?? .null
+            return .object([
+                ("path", .string(path)), ("width", .int(recognition.imageSize.width)), ("height", .int(recognition.imageSize.height)),
+                ("gate", .object([("pass", .bool(decision.pass)), ("score", rounded(decision.score)), ("reasons", .array(decision.reasons.map(JSONValue.string)))])),
+                ("text", recognition.text.map(JSONValue.string) ?? .null),
+                ("observations", observations),
+            ])
+        }
+    }
+
+    static func json(_ line: RecognizedTextObservation) -> JSONValue {
+        let words: [JSONValue] = line.words.map { word in
+            .object([("text", .string(word.text.string)), ("confidence", rounded(word.text.confidence)), ("pixelBox", json(word.pixelBox))])
+        }
+        var members: [(String, JSONValue)] = [("text", .string(line.text))]
+        members.append(("confidence", rounded(line.candidates.first?.confidence ?? 0)))
+        members.append(("boundingBox", json(line.boundingBox)))
+        members.append(("pixelBox", json(line.pixelBox)))
+        members.append(("block", .int(line.block)))
+        members.append(("paragraph", .int(line.paragraph)))
+        members.append(("words", .array(words)))
+        return .object(members)
+    }
+
+    static func json(_ rect: NormalizedRect) -> JSONValue {
+        .object([("x", rounded(rect.x)), ("y", rounded(rect.y)), ("width", rounded(rect.width)), ("height", rounded(rect.height))])
+    }
+
+    static func json(_ rect: PixelRect) -> JSONValue {
+        .object([("x", .int(rect.x)), ("y", .int(rect.y)), ("width", .int(rect.width)), ("height", .int(rect.height))])
+    }
+}
