@@ -14,8 +14,10 @@ struct OCR: ParsableCommand {
         abstract: "Gate images and recognize the text of those that pass (Tesseract).",
         discussion: """
             Formats: text (the recognized text, a line of "==> path <==" before each image, as
-            head does) or jsonl (one record per image: path, gate, text (null when rejected),
-            observations with boxes in Vision's normalized lower-left convention and in pixels).
+            head does); jsonl (one record per image: path, gate, text (null when rejected),
+            observations with boxes in Vision's normalized lower-left convention and in pixels);
+            gcv (per image, one line holding a Google Cloud Vision images:annotate response body
+            for DOCUMENT_TEXT_DETECTION; rejected and failed images get its per-image error).
             Exit status: 0 every image recognized, 1 some rejected by the gate, 2 some failed.
             Set OMP_THREAD_LIMIT=1 in the environment: libtesseract is much slower without it.
             """)
@@ -24,7 +26,7 @@ struct OCR: ParsableCommand {
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var analysis: AnalysisFlags
 
-    @Option(name: .long, help: ArgumentHelp("Output: text or jsonl.", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Output: text, jsonl or gcv.", valueName: "format"))
     var format: OCRFormat = .text
 
     @Flag(name: .long, help: "Recognize rejected images too (the record still reports the gate).")
@@ -72,7 +74,11 @@ struct OCR: ParsableCommand {
                     summary.scored += 1
                     if !recognition.decision.pass { summary.rejected += 1 }
                 }
-                Terminal.write(format == .jsonl ? outcome.json.serialized + "\n" : outcome.text, to: STDOUT_FILENO)
+                switch format {
+                case .text: Terminal.write(outcome.text, to: STDOUT_FILENO)
+                case .jsonl: Terminal.write(outcome.json.serialized + "\n", to: STDOUT_FILENO)
+                case .gcv: Terminal.write(GoogleVisionResponse.body(outcome).serialized + "\n", to: STDOUT_FILENO)
+                }
             })
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
@@ -80,7 +86,7 @@ struct OCR: ParsableCommand {
 }
 
 enum OCRFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl
+    case text, jsonl, gcv
 }
 
 /// One image's gated recognition, ready to print.

@@ -242,6 +242,47 @@ struct OCRProcessTests {
         #expect(!run.stderr.contains("Estimating resolution"), "Tesseract diagnostics leak: \(run.stderr)")
     }
 
+    /// The gcv format has the field shapes of Google Cloud Vision's `AnnotateImageResponse`.
+    @Test func googleVisionResponseShapes() throws {
+        let clean = Self.documents + "/page03_clean.png"
+        let blurred = Self.documents + "/page02_gaussian-2.5.jpg"
+        let run = try Binary.run(["ocr", "--format", "gcv", clean, blurred, Fixtures.path("png/truncated.png")])
+        #expect(run.status == 2)
+        let bodies = run.records
+        #expect(bodies.count == 3)
+        let first = try #require((bodies.first?["responses"] as? [[String: Any]])?.first)
+        let annotations = try #require(first["textAnnotations"] as? [[String: Any]])
+        #expect(annotations.count > 100)
+        for annotation in annotations.prefix(20) {
+            #expect(annotation["description"] is String)
+            let vertices = try #require((annotation["boundingPoly"] as? [String: Any])?["vertices"] as? [[String: Any]])
+            #expect(vertices.count == 4 && vertices.allSatisfy { $0["x"] is Int && $0["y"] is Int })
+        }
+        let full = try #require(first["fullTextAnnotation"] as? [String: Any])
+        let text = try #require(full["text"] as? String)
+        #expect(text == annotations.first?["description"] as? String)
+        let page = try #require((full["pages"] as? [[String: Any]])?.first)
+        #expect(page["width"] as? Int == 1240 && page["height"] as? Int == 1754)
+        let blocks = try #require(page["blocks"] as? [[String: Any]])
+        var wordCount = 0
+        for block in blocks {
+            #expect(block["blockType"] as? String == "TEXT" && block["boundingBox"] != nil)
+            for paragraph in try #require(block["paragraphs"] as? [[String: Any]]) {
+                for word in try #require(paragraph["words"] as? [[String: Any]]) {
+                    let symbols = try #require(word["symbols"] as? [[String: Any]])
+                    #expect(!symbols.isEmpty && symbols.allSatisfy { ($0["text"] as? String)?.count == 1 })
+                    #expect((word["confidence"] as? Double).map { (0...1).contains($0) } == true)
+                    wordCount += 1
+                }
+            }
+        }
+        #expect(wordCount == annotations.count - 1, "one textAnnotation per word after the whole text")
+        let rejected = try #require((bodies[1]["responses"] as? [[String: Any]])?.first?["error"] as? [String: Any])
+        #expect(rejected["code"] as? Int == 9 && (rejected["message"] as? String)?.contains("blur") == true)
+        let failed = try #require((bodies[2]["responses"] as? [[String: Any]])?.first?["error"] as? [String: Any])
+        #expect(failed["code"] as? Int == 3 && (failed["message"] as? String)?.hasPrefix("decode.truncated") == true)
+    }
+
     @Test func forceRecognizesRejectedImagesAndExitCodes() throws {
         let blurred = Self.documents + "/page02_gaussian-2.5.jpg"
         let rejected = try Binary.run(["ocr", blurred])
