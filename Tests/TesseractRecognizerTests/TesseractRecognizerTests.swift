@@ -76,3 +76,34 @@ struct TesseractRecognizerTests {
         }
     }
 }
+
+@Suite("External command recognizer", .serialized)
+struct CommandRecognizerTests {
+    let command = CommandTextRecognizer(arguments: ["tesseract", "{input}", "-", "-l", "{languages}", "tsv"])
+
+    @Test func theTesseractProgramThroughTheSeamConforms() async throws {
+        let failures = await TextRecognizerConformance.check(command, page: try RenderedPage.luma(), expectedWords: Set(try RenderedPage.words()), minimumWordRecall: 0.9)
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test func itAgreesWithTheLibraryBackend() async throws {
+        let page = try RenderedPage.luma()
+        let viaCommand = try await command.recognize(page, options: RecognitionOptions()).flatMap(\.words).map(\.text.string)
+        let viaLibrary = try await TesseractRecognizer().recognize(page, options: RecognitionOptions()).flatMap(\.words).map(\.text.string)
+        let same = zip(viaCommand, viaLibrary).filter { $0 == $1 }.count
+        #expect(Double(same) / Double(max(viaCommand.count, viaLibrary.count)) > 0.95, "\(same) of \(viaCommand.count)/\(viaLibrary.count) words agree")
+    }
+
+    @Test func aMissingProgramAndRefusedOptions() async throws {
+        let missing = CommandTextRecognizer(arguments: ["/no/such/ocr", "{input}"])
+        do {
+            _ = try await missing.recognize(try RenderedPage.luma(), options: RecognitionOptions())
+            Issue.record("a missing program ran")
+        } catch let error as RecognitionError {
+            #expect(error.kind == .engineUnavailable)
+        }
+        var custom = RecognitionOptions()
+        custom.customWords = ["x"]
+        await #expect(throws: RecognitionError.self) { try await command.recognize(try RenderedPage.luma(), options: custom) }
+    }
+}

@@ -3,7 +3,7 @@ import ImageCodecs
 import ImagingCore
 import QualityGating
 import Testing
-import TextRecognition
+@testable import TextRecognition
 import _ImagingTestSupport
 
 /// The synthetic page of `Scenes.page` (600 × 800) and a script of its lines.
@@ -131,5 +131,28 @@ struct GatedRecognitionTests {
         await #expect(throws: ImagingError.self) {
             try await GatedTextRecognizer(recognizer: FakeTextRecognizer(lines: [])).recognize(contentsOf: "/no/such/file.jpg")
         }
+    }
+}
+
+@Suite("Command recognizer output")
+struct CommandParsingTests {
+    @Test func tsvLinesAndWords() {
+        let tsv = """
+            level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext
+            1\t1\t0\t0\t0\t0\t0\t0\t200\t100\t-1\t
+            2\t1\t1\t0\t0\t0\t10\t10\t150\t40\t-1\t
+            3\t1\t1\t1\t0\t0\t10\t10\t150\t40\t-1\t
+            4\t1\t1\t1\t1\t0\t10\t10\t150\t15\t-1\t
+            5\t1\t1\t1\t1\t1\t10\t10\t60\t15\t96.5\tHello
+            5\t1\t1\t1\t1\t2\t80\t10\t80\t15\t90.0\tworld
+            4\t1\t1\t1\t2\t0\t10\t35\t100\t15\t-1\t
+            5\t1\t1\t1\t2\t1\t10\t35\t100\t15\t50\tagain
+            """
+        let lines = CommandTextRecognizer.parseTSV(tsv, size: ImageSize(width: 200, height: 100))
+        #expect(lines.map(\.text) == ["Hello world", "again"])
+        #expect(lines[0].words.map(\.text.confidence) == [0.965, 0.9])
+        #expect(lines[0].pixelBox == PixelRect(x: 10, y: 10, width: 150, height: 15))
+        #expect(lines[1].boundingBox == NormalizedRect(x: 0.05, y: 0.5, width: 0.5, height: 0.15))
+        #expect(lines.map(\.paragraph) == [0, 0] && lines.map(\.block) == [0, 0])
     }
 }
