@@ -52,20 +52,8 @@ enum GoogleVisionResponse {
 
     /// Blocks of paragraphs of words, from the lines' block and paragraph indices.
     static func blocks(_ lines: [RecognizedTextObservation]) -> [JSONValue] {
-        var result: [JSONValue] = []
-        var start = 0
-        while start < lines.count {
-            let block = lines[start].block
-            var end = start
-            while end < lines.count && lines[end].block == block { end += 1 }
-            let blockLines = Array(lines[start..<end])
-            var paragraphs: [JSONValue] = []
-            var p = 0
-            while p < blockLines.count {
-                let paragraph = blockLines[p].paragraph
-                var q = p
-                while q < blockLines.count && blockLines[q].paragraph == paragraph { q += 1 }
-                let paragraphLines = Array(blockLines[p..<q])
+        runs(lines, by: \.block).map { blockLines in
+            let paragraphs: [JSONValue] = runs(blockLines, by: \.paragraph).map { paragraphLines in
                 let words: [JSONValue] = paragraphLines.flatMap(\.words).map { word in
                     .object([
                         ("boundingBox", poly(word.pixelBox)),
@@ -73,17 +61,27 @@ enum GoogleVisionResponse {
                         ("confidence", rounded(word.text.confidence)),
                     ])
                 }
-                paragraphs.append(.object([
+                return .object([
                     ("boundingBox", poly(union(paragraphLines.map(\.pixelBox)))), ("words", .array(words)),
                     ("confidence", rounded(mean(paragraphLines.map { $0.candidates.first?.confidence ?? 0 }))),
-                ]))
-                p = q
+                ])
             }
-            result.append(.object([
+            return .object([
                 ("boundingBox", poly(union(blockLines.map(\.pixelBox)))), ("paragraphs", .array(paragraphs)),
                 ("blockType", .string("TEXT")), ("confidence", rounded(mean(blockLines.map { $0.candidates.first?.confidence ?? 0 }))),
-            ]))
-            start = end
+            ])
+        }
+    }
+
+    /// Consecutive runs of lines sharing `key`, in order.
+    static func runs(_ lines: [RecognizedTextObservation], by key: KeyPath<RecognizedTextObservation, Int>) -> [[RecognizedTextObservation]] {
+        var result: [[RecognizedTextObservation]] = []
+        for line in lines {
+            if let last = result.last?.last, last[keyPath: key] == line[keyPath: key] {
+                result[result.count - 1].append(line)
+            } else {
+                result.append([line])
+            }
         }
         return result
     }
