@@ -125,4 +125,31 @@ public enum AreaResample {
             width: max(1, Int((Double(plane.width) * scale).rounded())),
             height: max(1, Int((Double(plane.height) * scale).rounded())))
     }
+
+    /// Each channel of interleaved samples (RGB, …) resampled to `size`, as `resize(_:to:)` does a plane.
+    public static func resize(interleaved buffer: PixelBuffer<UInt8>, to size: ImageSize) -> PixelBuffer<UInt8> {
+        if buffer.size == size { return buffer }
+        let channels = buffer.channels
+        var planes: [PixelBuffer<UInt8>] = []
+        for c in 0..<channels {
+            var plane = PixelBuffer<UInt8>(width: buffer.width, height: buffer.height)
+            buffer.withUnsafeBufferPointer { source in
+                plane.withUnsafeMutableBufferPointer { out in
+                    for y in 0..<buffer.height {
+                        for x in 0..<buffer.width { out[y * buffer.width + x] = source[y * buffer.rowStride + x * channels + c] }
+                    }
+                }
+            }
+            planes.append(resize(plane, to: size))
+        }
+        var out = PixelBuffer<UInt8>(width: size.width, height: size.height, channels: channels)
+        out.withUnsafeMutableBufferPointer { destination in
+            for c in 0..<channels {
+                planes[c].withUnsafeBufferPointer { p in
+                    for i in 0..<(size.width * size.height) { destination[i * channels + c] = p[i] }
+                }
+            }
+        }
+        return out
+    }
 }

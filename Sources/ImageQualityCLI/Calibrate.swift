@@ -183,15 +183,7 @@ final class ThumbnailMaker {
 
     func jpeg(of path: String) -> [UInt8]? {
         guard let image = try? decoder.decode(contentsOf: path), let rgb = image.rgb?.eightBit else { return nil }
-        let target = AreaResample.size(fitting: rgb.size, longSide: 200)
-        var channels: [PixelBuffer<UInt8>] = []
-        for c in 0..<3 {
-            var plane = PixelBuffer<UInt8>(width: rgb.width, height: rgb.height)
-            for y in 0..<rgb.height { for x in 0..<rgb.width { plane[x, y] = rgb[x, y, c] } }
-            channels.append(AreaResample.resize(plane, to: target))
-        }
-        var small = PixelBuffer<UInt8>(width: target.width, height: target.height, channels: 3)
-        for y in 0..<target.height { for x in 0..<target.width { for c in 0..<3 { small[x, y, c] = channels[c][x, y] } } }
+        let small = AreaResample.resize(interleaved: rgb, to: AreaResample.size(fitting: rgb.size, longSide: 200))
         return try? JPEGEncoder.encode(small, quality: 80)
     }
 }

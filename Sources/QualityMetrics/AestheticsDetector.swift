@@ -29,24 +29,24 @@ public struct AestheticsDetector: Sendable {
     public static let weights = (sharpness: 0.3, exposure: 0.2, contrast: 0.15, colour: 0.15, noise: 0.1, composition: 0.1)
 
     public func analyze(_ image: AnalysisImage, blur: BlurObservation, exposure: ExposureObservation) -> AestheticsObservation {
-        let plane = image.luma
-        let values = planeTileMoments(plane, tileSize: 32)
+        analyze(image, blur: blur, exposure: exposure, tiles: BlurDetector.tileWidths(image.luma))
+    }
+
+    func analyze(
+        _ image: AnalysisImage, blur: BlurObservation, exposure: ExposureObservation, tiles: BlurDetector.TileWidths
+    ) -> AestheticsObservation {
+        let values = tiles.values
         let contrast = values.total.standardDeviation
         let colourfulness = image.rgb.map { Colourfulness(rgb: $0).value } ?? 0
 
         // Noise: Immerkær's estimate on the flattest quarter of tiles, where texture does not leak in.
-        let noiseTiles = Stencil.noise.tileMoments(plane, tileSize: 32)
-        let flatness = values.tiles.indices.sorted { values.tiles[$0].standardDeviation < values.tiles[$1].standardDeviation }
-        let flattest = flatness.prefix(max(1, flatness.count / 4))
-        let noiseMoments = flattest.reduce(Moments()) { $0 + noiseTiles.tiles[$1] }
-        let noise = (Double.pi / 2).squareRoot() / 6 * noiseMoments.meanAbsolute
+        let noise = tiles.noiseSigma
 
         // Composition: the gradient-energy centroid's distance to the nearest thirds point.
-        let gx = Stencil.gradientX.tileMoments(plane, tileSize: 32), gy = Stencil.gradientY.tileMoments(plane, tileSize: 32)
         var cx = 0.0, cy = 0.0, mass = 0.0
         for row in 0..<values.rows {
             for column in 0..<values.columns {
-                let energy = Double(gx[column, row].sumOfSquares + gy[column, row].sumOfSquares)
+                let energy = tiles.gradientEnergy[row * values.columns + column]
                 cx += energy * (Double(column) + 0.5) / Double(values.columns)
                 cy += energy * (Double(row) + 0.5) / Double(values.rows)
                 mass += energy

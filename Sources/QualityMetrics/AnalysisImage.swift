@@ -34,7 +34,7 @@ public struct AnalysisImage: Sendable {
         let target = AreaResample.size(fitting: luma.size, longSide: Self.longSide)
         self.luma = AreaResample.resize(luma, to: target)
         if let rgb {
-            self.rgb = Self.resizeInterleaved(rgb, to: target)
+            self.rgb = AreaResample.resize(interleaved: rgb, to: target)
         }
         self.fullSize = fullSize
         scale = Double(max(fullSize.width, fullSize.height)) / Double(max(target.width, target.height))
@@ -62,30 +62,4 @@ public struct AnalysisImage: Sendable {
         self.init(luma: luma, rgb: rgb, fullSize: image.orientedSize)
     }
 
-    /// Resamples each channel of interleaved samples.
-    static func resizeInterleaved(_ buffer: PixelBuffer<UInt8>, to size: ImageSize) -> PixelBuffer<UInt8> {
-        if buffer.size == size { return buffer }
-        let channels = buffer.channels
-        var planes: [PixelBuffer<UInt8>] = []
-        for c in 0..<channels {
-            var plane = PixelBuffer<UInt8>(width: buffer.width, height: buffer.height)
-            buffer.withUnsafeBufferPointer { source in
-                plane.withUnsafeMutableBufferPointer { out in
-                    for y in 0..<buffer.height {
-                        for x in 0..<buffer.width { out[y * buffer.width + x] = source[y * buffer.rowStride + x * channels + c] }
-                    }
-                }
-            }
-            planes.append(AreaResample.resize(plane, to: size))
-        }
-        var out = PixelBuffer<UInt8>(width: size.width, height: size.height, channels: channels)
-        out.withUnsafeMutableBufferPointer { destination in
-            for c in 0..<channels {
-                planes[c].withUnsafeBufferPointer { p in
-                    for i in 0..<(size.width * size.height) { destination[i * channels + c] = p[i] }
-                }
-            }
-        }
-        return out
-    }
 }

@@ -47,17 +47,17 @@ public struct BlurDetector: Sendable {
     /// Tiles flatter than this (luma standard deviation, 8-bit) carry no edge evidence.
     public static let textureThreshold = 6.0
 
-    /// Noise variance per pixel (8-bit levels²): Immerkær's estimate over the flattest
-    /// quarter of tiles, plus the 1/12 of 8-bit quantisation.
-    static func noiseVariance(_ plane: PixelBuffer<UInt8>, values: TileGrid) -> Double {
+    /// Immerkær's noise σ (8-bit levels) over the flattest quarter of tiles, where texture does not leak in.
+    static func noiseSigma(_ plane: PixelBuffer<UInt8>, values: TileGrid) -> Double {
         let noise = Stencil.noise.tileMoments(plane, tileSize: values.tileSize)
         let order = values.tiles.indices.sorted { values.tiles[$0].standardDeviation < values.tiles[$1].standardDeviation }
         let flattest = order.prefix(max(1, order.count / 4)).reduce(Moments()) { $0 + noise.tiles[$1] }
-        let sigma = (Double.pi / 2).squareRoot() / 6 * flattest.meanAbsolute
-        return sigma * sigma + 1.0 / 12
+        return (Double.pi / 2).squareRoot() / 6 * flattest.meanAbsolute
     }
 
-    /// Noise-corrected edge widths of the textured tiles, and the per-direction energy totals.
+    /// The per-tile measurements of one analysis image, computed once and shared by the
+    /// blur, smudge and aesthetics detectors: noise-corrected edge widths of the textured
+    /// tiles, the per-direction energy totals, tile moments and noise.
     struct TileWidths {
         var widths: [Double] = []
         /// Gradient and second-derivative energy per unit length, summed over textured
@@ -68,6 +68,12 @@ public struct BlurDetector: Sendable {
         var values: TileGrid
         /// Width per tile in grid order, −1 where the tile has too little texture.
         var grid: [Double] = []
+        /// Immerkær's noise σ over the flattest quarter of tiles (8-bit levels).
+        var noiseSigma = 0.0
+        /// σ² plus 8-bit quantisation's 1/12: the noise variance per pixel.
+        var noiseVariance: Double { noiseSigma * noiseSigma + 1.0 / 12 }
+        /// Raw squared central differences along x and y summed per tile (every tile), in grid order.
+        var gradientEnergy: [Double] = []
     }
 
     /// The four directions: gradient and second-difference stencils, and the squared
@@ -87,9 +93,13 @@ public struct BlurDetector: Sendable {
         // estimate it (Immerkær's mask over the flattest quarter of tiles, plus 8-bit
         // quantisation's 1/12) and subtract its share from each. A central difference
         // carries 2σ² of noise, a second difference 6σ² (before scaling by the step).
-        let noiseVariance = Self.noiseVariance(plane, values: values)
         var result = TileWidths(tileCount: values.tiles.count, values: values)
+        result.noiseSigma = noiseSigma(plane, values: values)
+        let noiseVariance = result.noiseVariance
         result.grid = Array(repeating: -1, count: values.tiles.count)
+        result.gradientEnergy = values.tiles.indices.map {
+            Double(gradients[0].tiles[$0].sumOfSquares + gradients[1].tiles[$0].sumOfSquares)
+        }
         for i in 0..<values.tiles.count where values.tiles[i].standardDeviation >= textureThreshold {
             var energy = [Double](repeating: 0, count: 4), curvature = [Double](repeating: 0, count: 4)
             for (d, direction) in directions.enumerated() {
@@ -117,8 +127,11 @@ public struct BlurDetector: Sendable {
     }
 
     public func analyze(_ image: AnalysisImage) -> BlurObservation {
+        analyze(image, tiles: Self.tileWidths(image.luma))
+    }
+
+    func analyze(_ image: AnalysisImage, tiles: TileWidths) -> BlurObservation {
         let plane = image.luma
-        let tiles = Self.tileWidths(plane)
         let values = tiles.values
         let widths = tiles.widths
         // Motion blur along a direction drains that direction's gradient energy, so tiles

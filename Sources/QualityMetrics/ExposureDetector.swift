@@ -49,6 +49,11 @@ public struct ExposureDetector: Sendable {
         caveats: "Deliberately low-key or high-key photographs read as badly exposed.")
 
     public func analyze(_ image: AnalysisImage) -> ExposureObservation {
+        analyze(image, text: TextSizeEstimator.estimate(detail: image.detail, scale: image.detailScale))
+    }
+
+    /// - Parameter text: the text estimate of the same image (shared with the `text` detector).
+    func analyze(_ image: AnalysisImage, text: TextObservation) -> ExposureObservation {
         let histogram = Histogram(image.luma)
         let median = Double(histogram.percentile(0.5))
         let p02 = Double(histogram.percentile(0.02)), p25 = Double(histogram.percentile(0.25))
@@ -73,13 +78,12 @@ public struct ExposureDetector: Sendable {
         var overEvidence = clipped * (0.4 + 0.3 * brightMidtones + 0.15 * liftedShadows + 0.15 * brightLowerTones)
         // A page is meant to be bright: over-exposed only when its ink is washed out.
         // Ink is measured at decode resolution, where thin strokes are not averaged away.
-        let split = OtsuSplit(Histogram(image.detail))  // ink and paper, if a page
-        let text = TextSizeEstimator.estimate(detail: image.detail, scale: 1)
+        let detailHistogram = Histogram(image.detail)
+        let split = OtsuSplit(detailHistogram)  // ink and paper, if a page
         let colourless = image.rgb.map { Colourfulness(rgb: $0).value < 25 } ?? true
         // A page: short ink runs in regularly spaced lines, without colour.
         let isPage = text.detected && text.lineRegularity >= 0.25 && colourless
         // The ink's own level: the darker half of the ink class (edges of strokes are lighter).
-        let detailHistogram = Histogram(image.detail)
         let inkLevel = isPage ? Double(detailHistogram.percentile(split.darkShare / 2)) : -1
         if isPage { overEvidence *= ramp(inkLevel, from: 90, to: 160) }
 

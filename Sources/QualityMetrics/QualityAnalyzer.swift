@@ -67,17 +67,19 @@ public struct QualityAnalyzer: Sendable {
         // The aesthetic score uses blur and exposure, so it runs them when asked alone.
         let needsBlur = detectors.contains(.blur) || detectors.contains(.aesthetic)
         let needsExposure = detectors.contains(.exposure) || detectors.contains(.aesthetic)
-        let blurResult = needsBlur ? blur.analyze(image) : nil
-        let exposureResult = needsExposure ? exposure.analyze(image) : nil
+        // Per-tile measurements and the text estimate are computed once and shared.
+        let tiles = needsBlur || detectors.contains(.smudge) ? BlurDetector.tileWidths(image.luma) : nil
+        let text = needsExposure || detectors.contains(.text)
+            ? TextSizeEstimator.estimate(detail: image.detail, scale: image.detailScale) : nil
+        let blurResult = needsBlur ? blur.analyze(image, tiles: tiles!) : nil
+        let exposureResult = needsExposure ? exposure.analyze(image, text: text!) : nil
         if detectors.contains(.blur) { report.blur = blurResult }
         if detectors.contains(.exposure) { report.exposure = exposureResult }
-        if detectors.contains(.smudge) { report.smudge = smudge.analyze(image) }
+        if detectors.contains(.smudge) { report.smudge = smudge.analyze(image, tiles: tiles!) }
         if detectors.contains(.aesthetic), let blurResult, let exposureResult {
-            report.aesthetic = aesthetics.analyze(image, blur: blurResult, exposure: exposureResult)
+            report.aesthetic = aesthetics.analyze(image, blur: blurResult, exposure: exposureResult, tiles: tiles!)
         }
-        if detectors.contains(.text) {
-            report.text = TextSizeEstimator.estimate(detail: image.detail, scale: image.detailScale)
-        }
+        if detectors.contains(.text) { report.text = text }
         return report
     }
 }

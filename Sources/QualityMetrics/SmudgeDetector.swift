@@ -53,13 +53,17 @@ public struct SmudgeDetector: Sendable {
     static let tile = 64
 
     public func analyze(_ image: AnalysisImage) -> SmudgeObservation {
+        analyze(image, tiles: BlurDetector.tileWidths(image.luma))
+    }
+
+    func analyze(_ image: AnalysisImage, tiles: BlurDetector.TileWidths) -> SmudgeObservation {
         let plane = image.luma
         let n = Self.tile
         let fft = FFT(size: n)
         let window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n))) }
         // White noise of variance σ² puts σ²·(Σ window²)² of power in every bin.
         let windowEnergy = window.reduce(0) { $0 + Double($1) * Double($1) }
-        let noiseFloor = BlurDetector.noiseVariance(plane, values: planeTileMoments(plane, tileSize: BlurDetector.tileSize)) * windowEnergy * windowEnergy
+        let noiseFloor = tiles.noiseVariance * windowEnergy * windowEnergy
         var slopes: [Double] = [], highs: [Double] = []
         var re = [Float](repeating: 0, count: n * n), im = re
         var y0 = 0
@@ -88,7 +92,6 @@ public struct SmudgeDetector: Sendable {
             y0 += n
         }
         let veil = Self.veil(image)
-        let tiles = BlurDetector.tileWidths(plane)
         let softness = percentile(tiles.widths, 0.5)
         let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
         let islands = Self.softIslands(tiles)

@@ -38,20 +38,12 @@ public final class TesseractRecognizer: TextRecognizer, @unchecked Sendable {
     /// The libtesseract version in use.
     public static var version: String { String(cString: TessVersion()) }
 
-    /// ISO 639-1 codes and the Tesseract traineddata names they map to.
-    public static let languageCodes: [String: String] = [
-        "en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "pt": "por", "nl": "nld", "ru": "rus",
-        "uk": "ukr", "pl": "pol", "cs": "ces", "sv": "swe", "da": "dan", "no": "nor", "fi": "fin", "tr": "tur",
-        "el": "ell", "ja": "jpn", "ko": "kor", "zh": "chi_sim", "ar": "ara", "he": "heb", "hi": "hin",
-    ]
-
     /// The Tesseract language string for `languages`, e.g. `eng+deu`.
     /// - Throws: `.unsupportedOption` for a code it cannot map.
     public static func tesseractLanguages(_ languages: [String]) throws(RecognitionError) -> String {
         var codes: [String] = []
         for language in languages {
-            let primary = String(language.split(separator: "-").first ?? "").lowercased()
-            if let code = languageCodes[primary] {
+            if let code = TesseractLanguageNames.name(for: language) {
                 codes.append(code)
             } else if language.count >= 3, language.allSatisfy({ $0.isLetter || $0 == "_" }) {
                 codes.append(language)  // already a Tesseract name: eng, chi_tra, …

@@ -48,8 +48,7 @@ public struct CommandTextRecognizer: TextRecognizer {
 
     /// `en` → `eng` and so on; other codes pass through.
     static func tesseractCode(_ language: String) -> String {
-        let map = ["en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "ru": "rus", "pt": "por", "nl": "nld"]
-        return map[String(language.split(separator: "-").first ?? "").lowercased()] ?? language
+        TesseractLanguageNames.name(for: language) ?? language
     }
 
     private func run(_ image: PixelBuffer<UInt8>, languages: String) async throws -> String {

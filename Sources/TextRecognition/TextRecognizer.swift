@@ -232,3 +232,18 @@ public struct RecognitionError: CodedError, Equatable {
 public protocol TextRecognizer: Sendable {
     func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions) async throws -> [RecognizedTextObservation]
 }
+
+/// Tesseract's names for languages, shared by the backends that drive Tesseract.
+public enum TesseractLanguageNames {
+    /// ISO 639-1 codes and the Tesseract traineddata names they map to.
+    public static let byISOCode: [String: String] = [
+        "en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "pt": "por", "nl": "nld", "ru": "rus",
+        "uk": "ukr", "pl": "pol", "cs": "ces", "sv": "swe", "da": "dan", "no": "nor", "fi": "fin", "tr": "tur",
+        "el": "ell", "ja": "jpn", "ko": "kor", "zh": "chi_sim", "ar": "ara", "he": "heb", "hi": "hin",
+    ]
+
+    /// The Tesseract name for an ISO 639 code or BCP 47 tag (`en-US` → `eng`), or nil.
+    public static func name(for language: String) -> String? {
+        byISOCode[String(language.split(separator: "-").first ?? "").lowercased()]
+    }
+}
