@@ -8,7 +8,7 @@ import _ImagingTestSupport
 
 /// Ladders of known severity on the real photographs of `Datasets/` (committed with the
 /// repository): along each ladder, per source photo, the confidence never decreases by
-/// more than 0.02.
+/// more than 0.02 (0.04 where a saturated confidence wobbles, as each test says).
 @Suite("Ladders on real photographs", .serialized)
 struct RealPhotoLadderTests {
     static let datasets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -22,26 +22,29 @@ struct RealPhotoLadderTests {
         return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
 
-    static func report(_ set: String, _ path: String) throws -> QualityReport {
-        let decoder = ImageDecoder(options: QualityAnalyzer.decodeOptions(for: [.blur, .exposure]))
+    static func report(_ set: String, _ path: String, detectors: Set<DetectorKind> = [.blur, .exposure]) throws -> QualityReport {
+        let decoder = ImageDecoder(options: QualityAnalyzer.decodeOptions(for: detectors))
         let image = try decoder.decode(contentsOf: "\(datasets)/\(set)/\(path)")
-        return QualityAnalyzer(detectors: [.blur, .exposure]).analyze(AnalysisImage(image))
+        return QualityAnalyzer(detectors: detectors).analyze(AnalysisImage(image))
     }
 
-    /// Checks that `value` never falls by more than 0.02 along `levels` for every source.
-    func expectLadders(_ set: String, levels: [String: Double], value: (QualityReport) -> Double) throws {
+    /// Checks that `value` never falls by more than `tolerance` along `levels` for every source.
+    func expectLadders(
+        _ set: String, levels: [String: Double], detectors: Set<DetectorKind> = [.blur, .exposure], tolerance: Double = 0.02,
+        value: (QualityReport) -> Double
+    ) throws {
         var bySource: [String: [(Double, Double)]] = [:]
         for row in try Self.rows(set) {
             guard let path = row["path"], let source = row["source"], let key = row["degradation"].map({ "\($0):\(row["severity"] ?? "")" }),
                 let level = levels[key]
             else { continue }
-            bySource[source, default: []].append((level, value(try Self.report(set, path))))
+            bySource[source, default: []].append((level, value(try Self.report(set, path, detectors: detectors))))
         }
         #expect(bySource.count == 16)
         for (source, ladder) in bySource {
             let values = ladder.sorted { $0.0 < $1.0 }.map(\.1)
             #expect(values.count == levels.count)
-            for (a, b) in zip(values, values.dropFirst()) where b < a - 0.02 {
+            for (a, b) in zip(values, values.dropFirst()) where b < a - tolerance {
                 Issue.record("\(source): \(values)")
                 break
             }
@@ -56,6 +59,47 @@ struct RealPhotoLadderTests {
 
     @Test func defocusBlur() throws {
         try expectLadders("blur", levels: ["clean:0": 0, "defocus:0.004": 1, "defocus:0.008": 2, "defocus:0.016": 3]) { $0.blur!.confidence }
+    }
+
+    /// Motion blur along the axes and both diagonals, made here from each clean photo
+    /// (linear light, a box of 1%, 2% and 4% of the long side). Tolerance 0.04: where
+    /// the confidence has saturated it wobbles (kde-grey along y: 0.999, 0.965, 1.0).
+    @Test func motionBlur() throws {
+        let decoder = ImageDecoder(options: QualityAnalyzer.decodeOptions(for: [.blur]))
+        let analyzer = QualityAnalyzer(detectors: [.blur])
+        var drops: [String] = []
+        for row in try Self.rows("blur") where row["degradation"] == "clean" {
+            let image = try decoder.decode(contentsOf: "\(Self.datasets)/blur/\(row["path"]!)")
+            let luma = image.luma.eightBit
+            let width = luma.width, height = luma.height
+            let pixels = (0..<height).flatMap { y in (0..<width).map { x in Float(luma[x, y]) } }
+            func confidence(_ pixels: [Float]) -> Double {
+                let plane = Scenes.plane(pixels, width: width, height: height)
+                return analyzer.analyze(AnalysisImage(luma: plane, fullSize: plane.size)).blur!.confidence
+            }
+            let clean = confidence(pixels)
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                let step = dx != 0 && dy != 0 ? 2.0.squareRoot() : 1
+                var values = [clean]
+                for fraction in [0.01, 0.02, 0.04] {
+                    let length = Int((fraction * Double(max(width, height)) / step).rounded())
+                    values.append(confidence(Scenes.motion(pixels, width: width, height: height, length: length, dx: dx, dy: dy)))
+                }
+                if zip(values, values.dropFirst()).contains(where: { $1 < $0 - 0.04 }) {
+                    drops.append("\(row["source"]!) (\(dx),\(dy)): \(values.map { ($0 * 1000).rounded() / 1000 })")
+                }
+            }
+        }
+        #expect(drops == [])
+    }
+
+    /// Whole-frame veiling glare with softening, of increasing strength. Tolerance 0.04:
+    /// past the first level the confidence has saturated and wobbles (skimage-camera:
+    /// 0.982, 0.944, 0.944).
+    @Test func smudgeVeil() throws {
+        try expectLadders(
+            "smudge", levels: ["clean:0": 0, "veil:0.15": 1, "veil:0.3": 2, "veil:0.45": 3], detectors: [.smudge], tolerance: 0.04
+        ) { $0.smudge!.confidence }
     }
 
     @Test func overAndUnderExposure() throws {

@@ -102,6 +102,42 @@ public enum Scenes {
         return convolve(pixels, width: width, height: height, horizontal: kernel, vertical: [1])
     }
 
+    /// Motion blur in linear light (gamma 2.2): each pixel becomes the mean of the
+    /// `length` samples centred on it along the step (`dx`, `dy`) ∈ {−1, 0, 1}², so a
+    /// diagonal step smears over `length`·√2 pixels. Samples past the border are left out.
+    /// O(1) per pixel: running sums along each line of the direction.
+    public static func motion(_ pixels: [Float], width: Int, height: Int, length: Int, dx: Int, dy: Int) -> [Float] {
+        precondition(abs(dx) <= 1 && abs(dy) <= 1 && (dx, dy) != (0, 0))
+        guard length > 1 else { return pixels }
+        let linear = pixels.map { pow(max(0, $0) / 255, 2.2) }
+        func inside(_ x: Int, _ y: Int) -> Bool { x >= 0 && x < width && y >= 0 && y < height }
+        // prefix[p] = sum of the line's samples up to and including p, in the step's order.
+        var prefix = [Float](repeating: 0, count: pixels.count)
+        // Visit pixels so that (x − dx, y − dy) comes first.
+        let xs = dx >= 0 ? Array(0..<width) : Array((0..<width).reversed())
+        let ys = dy >= 0 ? Array(0..<height) : Array((0..<height).reversed())
+        for y in ys {
+            for x in xs {
+                let previous = inside(x - dx, y - dy) ? prefix[(y - dy) * width + x - dx] : 0
+                prefix[y * width + x] = previous + linear[y * width + x]
+            }
+        }
+        let before = (length - 1) / 2, after = length - 1 - before
+        var out = pixels
+        for y in 0..<height {
+            for x in 0..<width {
+                var last = 0, first = 0
+                while last < after && inside(x + (last + 1) * dx, y + (last + 1) * dy) { last += 1 }
+                while first < before && inside(x - (first + 1) * dx, y - (first + 1) * dy) { first += 1 }
+                let ex = x + last * dx, ey = y + last * dy
+                let sx = x - (first + 1) * dx, sy = y - (first + 1) * dy
+                let sum = prefix[ey * width + ex] - (inside(sx, sy) ? prefix[sy * width + sx] : 0)
+                out[y * width + x] = 255 * pow(sum / Float(first + last + 1), 1 / 2.2)
+            }
+        }
+        return out
+    }
+
     public static func convolve(_ pixels: [Float], width: Int, height: Int, horizontal: [Float], vertical: [Float]) -> [Float] {
         let rh = horizontal.count / 2, rv = vertical.count / 2
         var temp = [Float](repeating: 0, count: pixels.count), out = temp
