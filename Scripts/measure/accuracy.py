@@ -101,12 +101,17 @@ def exposure(labels_path, records_path):
 
 def ocr(labels_path, records_path):
     rows = load(labels_path, records_path)
-    for name, subset in [("all", rows), ("phone photos", [r for r in rows if r[0].get("set", "") != "0_1"])]:
+    if any(r[0].get("split") for r in rows):
+        subsets = [("all", rows)] + [(f"{split} split", [r for r in rows if r[0]["split"] == split]) for split in ("train", "test")]
+    else:
+        subsets = [("all", rows), ("phone photos", [r for r in rows if r[0].get("set", "") != "0_1"])]
+    for name, subset in subsets:
         target = [float(r[0]["score"]) for r in subset]
-        print(f"docs-phone-dev {name}: {len(subset)} images, Spearman with OCR score")
+        print(f"{labels_path} {name}: {len(subset)} images, Spearman with OCR score")
         print(f"  imgquality gate.score            {spearman([r[1]['gate']['score'] for r in subset], target):+.3f}")
         print(f"  text.strokeWidth                 {spearman([r[1]['text']['strokeWidth'] for r in subset], target):+.3f}")
         print(f"  text.linePitch                   {spearman([r[1]['text'].get('linePitch', 0) for r in subset], target):+.3f}")
+        print(f"  text.legibility                  {spearman([r[1]['text'].get('legibility', 0) for r in subset], target):+.3f}")
         print(f"  1 - blur.confidence              {spearman([1 - r[1]['blur']['confidence'] for r in subset], target):+.3f}")
         print(f"  Laplacian variance               {spearman([r[2]['lapvar'] for r in subset], target):+.3f}")
         print(f"  mean luminance                   {spearman([r[2]['mean'] for r in subset], target):+.3f}")

@@ -13,7 +13,7 @@ struct AnalysisFlags: ParsableArguments {
     var detectors: DetectorList = DetectorList(Set(DetectorKind.allCases))
 
     @Option(name: .long, help: ArgumentHelp(
-        "Gate policy JSON: {\"blur\":0.2683,\"smudge\":0.4806,\"exposure\":0.425,\"minimumLinePitch\":16}, keys optional.",
+        "Gate policy JSON: {\"blur\":0.2683,\"smudge\":0.4806,\"exposure\":0.425,\"minimumLinePitch\":16,\"minimumLegibility\":12,\"minimumTextContrast\":12}, keys optional.",
         valueName: "file"))
     var policy: String?
 

@@ -163,7 +163,8 @@ struct ScoreRecord: Sendable {
                 .object([
                     ("detected", .bool(text.detected)), ("strokeWidth", rounded(text.strokeWidth)),
                     ("inkFraction", rounded(text.inkFraction)), ("linePitch", rounded(text.linePitch)),
-                    ("lineRegularity", rounded(text.lineRegularity)),
+                    ("lineRegularity", rounded(text.lineRegularity)), ("contrast", rounded(text.contrast)),
+                    ("legibility", rounded(text.legibility)),
                 ])
             ))
         }

@@ -23,7 +23,7 @@ public struct BlurDetector: Sendable {
     /// Default from calibration: `imgquality calibrate Datasets/blur/labels.csv --detector blur`
     /// (logistic fit on the train split; `Reports/blur/profile.json`): 50% at a 1.44-pixel
     /// edge width on the analysis image.
-    public static let defaultMapping = LogisticMapping(midpoint: 1.4356, slope: 12.6478, logarithmic: true)
+    public static let defaultMapping = LogisticMapping(midpoint: 1.4356, slope: 12.6434, logarithmic: true)
 
     public init(mapping: LogisticMapping = BlurDetector.defaultMapping) {
         self.mapping = mapping

@@ -65,7 +65,8 @@ public struct QualityAnalyzer: Sendable {
     public func analyze(_ image: AnalysisImage) -> QualityReport {
         var report = QualityReport(fullSize: image.fullSize)
         // The aesthetic score uses blur and exposure, so it runs them when asked alone.
-        let needsBlur = detectors.contains(.blur) || detectors.contains(.aesthetic)
+        // Legibility (text) weighs the line pitch against blur.
+        let needsBlur = detectors.contains(.blur) || detectors.contains(.aesthetic) || detectors.contains(.text)
         let needsExposure = detectors.contains(.exposure) || detectors.contains(.aesthetic)
         // Per-tile measurements and the text estimate are computed once and shared.
         let tiles = needsBlur || detectors.contains(.smudge) ? BlurDetector.tileWidths(image.luma) : nil
@@ -79,7 +80,10 @@ public struct QualityAnalyzer: Sendable {
         if detectors.contains(.aesthetic), let blurResult, let exposureResult {
             report.aesthetic = aesthetics.analyze(image, blur: blurResult, exposure: exposureResult, tiles: tiles!)
         }
-        if detectors.contains(.text) { report.text = text }
+        if detectors.contains(.text), var text {
+            text.legibility = text.legibility(edgeWidth: blurResult!.edgeWidth, scale: image.scale)
+            report.text = text
+        }
         return report
     }
 }

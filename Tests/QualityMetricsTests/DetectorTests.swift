@@ -97,6 +97,17 @@ struct DetectorTests {
         #expect(analyze(background, width: width, height: height).blur!.confidence > 0.8)
     }
 
+    /// Blank lines between paragraphs make a multiple of the pitch correlate as well as the
+    /// pitch: the estimate must still be the distance between lines, and the clean page
+    /// reads as sharp text as large as its pitch.
+    @Test func linePitchIsTheLineDistanceWhenParagraphsRepeat() {
+        for lines in [3, 4, 5] {
+            let report = analyze(Scenes.page(height: 1000, linesPerParagraph: lines), width: 600, height: 1000)
+            #expect(abs(report.text!.linePitch - 30) < 1.5, "\(lines) lines per paragraph: \(report.text!.linePitch)")
+            #expect(abs(report.text!.legibility - report.text!.linePitch) < 0.2 * report.text!.linePitch)
+        }
+    }
+
     @Test func aCleanPageIsNotOverExposedEvenWithClippedPaper() {
         for paper: Float in [245, 255] {
             let report = analyze(Scenes.page(paper: paper), width: 600, height: 800)
@@ -134,8 +145,44 @@ struct GateTests {
             confidence: exposure, direction: .ok, median: 128, p02: 0, p98: 255, shadowClip: 0, highlightClip: 0,
             underEvidence: 0, overEvidence: 0, inkLevel: -1)
         report.text = TextObservation(
-            detected: linePitch > 0, strokeWidth: 2, inkFraction: 0.1, separability: 0.9, linePitch: linePitch, lineRegularity: 0.5)
+            detected: linePitch > 0, strokeWidth: 2, inkFraction: 0.1, separability: 0.9, linePitch: linePitch, lineRegularity: 0.5,
+            contrast: 200)
         return report
+    }
+
+    /// A report with text whose legibility and contrast are set.
+    func textReport(blur: Double, legibility: Double, contrast: Double = 200, linePitch: Double = 40) -> QualityReport {
+        var report = self.report(blur: blur, exposure: 0.9, linePitch: linePitch)
+        report.text!.legibility = legibility
+        report.text!.contrast = contrast
+        return report
+    }
+
+    @Test func textIsJudgedByWhatARecognizerNeeds() {
+        let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16, minimumLegibility: 8, minimumTextContrast: 20))
+        // A dark (exposure 0.9) and photographically soft (blur 0.9) page of large, legible text passes.
+        let legible = gate.decide(textReport(blur: 0.9, legibility: 30))
+        #expect(legible.pass && legible.reasons.isEmpty && legible.score == 1)
+        #expect(gate.decide(textReport(blur: 0.1, legibility: 5)).reasons == ["blur"])
+        #expect(gate.decide(textReport(blur: 0.1, legibility: 30, contrast: 10)).reasons == ["exposure"])
+        #expect(gate.decide(textReport(blur: 0.1, legibility: 12, linePitch: 12)).reasons == ["textSize"])
+        let scores = [4.0, 8, 12, 16, 24, 40].map { gate.decide(textReport(blur: 0, legibility: $0)).score }
+        #expect(scores == [0.25, 0.5, 0.75, 1, 1, 1])
+    }
+
+    @Test func legibilityIsLinePitchOverTheBlurLimitedResolution() {
+        let text = TextObservation(
+            detected: true, strokeWidth: 3, inkFraction: 0.1, separability: 0.9, linePitch: 30, lineRegularity: 0.5, contrast: 200)
+        // Sharp (0.5 px is a sharp edge's own width): the pitch itself, at any scale.
+        #expect(abs(text.legibility(edgeWidth: 0.5, scale: 3) - 30) < 1e-9)
+        // Blurred: edge width √(0.25 + 4) at scale 1 is 2 px of blur: 30 / √5.
+        #expect(abs(text.legibility(edgeWidth: 4.25.squareRoot(), scale: 1) - 30 / 5.0.squareRoot()) < 1e-9)
+        // No line period: 13 stroke widths.
+        var unlined = text
+        unlined.linePitch = 0
+        #expect(abs(unlined.legibility(edgeWidth: 0.5, scale: 1) - 39) < 1e-9)
+        unlined.detected = false
+        #expect(unlined.legibility(edgeWidth: 0.5, scale: 1) == 0)
     }
 
     @Test func reasonsNameTheFailingDetectors() {

@@ -63,11 +63,12 @@ public enum Scenes {
         return pixels
     }
 
-    /// A page: paper at `paper`, lines of dark "words" (strokes 3 px wide) at `ink`.
-    public static func page(width: Int = 600, height: Int = 800, paper: Float = 245, ink: Float = 25) -> [Float] {
+    /// A page: paper at `paper`, lines of dark "words" (strokes 3 px wide) at `ink`, 30 px
+    /// apart, with a blank line after every `linesPerParagraph` lines when given.
+    public static func page(width: Int = 600, height: Int = 800, paper: Float = 245, ink: Float = 25, linesPerParagraph: Int? = nil) -> [Float] {
         var pixels = [Float](repeating: paper, count: width * height)
         var generator = SeededGenerator(seed: 5)
-        var y = 40
+        var y = 40, lines = 0
         while y + 20 < height - 40 {
             var x = 40
             while x < width - 60 {
@@ -81,6 +82,8 @@ public enum Scenes {
                 x += word + 12
             }
             y += 30
+            lines += 1
+            if let linesPerParagraph, lines % linesPerParagraph == 0 { y += 30 }
         }
         return pixels
     }
