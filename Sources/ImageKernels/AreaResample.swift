@@ -4,8 +4,8 @@ import ImagingCore
 /// area it covers, with fractional pixels at its borders weighted by coverage.
 ///
 /// Downscaling only (the output is never larger than the input in either axis).
-/// Rows stream through: one horizontally resampled input row and the Float output
-/// accumulators are all the memory it needs, never a float copy of the input.
+/// Rows stream through: two Float rows of input width, for the output rows in
+/// progress, are all the memory it needs, never a float copy of the input.
 public enum AreaResample {
     /// Coverage spans of the output cells along one axis.
     struct Spans {
@@ -39,12 +39,14 @@ public enum AreaResample {
         if size == plane.size { return plane }
         let horizontal = Spans(input: plane.width, output: size.width)
         let vertical = Spans(input: plane.height, output: size.height)
-        // For each input row, the output rows it contributes to, with weights.
+        // For each input row, the output rows it contributes to, with weights (at most two:
+        // an input row straddles at most one border between output rows).
         var contributions = [[(row: Int, weight: Float)]](repeating: [], count: plane.height)
         for (o, weights) in vertical.weights.enumerated() {
             for (k, w) in weights.enumerated() { contributions[vertical.first[o] + k].append((o, w)) }
         }
-        let outWidth = size.width
+        let lastInputRow = vertical.weights.indices.map { vertical.first[$0] + vertical.weights[$0].count - 1 }
+        let outWidth = size.width, width = plane.width
         // Horizontal weights flattened to `taps` per output pixel (zero-padded) for a tight loop.
         let taps = horizontal.weights.map(\.count).max() ?? 1
         var starts = horizontal.first
@@ -52,65 +54,70 @@ public enum AreaResample {
         for (o, weights) in horizontal.weights.enumerated() {
             for (k, w) in weights.enumerated() { flatWeights[o * taps + k] = w }
             // Keep every tap inside the row: shift a span that would run past the end.
-            if starts[o] + taps > plane.width {
-                let shift = starts[o] + taps - plane.width
-                for k in stride(from: taps - 1, through: shift, by: -1) { flatWeights[o * taps + k] = flatWeights[o * taps + k - shift] }
+            if starts[o] + taps > width {
+                let shift = starts[o] + taps - width
+                for k in Swift.stride(from: taps - 1, through: shift, by: -1) { flatWeights[o * taps + k] = flatWeights[o * taps + k - shift] }
                 for k in 0..<shift { flatWeights[o * taps + k] = 0 }
                 starts[o] -= shift
             }
         }
-        var accumulators = [Float](repeating: 0, count: outWidth * size.height)
-        var row = [Float](repeating: 0, count: outWidth)
+        // Vertical pass first, streaming: input rows are added, weighted, into the float rows
+        // of the (at most two) output rows in progress; a finished row is resampled
+        // horizontally and rounded. Two rows of input width are all the float memory used.
+        var accumulators = [Float](repeating: 0, count: 2 * width)
+        var out = PixelBuffer<UInt8>(width: size.width, height: size.height)
         let stride = plane.rowStride
         plane.withUnsafeBufferPointer { pixels in
-            for y in 0..<plane.height where !contributions[y].isEmpty {
-                let source = pixels.baseAddress! + y * stride
-                flatWeights.withUnsafeBufferPointer { weights in
-                    starts.withUnsafeBufferPointer { first in
-                        row.withUnsafeMutableBufferPointer { out in
-                            for ox in 0..<outWidth {
-                                var total: Float = 0
-                                let start = first[ox], base = ox * taps
-                                for k in 0..<taps { total += weights[base + k] * Float(source[start + k]) }
-                                out[ox] = total
+            out.withUnsafeMutableBufferPointer { destination in
+                accumulators.withUnsafeMutableBufferPointer { rows in
+                    flatWeights.withUnsafeBufferPointer { weights in
+                        starts.withUnsafeBufferPointer { first in
+                            for y in 0..<plane.height {
+                                let source = pixels.baseAddress! + y * stride
+                                for (outRow, weight) in contributions[y] {
+                                    let accumulator = rows.baseAddress! + (outRow % 2) * width
+                                    if y == vertical.first[outRow] { accumulator.update(repeating: 0, count: width) }
+                                    addScaled(source, weight, into: accumulator, count: width, implementation)
+                                    guard y == lastInputRow[outRow] else { continue }
+                                    let target = destination.baseAddress! + outRow * outWidth
+                                    var tap = weights.baseAddress!
+                                    for ox in 0..<outWidth {
+                                        var total: Float = 0
+                                        let samples = accumulator + first[ox]
+                                        for k in 0..<taps { total += tap[k] * samples[k] }
+                                        tap += taps
+                                        // Weights and samples are non-negative: + 0.5 and truncation round.
+                                        target[ox] = UInt8(min(255, total + 0.5))
+                                    }
+                                }
                             }
-                        }
-                    }
-                }
-                for (outRow, weight) in contributions[y] {
-                    accumulators.withUnsafeMutableBufferPointer { acc in
-                        row.withUnsafeBufferPointer { r in
-                            addScaled(r.baseAddress!, weight, into: acc.baseAddress! + outRow * outWidth, count: outWidth, implementation)
                         }
                     }
                 }
             }
         }
-        var out = PixelBuffer<UInt8>(width: size.width, height: size.height)
-        out.withUnsafeMutableBufferPointer { destination in
-            for i in 0..<destination.count { destination[i] = UInt8(max(0, min(255, accumulators[i].rounded()))) }
-        }
         return out
     }
 
-    /// `destination[i] += weight * source[i]`: element-wise, so SIMD and scalar agree exactly.
+    /// `destination[i] += weight * Float(source[i])`: element-wise, so SIMD and scalar agree exactly.
     @inline(__always)
     static func addScaled(
-        _ source: UnsafePointer<Float>, _ weight: Float, into destination: UnsafeMutablePointer<Float>, count: Int,
+        _ source: UnsafePointer<UInt8>, _ weight: Float, into destination: UnsafeMutablePointer<Float>, count: Int,
         _ implementation: KernelImplementation
     ) {
         var i = 0
         if implementation == .simd {
             let w = SIMD8<Float>(repeating: weight)
             while i + 8 <= count {
-                let s = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
+                let bytes = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<UInt8>.self)
+                let s = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: bytes))
                 let d = UnsafeRawPointer(destination + i).loadUnaligned(as: SIMD8<Float>.self)
                 UnsafeMutableRawPointer(destination + i).storeBytes(of: d + w * s, as: SIMD8<Float>.self)
                 i += 8
             }
         }
         while i < count {
-            destination[i] = destination[i] + weight * source[i]
+            destination[i] = destination[i] + weight * Float(source[i])
             i += 1
         }
     }
