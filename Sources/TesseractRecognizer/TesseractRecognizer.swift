@@ -15,6 +15,10 @@ private import CTesseract
 /// - `customWords` → a user-words file given to the engine at init.
 /// - `regionOfInterest` → `TessBaseAPISetRectangle`; boxes stay in whole-image coordinates.
 /// - `minimumTextHeightFraction` → lines shorter than the fraction are dropped.
+/// - `sourceResolution` → `TessBaseAPISetSourceResolution`, as the `tesseract` program passes
+///   the density leptonica reads from the file. When it is nil, Tesseract takes 70 ppi and
+///   estimates the resolution from the size of the text, as the program does for a file that
+///   declares none. Outside 70…2400 ppi Tesseract replaces it with 70, as for the program.
 /// - `recognitionLevel = .fast` → refused (`recognize.unsupportedOption`) until a faster
 ///   configuration has been measured against the accurate one.
 ///
@@ -55,14 +59,17 @@ public final class TesseractRecognizer: TextRecognizer, @unchecked Sendable {
     }
 
     public func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions) async throws -> [RecognizedTextObservation] {
+        try await recognition(image, options: options).observations
+    }
+
+    /// The observations and the source resolution Tesseract worked with (what
+    /// `TessBaseAPIGetSourceYResolution` reports after recognition).
+    func recognition(_ image: PixelBuffer<UInt8>, options: RecognitionOptions) async throws -> (observations: [RecognizedTextObservation], sourceResolution: Int) {
         try options.validate()
-        guard options.recognitionLevel == .accurate else {
-            throw RecognitionError(.unsupportedOption, "recognitionLevel fast: no faster Tesseract configuration has been measured yet; use accurate")
-        }
         guard image.channels == 1 else { throw RecognitionError(.invalidOption, "the image must be one channel of luma") }
         let key = EngineKey(
             languages: try Self.tesseractLanguages(options.recognitionLanguages), correction: options.usesLanguageCorrection,
-            customWords: options.customWords)
+            customWords: options.customWords, level: Settings(options.recognitionLevel))
         let engine = try engine(for: key)
         let deadline = self.deadline
         return try await withCheckedThrowingContinuation { continuation in
@@ -82,11 +89,36 @@ public final class TesseractRecognizer: TextRecognizer, @unchecked Sendable {
     }
 }
 
+extension TesseractRecognizer {
+    /// What a recognition level sets in Tesseract, beyond the languages and dictionaries.
+    public struct Settings: Hashable, Sendable {
+        /// Tesseract's page segmentation mode (3: automatic, without orientation detection).
+        public var pageSegmentationMode: Int
+        /// Tesseract variables set when the engine starts.
+        public var variables: [String: String]
+
+        /// The settings `level` stands for.
+        public init(_ level: RecognitionOptions.Level) {
+            pageSegmentationMode = 3
+            switch level {
+            case .accurate: variables = [:]
+            case .fast: variables = ["tessedit_do_invert": "0"]
+            }
+        }
+
+        /// The same settings as `tesseract` program arguments, e.g. `--psm 3 -c tessedit_do_invert=0`.
+        public var commandLineArguments: [String] {
+            ["--psm", String(pageSegmentationMode)] + variables.sorted { $0.key < $1.key }.flatMap { ["-c", "\($0.key)=\($0.value)"] }
+        }
+    }
+}
+
 /// What an engine is initialised with (init-only Tesseract settings).
 struct EngineKey: Hashable {
     var languages: String
     var correction: Bool
     var customWords: [String]
+    var level: TesseractRecognizer.Settings
 }
 
 /// One initialised TessBaseAPI; calls are serialised by its lock.
@@ -94,11 +126,17 @@ final class Engine: @unchecked Sendable {
     private let handle: OpaquePointer
     private let lock = NSLock()
     private var userWordsFile: URL?
+    private let pageSegmentationMode: Int
 
     init(_ key: EngineKey) throws(RecognitionError) {
         guard let handle = TessBaseAPICreate() else { throw RecognitionError(.engineUnavailable, "TessBaseAPICreate failed") }
         self.handle = handle
+        pageSegmentationMode = key.level.pageSegmentationMode
         var names: [String] = [], values: [String] = []
+        for (name, value) in key.level.variables.sorted(by: { $0.key < $1.key }) {
+            names.append(name)
+            values.append(value)
+        }
         if !key.correction {
             names += ["load_system_dawg", "load_freq_dawg"]
             values += ["0", "0"]
@@ -142,7 +180,7 @@ final class Engine: @unchecked Sendable {
         if let userWordsFile { try? FileManager.default.removeItem(at: userWordsFile) }
     }
 
-    func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions, deadline: Duration) throws -> [RecognizedTextObservation] {
+    func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions, deadline: Duration) throws -> (observations: [RecognizedTextObservation], sourceResolution: Int) {
         lock.lock()
         defer { lock.unlock() }
         defer { TessBaseAPIClear(handle) }
@@ -150,7 +188,13 @@ final class Engine: @unchecked Sendable {
         image.withUnsafeBufferPointer { pixels in
             TessBaseAPISetImage(handle, pixels.baseAddress, Int32(size.width), Int32(size.height), 1, Int32(image.rowStride))
         }
-        TessBaseAPISetPageSegMode(handle, PSM_AUTO)
+        if let resolution = options.sourceResolution {
+            // As the `tesseract` program passes a file's density. Without it the pixels have
+            // none, and Tesseract takes 70 ppi and estimates the resolution from the text, as
+            // the program does for a file without a density.
+            TessBaseAPISetSourceResolution(handle, Int32(clamping: resolution))
+        }
+        TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(pageSegmentationMode)))
         if options.regionOfInterest != .full {
             let region = options.regionOfInterest.pixelRect(in: size)
             TessBaseAPISetRectangle(handle, Int32(region.x), Int32(region.y), Int32(region.width), Int32(region.height))
@@ -166,7 +210,8 @@ final class Engine: @unchecked Sendable {
             throw RecognitionError(.deadlineExceeded, "recognition took longer than \(deadline)")
         }
         guard status == 0 else { throw RecognitionError(.failed, "TessBaseAPIRecognize failed (\(status))") }
-        return collect(size: size, minimumHeight: options.minimumTextHeightFraction * Double(size.height))
+        let observations = collect(size: size, minimumHeight: options.minimumTextHeightFraction * Double(size.height))
+        return (observations, Int(TessBaseAPIGetSourceYResolution(handle)))
     }
 
     /// Walks the result word by word, starting a line at each text line's first word.

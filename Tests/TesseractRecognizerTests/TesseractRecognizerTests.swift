@@ -2,8 +2,9 @@ import Foundation
 import ImageCodecs
 import ImagingCore
 import Testing
-import TesseractRecognizer
 import TextRecognition
+
+@testable import TesseractRecognizer
 import _ImagingTestSupport
 
 /// A rendered page with known text, from the committed documents dataset.
@@ -54,11 +55,46 @@ struct TesseractRecognizerTests {
         #expect(lines.allSatisfy { $0.pixelBox.y + $0.pixelBox.height <= page.height / 2 + 4 }, "\(lines.map(\.pixelBox))")
     }
 
+    @Test func fastReadsTheKnownPage() async throws {
+        let page = try RenderedPage.luma()
+        let lines = try await recognizer.recognize(page, options: RecognitionOptions(recognitionLevel: .fast))
+        let read = lines.flatMap(\.words).map(\.text.string)
+        let truth = try RenderedPage.words()
+        // The same words, in the same order, as the accurate level on this clean page.
+        let accurate = try await recognizer.recognize(page, options: RecognitionOptions()).flatMap(\.words).map(\.text.string)
+        #expect(read == accurate)
+        let hits = Set(read).intersection(truth).count
+        #expect(Double(hits) / Double(Set(truth).count) > 0.95, "\(hits) of \(Set(truth).count) distinct words")
+    }
+
+    @Test func fastDiffersFromAccurateAsDocumented() {
+        let accurate = TesseractRecognizer.Settings(.accurate), fast = TesseractRecognizer.Settings(.fast)
+        #expect(accurate.pageSegmentationMode == 3 && accurate.variables.isEmpty)
+        #expect(fast.pageSegmentationMode == 3 && fast.variables == ["tessedit_do_invert": "0"])
+        #expect(fast.commandLineArguments == ["--psm", "3", "-c", "tessedit_do_invert=0"])
+        #expect(accurate.commandLineArguments == ["--psm", "3"])
+    }
+
+    @Test func theSourceResolutionReachesTesseract() async throws {
+        let page = try RenderedPage.luma()
+        // The page was rendered at 150 ppi; Tesseract keeps a credible resolution as given.
+        let given = try await recognizer.recognition(page, options: RecognitionOptions(sourceResolution: 150))
+        #expect(given.sourceResolution == 150)
+        // None given: 70 ppi, then an estimate from the text, as the tesseract program does for a file without one.
+        let none = try await recognizer.recognition(page, options: RecognitionOptions())
+        #expect(none.sourceResolution == 70)
+        // Below 70 ppi Tesseract falls back to 70, as for the program.
+        let tooLow = try await recognizer.recognition(page, options: RecognitionOptions(sourceResolution: 50))
+        #expect(tooLow.sourceResolution == 70)
+        // Then none again: one image's resolution does not stay for the next on a reused engine.
+        #expect(try await recognizer.recognition(page, options: RecognitionOptions()).sourceResolution == 70)
+        let words = given.observations.flatMap(\.words).map(\.text.string)
+        #expect(Double(Set(words).intersection(try RenderedPage.words()).count) / Double(Set(try RenderedPage.words()).count) > 0.95)
+        await #expect(throws: RecognitionError.self) { try await recognizer.recognize(page, options: RecognitionOptions(sourceResolution: 0)) }
+    }
+
     @Test func optionsAreHonouredOrRefused() async throws {
         let page = try RenderedPage.luma()
-        var fast = RecognitionOptions()
-        fast.recognitionLevel = .fast
-        await #expect(throws: RecognitionError.self) { try await recognizer.recognize(page, options: fast) }
         var unknown = RecognitionOptions()
         unknown.recognitionLanguages = ["x1"]
         await #expect(throws: RecognitionError.self) { try await recognizer.recognize(page, options: unknown) }
