@@ -13,6 +13,13 @@ processes at once on separate cores changes it little. OMP_THREAD_LIMIT=1 is set
 `records` reads `imgquality ocr --force --format jsonl` output: `text` for the CER and
 `timing.recognitionMs` for the time.
 
+    Scripts/measure/ocr_levels.py imgquality LABELS.csv BINARY accurate fast [--jobs 2]
+
+runs `BINARY ocr --force --format jsonl --recognition-level LEVEL` on chunks of 10 images,
+the levels taking turns, then summarises as `records` does (the records are kept in
+ocr_levels-imgquality-LEVEL.jsonl). Each process starts its engine once, within the first
+image's `recognitionMs`; both levels pay it alike.
+
     Scripts/measure/ocr_levels.py agreement ocr_levels-NAME.jsonl RECORDS.jsonl
 
 compares, image by image, the words a `commands` run read (its detail file, written to the
@@ -109,6 +116,24 @@ def records(labels, specs):
         baseline = baseline or total
 
 
+def interleaved(labels, binary, levels, jobs, chunk=10):
+    """`imgquality ocr --force` at each level, on chunks of `chunk` images, the levels taking
+    turns (and turns about which goes first), so that a change in the machine's load over the
+    run falls on every level alike. Writes ocr_levels-imgquality-LEVEL.jsonl and summarises."""
+    images = [path for path, _ in rows(labels)]
+    env = dict(os.environ, OMP_THREAD_LIMIT="1")
+    outputs = {level: open(f"ocr_levels-imgquality-{level}.jsonl", "w") for level in levels}
+    for index, start in enumerate(range(0, len(images), chunk)):
+        order = levels if index % 2 == 0 else list(reversed(levels))
+        for level in order:
+            run = subprocess.run([binary, "ocr", "--force", "--format", "jsonl", "--jobs", str(jobs), "--recognition-level", level]
+                                 + images[start:start + chunk], capture_output=True, text=True, env=env)
+            outputs[level].write(run.stdout)
+    for out in outputs.values():
+        out.close()
+    records(labels, [f"{level}=ocr_levels-imgquality-{level}.jsonl" for level in levels])
+
+
 def agreement(program_detail, records_path):
     """Word sequences of the program (a `commands` detail file) against imgquality's records."""
     ours = {}
@@ -148,6 +173,8 @@ def main():
         print(f"({time.time() - start:.0f} s wall)")
     elif len(args) >= 3 and args[0] == "records":
         records(args[1], args[2:])
+    elif len(args) >= 4 and args[0] == "imgquality":
+        interleaved(args[1], args[2], args[3:], jobs)
     elif len(args) == 3 and args[0] == "agreement":
         agreement(args[1], args[2])
     else:

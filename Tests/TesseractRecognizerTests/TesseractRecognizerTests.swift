@@ -77,13 +77,13 @@ struct TesseractRecognizerTests {
     @Test func fastDiffersFromAccurateAsDocumented() throws {
         let accurate = TesseractRecognizer.Settings(.accurate), fast = TesseractRecognizer.Settings(.fast)
         #expect(accurate.pageSegmentationMode == 3 && accurate.variables.isEmpty && accurate.targetLinePitch == nil)
-        #expect(fast.pageSegmentationMode == 3 && fast.variables == ["tessedit_do_invert": "0"] && fast.targetLinePitch == 20)
+        #expect(fast.pageSegmentationMode == 3 && fast.variables == ["tessedit_do_invert": "0"] && fast.targetLinePitch == 25)
         #expect(fast.commandLineArguments == ["--psm", "3", "-c", "tessedit_do_invert=0"])
         #expect(accurate.commandLineArguments == ["--psm", "3"])
-        // The rendered page has lines 32 pixels apart: fast reads it at 20/32 of its size.
+        // The rendered page has lines 32 pixels apart: fast reads it at 25/32 of its size.
         let page = try RenderedPage.luma()
         #expect(accurate.reduction(for: page) == 1)
-        #expect(abs(fast.reduction(for: page) - 20.0 / 32) < 0.01, "\(fast.reduction(for: page))")
+        #expect(abs(fast.reduction(for: page) - 25.0 / 32) < 0.01, "\(fast.reduction(for: page))")
         // Text already small (the same page at 0.6 of its size) is left as it is.
         let small = try ImageDecoder().decode(contentsOf: RenderedPage.root.appendingPathComponent("Datasets/documents/images/page01_downscale-0.6.png").path)
         #expect(fast.reduction(for: small.luma.eightBit) == 1)
