@@ -65,7 +65,7 @@ let libraries: [Target] = [
     // Layer 4: the TextRecognizer seam, its conformance checks, a fake, and the gated flow.
     .target(name: "TextRecognition", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 4: the Tesseract backend (libtesseract's C API).
-    .target(name: "TesseractRecognizer", dependencies: ["TextRecognition", "ImagingCore", "CTesseract"]),
+    .target(name: "TesseractRecognizer", dependencies: ["TextRecognition", "QualityMetrics", "ImageKernels", "ImagingCore", "CTesseract"]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",

@@ -22,7 +22,38 @@ public struct DecodedImage: Sendable {
     public var pageCount: Int
     /// Recoverable problems the decoder worked through.
     public var warnings: [DecodeWarning]
+    /// The pixel density the file declares for its full-resolution pixels, along its stored
+    /// axes, or nil when it declares none or only an aspect ratio. Read from a JPEG's JFIF
+    /// density, a PNG's pHYs chunk and a TIFF's XResolution/YResolution with ResolutionUnit;
+    /// EXIF resolution tags are not read (leptonica, and so the `tesseract` program, reads
+    /// none either).
+    public var resolution: ImageResolution?
 
     /// The full-resolution size as displayed (after orientation): what the score record reports.
     public var orientedSize: ImageSize { orientation.orientedSize(storedSize) }
+
+    /// `resolution` along the displayed axes (swapped when orientation swaps width and height).
+    public var orientedResolution: ImageResolution? {
+        guard let resolution else { return nil }
+        return orientation.swapsDimensions ? ImageResolution(horizontal: resolution.vertical, vertical: resolution.horizontal) : resolution
+    }
+}
+
+/// A pixel density in pixels per inch along each axis.
+public struct ImageResolution: Sendable, Equatable {
+    /// Pixels per inch along a row.
+    public var horizontal: Double
+    /// Pixels per inch along a column.
+    public var vertical: Double
+
+    public init(horizontal: Double, vertical: Double) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+    }
+
+    /// From a C header's pair, where 0 means "not declared".
+    init?(x: Double, y: Double) {
+        guard x > 0, y > 0, x.isFinite, y.isFinite else { return nil }
+        self.init(horizontal: x, vertical: y)
+    }
 }

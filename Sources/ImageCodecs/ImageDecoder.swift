@@ -105,7 +105,8 @@ public final class ImageDecoder {
         return DecodedImage(
             format: format, luma: luma, rgb: rgb, orientation: stored.orientation, isOriented: options.appliesOrientation,
             storedSize: stored.storedSize, scaleDenominator: stored.scaleDenominator,
-            sourceBitDepth: stored.sourceBitDepth, pageCount: stored.pageCount, warnings: stored.warnings)
+            sourceBitDepth: stored.sourceBitDepth, pageCount: stored.pageCount, warnings: stored.warnings,
+            resolution: stored.resolution)
     }
 }
 

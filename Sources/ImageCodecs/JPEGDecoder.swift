@@ -59,6 +59,7 @@ final class JPEGDecoder {
         let model: ColorModel = isCMYK ? .cmyk(inverted: header.adobe_marker != 0) : (components == 1 ? .gray : .rgb)
         return StoredImage(
             depth: .eight, model: model, storedSize: stored, orientation: orientation,
-            scaleDenominator: denominator, sourceBitDepth: Int(header.precision), pageCount: 1, warnings: warnings)
+            scaleDenominator: denominator, sourceBitDepth: Int(header.precision), pageCount: 1, warnings: warnings,
+            resolution: ImageResolution(x: header.x_resolution, y: header.y_resolution))
     }
 }

@@ -44,6 +44,7 @@ enum PNGDecoder {
         if let orientationWarning { warnings.append(orientationWarning) }
         return StoredImage(
             depth: sixteen ? .sixteen : .eight, model: model, storedSize: stored, orientation: orientation,
-            scaleDenominator: 1, sourceBitDepth: Int(header.bit_depth), pageCount: 1, warnings: warnings)
+            scaleDenominator: 1, sourceBitDepth: Int(header.bit_depth), pageCount: 1, warnings: warnings,
+            resolution: ImageResolution(x: header.x_resolution, y: header.y_resolution))
     }
 }

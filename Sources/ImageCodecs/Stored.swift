@@ -12,6 +12,7 @@ struct StoredImage {
     var sourceBitDepth: Int
     var pageCount: Int
     var warnings: [DecodeWarning]
+    var resolution: ImageResolution?
 }
 
 /// Buffers reused from one image to the next by one `ImageDecoder`.

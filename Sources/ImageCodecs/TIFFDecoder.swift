@@ -53,7 +53,8 @@ enum TIFFDecoder {
         }
         return StoredImage(
             depth: depth, model: model, storedSize: stored, orientation: orientation, scaleDenominator: 1,
-            sourceBitDepth: Int(info.bits_per_sample), pageCount: pageCount, warnings: box.value.decodeWarnings("TIFF"))
+            sourceBitDepth: Int(info.bits_per_sample), pageCount: pageCount, warnings: box.value.decodeWarnings("TIFF"),
+            resolution: ImageResolution(x: info.x_resolution, y: info.y_resolution))
     }
 
     /// Turns stored samples into gray, gray+alpha, RGB or RGBA at full scale:

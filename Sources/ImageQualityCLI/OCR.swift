@@ -18,6 +18,7 @@ struct OCR: ParsableCommand {
             observations with boxes in Vision's normalized lower-left convention and in pixels);
             gcv (per image, one line holding a Google Cloud Vision images:annotate response body
             for DOCUMENT_TEXT_DETECTION; rejected and failed images get its per-image error).
+            jsonl records carry "timing": decodeMs, analysisMs and recognitionMs (when recognized).
             Exit status: 0 every image recognized, 1 some rejected by the gate, 2 some failed.
             Set OMP_THREAD_LIMIT=1 in the environment: libtesseract is much slower without it.
             """)
@@ -32,6 +33,9 @@ struct OCR: ParsableCommand {
     @Flag(name: .long, help: "Recognize rejected images too (the record still reports the gate).")
     var force = false
 
+    @Option(name: .long, help: ArgumentHelp("accurate, or fast: Tesseract without its second pass on inverted text (see the README for what it costs).", valueName: "level"))
+    var recognitionLevel: RecognitionOptions.Level = .accurate
+
     @Option(name: .long, help: ArgumentHelp("Languages, most likely first, comma-separated (en, de, ru, or Tesseract names).", valueName: "list"))
     var languages: String = "en"
 
@@ -43,6 +47,7 @@ struct OCR: ParsableCommand {
 
     mutating func run() throws {
         var options = RecognitionOptions(
+            recognitionLevel: recognitionLevel,
             recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
             usesLanguageCorrection: !noLanguageCorrection)
         if let customWords {
@@ -84,6 +89,8 @@ struct OCR: ParsableCommand {
         if summary.rejected > 0 { throw ExitCode(1) }
     }
 }
+
+extension RecognitionOptions.Level: ExpressibleByArgument {}
 
 enum OCRFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl, gcv
@@ -146,6 +153,7 @@ struct OCROutcome: Sendable {
                 ("gate", .object([("pass", .bool(decision.pass)), ("score", rounded(decision.score)), ("reasons", .array(decision.reasons.map(JSONValue.string)))])),
                 ("text", recognition.text.map(JSONValue.string) ?? .null),
                 ("observations", observations),
+                ("timing", Self.json(recognition.timing)),
             ])
         }
     }
@@ -161,6 +169,19 @@ struct OCROutcome: Sendable {
         members.append(("block", .int(line.block)))
         members.append(("paragraph", .int(line.paragraph)))
         members.append(("words", .array(words)))
+        return .object(members)
+    }
+
+    /// Milliseconds rounded to 0.1, as `elapsedMs` in the score record; a step that did not run is left out.
+    static func json(_ timing: GatedRecognitionTiming) -> JSONValue {
+        func milliseconds(_ duration: Duration) -> JSONValue {
+            let (seconds, attoseconds) = duration.components
+            return .double(((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 10).rounded() / 10)
+        }
+        var members: [(String, JSONValue)] = []
+        if let decode = timing.decode { members.append(("decodeMs", milliseconds(decode))) }
+        members.append(("analysisMs", milliseconds(timing.analysis)))
+        if let recognition = timing.recognition { members.append(("recognitionMs", milliseconds(recognition))) }
         return .object(members)
     }
 

@@ -11,7 +11,8 @@ import ImagingCore
 ///
 /// Options: languages need a `{languages}` placeholder; region of interest and minimum
 /// text height are applied to the program's results; language correction and custom
-/// words are refused (`recognize.unsupportedOption`), as is `fast`.
+/// words are refused (`recognize.unsupportedOption`), as is `fast`. `sourceResolution` is
+/// left unused: a PGM file has no field for it, so the program estimates the resolution.
 public struct CommandTextRecognizer: TextRecognizer {
     public var arguments: [String]
     public var deadline: Duration

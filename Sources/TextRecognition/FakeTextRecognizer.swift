@@ -27,6 +27,7 @@ public final class FakeTextRecognizer: TextRecognizer, @unchecked Sendable {
     public let unsupportedOptions: Set<String>
     private let lock = NSLock()
     private var count = 0
+    private var latest: RecognitionOptions?
 
     public init(lines: [Line], unsupportedOptions: Set<String> = []) {
         self.lines = lines
@@ -36,6 +37,11 @@ public final class FakeTextRecognizer: TextRecognizer, @unchecked Sendable {
     /// How many times `recognize` ran.
     public var callCount: Int {
         lock.withLock { count }
+    }
+
+    /// The options of the latest call that got past validation, or nil before the first.
+    public var lastOptions: RecognitionOptions? {
+        lock.withLock { latest }
     }
 
     public func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions) async throws -> [RecognizedTextObservation] {
@@ -50,7 +56,10 @@ public final class FakeTextRecognizer: TextRecognizer, @unchecked Sendable {
         for (name, isUsed) in used where isUsed && unsupportedOptions.contains(name) {
             throw RecognitionError(.unsupportedOption, "the fake recognizer does not support \(name)")
         }
-        lock.withLock { count += 1 }
+        lock.withLock {
+            count += 1
+            latest = options
+        }
         let size = image.size
         let region = options.regionOfInterest.pixelRect(in: size)
         return lines.compactMap { line -> RecognizedTextObservation? in

@@ -12,9 +12,27 @@ public struct GatedRecognition: Sendable {
     public var observations: [RecognizedTextObservation]?
     /// The oriented full-resolution size the boxes refer to.
     public var imageSize: ImageSize
+    /// How long each step took.
+    public var timing: GatedRecognitionTiming
 
     /// The recognized text, one line per observation, or nil when nothing was recognized.
     public var text: String? { observations.map { $0.map(\.text).joined(separator: "\n") } }
+}
+
+/// The time each step of one gated recognition took, measured with `ContinuousClock`.
+public struct GatedRecognitionTiming: Sendable, Equatable {
+    /// Reading and decoding the file; nil when the caller passed decoded pixels.
+    public var decode: Duration?
+    /// Quality analysis and the gate's decision.
+    public var analysis: Duration
+    /// The recognizer's call; nil when the gate rejected the image and recognition was not forced.
+    public var recognition: Duration?
+
+    public init(decode: Duration? = nil, analysis: Duration = .zero, recognition: Duration? = nil) {
+        self.decode = decode
+        self.analysis = analysis
+        self.recognition = recognition
+    }
 }
 
 /// Decode once, score, gate, and recognize only what will read well.
@@ -45,22 +63,42 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         var decodeOptions = QualityAnalyzer.decodeOptions(for: analyzer.detectors, base: DecodeOptions(limits: limits))
         decodeOptions.scale = .full  // recognition reads every pixel
         let decoder = ImageDecoder(options: decodeOptions)
+        let clock = ContinuousClock()
+        let start = clock.now
         let image = try decoder.decode(contentsOf: path)
-        return try await recognize(image, options: options, force: force)
+        let decoded = clock.now
+        var result = try await recognize(image, options: options, force: force)
+        result.timing.decode = decoded - start
+        return result
     }
 
     /// Gates and recognizes pixels the caller already decoded.
+    ///
+    /// The file's declared resolution, if any, becomes `options.sourceResolution` unless the
+    /// caller set one.
     public func recognize(_ image: DecodedImage, options: RecognitionOptions = RecognitionOptions(), force: Bool = false) async throws -> GatedRecognition {
         try options.validate()
+        let clock = ContinuousClock()
+        let start = clock.now
         let analysis = AnalysisImage(image)
         let report = analyzer.analyze(analysis)
         let decision = gate.decide(report)
+        var timing = GatedRecognitionTiming(analysis: clock.now - start)
         var luma = image.luma.eightBit
         if !image.isOriented && image.orientation != .up { luma = luma.applying(image.orientation) }
         guard decision.pass || force else {
-            return GatedRecognition(report: report, decision: decision, observations: nil, imageSize: luma.size)
+            return GatedRecognition(report: report, decision: decision, observations: nil, imageSize: luma.size, timing: timing)
         }
+        var options = options
+        if options.sourceResolution == nil, let resolution = image.orientedResolution {
+            // The vertical density of the pixels handed over (a reduced JPEG decode has fewer),
+            // rounded as leptonica rounds a file's density for the `tesseract` program.
+            let density = resolution.vertical / Double(image.scaleDenominator)
+            options.sourceResolution = max(1, Int((density + 0.5).rounded(.down)))
+        }
+        let recognitionStart = clock.now
         let observations = try await recognizer.recognize(luma, options: options)
-        return GatedRecognition(report: report, decision: decision, observations: observations, imageSize: luma.size)
+        timing.recognition = clock.now - recognitionStart
+        return GatedRecognition(report: report, decision: decision, observations: observations, imageSize: luma.size, timing: timing)
     }
 }

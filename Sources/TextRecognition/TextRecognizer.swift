@@ -160,10 +160,18 @@ public struct RecognitionOptions: Sendable, Equatable {
     public var minimumTextHeightFraction: Double
     /// Where to read, normalized with a lower-left origin; results still use whole-image coordinates.
     public var regionOfInterest: NormalizedRect
+    /// The pixel density of the image, in pixels per inch along its columns, as the source file
+    /// declares it (`DecodedImage.orientedResolution`), or nil when it declares none.
+    ///
+    /// Unlike the other options this describes the pixels instead of asking for something, so a
+    /// recognizer that has no use for it may leave it unused; each says in its documentation
+    /// which it does. `GatedTextRecognizer` fills it in from the decoded file.
+    public var sourceResolution: Int?
 
     public init(
         recognitionLevel: Level = .accurate, recognitionLanguages: [String] = ["en"], usesLanguageCorrection: Bool = true,
-        customWords: [String] = [], minimumTextHeightFraction: Double = 0, regionOfInterest: NormalizedRect = .full
+        customWords: [String] = [], minimumTextHeightFraction: Double = 0, regionOfInterest: NormalizedRect = .full,
+        sourceResolution: Int? = nil
     ) {
         self.recognitionLevel = recognitionLevel
         self.recognitionLanguages = recognitionLanguages
@@ -171,6 +179,7 @@ public struct RecognitionOptions: Sendable, Equatable {
         self.customWords = customWords
         self.minimumTextHeightFraction = minimumTextHeightFraction
         self.regionOfInterest = regionOfInterest
+        self.sourceResolution = sourceResolution
     }
 
     /// Checks the values every recognizer requires.
@@ -184,6 +193,9 @@ public struct RecognitionOptions: Sendable, Equatable {
         }
         guard !recognitionLanguages.isEmpty else {
             throw RecognitionError(.invalidOption, "recognitionLanguages is empty")
+        }
+        if let sourceResolution, sourceResolution <= 0 {
+            throw RecognitionError(.invalidOption, "sourceResolution \(sourceResolution) is not a positive number of pixels per inch")
         }
     }
 }
@@ -220,6 +232,7 @@ public struct RecognitionError: CodedError, Equatable {
 /// 1. Take the already-decoded, oriented 8-bit luma and never read the file again.
 /// 2. Honour every `RecognitionOptions` field or throw `.unsupportedOption` naming it,
 ///    before doing any work; call `options.validate()` and propagate its error.
+///    (`sourceResolution` describes the pixels and may be left unused: say so.)
 /// 3. Return one observation per line, in reading order, with candidates best first and
 ///    confidences in 0…1; `boundingBox` within 0…1 (lower-left origin) and `pixelBox`
 ///    within the image (top-left origin); every word's box inside its line's box.

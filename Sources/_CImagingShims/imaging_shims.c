@@ -198,6 +198,12 @@ int iq_jpeg_read_header(iq_jpeg *dec, const uint8_t *data, size_t size, int max_
     header->progressive = c->progressive_mode ? 1 : 0;
     header->adobe_marker = c->saw_Adobe_marker ? 1 : 0;
     header->precision = c->data_precision;
+    /* JFIF density: unit 1 is dots per inch, 2 dots per centimetre, 0 an aspect ratio only. */
+    if (c->saw_JFIF_marker && c->X_density > 0 && c->Y_density > 0 && (c->density_unit == 1 || c->density_unit == 2)) {
+        double scale = c->density_unit == 2 ? 2.54 : 1.0;
+        header->x_resolution = c->X_density * scale;
+        header->y_resolution = c->Y_density * scale;
+    }
     for (jpeg_saved_marker_ptr m = c->marker_list; m; m = m->next) {
         if (m->marker == JPEG_APP0 + 1 && m->data_length > 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
             header->exif = m->data + 6;
@@ -386,6 +392,14 @@ iq_png *iq_png_open(const uint8_t *data, size_t size, iq_diagnostics *diagnostic
     }
 #endif
 
+    /* pHYs: unit 1 is pixels per metre, 0 an aspect ratio only. */
+    png_uint_32 x_ppu = 0, y_ppu = 0;
+    int unit = PNG_RESOLUTION_UNKNOWN;
+    if (png_get_pHYs(p->png, p->info, &x_ppu, &y_ppu, &unit) && unit == PNG_RESOLUTION_METER && x_ppu > 0 && y_ppu > 0) {
+        header->x_resolution = x_ppu * 0.0254;
+        header->y_resolution = y_ppu * 0.0254;
+    }
+
     /* Expand to gray/RGB at 8 or 16 bits, keeping the stored values: no
        gamma or ICC correction, alpha kept for the caller to composite. */
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(p->png);
@@ -567,6 +581,27 @@ int iq_tiff_page_count(iq_tiff *t) {
     return (int)TIFFNumberOfDirectories(t->tif);
 }
 
+/* XResolution/YResolution in pixels per inch; one alone (or one of 0) stands for both. ResolutionUnit
+   defaults to inch (2); centimetre (3) is converted; none (1) gives 0, as does a value
+   that is not a positive finite number. */
+static void iq_tiff_resolution(TIFF *tif, double *x_out, double *y_out) {
+    *x_out = *y_out = 0;
+    float x = 0, y = 0;
+    uint16_t unit = RESUNIT_INCH;
+    int has_x = TIFFGetField(tif, TIFFTAG_XRESOLUTION, &x);
+    int has_y = TIFFGetField(tif, TIFFTAG_YRESOLUTION, &y);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_RESOLUTIONUNIT, &unit);
+    if (!has_x && !has_y) return;
+    /* libtiff keeps one "set" bit for both tags, so a missing one reads as 0. */
+    if (!has_x || !(x > 0)) x = y;
+    if (!has_y || !(y > 0)) y = x;
+    if (unit != RESUNIT_INCH && unit != RESUNIT_CENTIMETER) return;
+    if (!(x > 0 && y > 0 && x < 1e7f && y < 1e7f)) return;  /* also false for NaN */
+    double scale = unit == RESUNIT_CENTIMETER ? 2.54 : 1.0;
+    *x_out = x * scale;
+    *y_out = y * scale;
+}
+
 int iq_tiff_select_page(iq_tiff *t, int page_index, iq_tiff_info *info) {
     memset(info, 0, sizeof(*info));
     if (page_index < 0 || page_index >= iq_tiff_page_count(t)) {
@@ -634,6 +669,7 @@ int iq_tiff_select_page(iq_tiff *t, int page_index, iq_tiff_info *info) {
     info->compression = compression;
     info->tiled = TIFFIsTiled(tif) ? 1 : 0;
     info->orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
+    iq_tiff_resolution(tif, &info->x_resolution, &info->y_resolution);
     info->alpha = (spp > colour_samples) ? alpha : 0;
     info->direct = direct;
     if (photometric == PHOTOMETRIC_PALETTE) {

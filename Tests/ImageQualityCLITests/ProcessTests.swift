@@ -238,6 +238,10 @@ struct OCRProcessTests {
         let rejected = records[1]
         #expect((rejected["gate"] as? [String: Any])?["pass"] as? Bool == false)
         #expect(rejected["text"] is NSNull && rejected["observations"] is NSNull)
+        // Each step's time: recognition only where it ran.
+        let timing = try #require(passed["timing"] as? [String: Any])
+        #expect(Set(timing.keys) == ["decodeMs", "analysisMs", "recognitionMs"] && timing.values.allSatisfy { $0 is Double })
+        #expect(Set(try #require(rejected["timing"] as? [String: Any]).keys) == ["decodeMs", "analysisMs"])
         #expect((records[2]["error"] as? [String: Any])?["code"] as? String == "decode.truncated")
         #expect(!run.stderr.contains("Estimating resolution"), "Tesseract diagnostics leak: \(run.stderr)")
     }
@@ -291,5 +295,17 @@ struct OCRProcessTests {
         #expect(forced.status == 1)
         #expect(forced.records.first?["text"] is String)
         #expect(try Binary.run(["ocr", "--languages", "x1", blurred]).status == 64)
+    }
+
+    @Test func theFastLevelReadsAPage() throws {
+        let clean = Self.documents + "/page03_clean.png"
+        let run = try Binary.run(["ocr", "--recognition-level", "fast", "--format", "jsonl", clean])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try #require(run.records.first?["text"] as? String)
+        let truth = try String(contentsOfFile: Self.documents + "/../text/page03.txt", encoding: .utf8)
+        let truthWords = Set(truth.split(whereSeparator: \.isWhitespace).map(String.init))
+        let readWords = Set(text.split(whereSeparator: \.isWhitespace).map(String.init))
+        #expect(Double(readWords.intersection(truthWords).count) / Double(truthWords.count) > 0.9)
+        #expect(try Binary.run(["ocr", "--recognition-level", "fastest", clean]).status == 64)
     }
 }

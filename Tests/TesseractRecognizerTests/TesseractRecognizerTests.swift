@@ -2,8 +2,9 @@ import Foundation
 import ImageCodecs
 import ImagingCore
 import Testing
-import TesseractRecognizer
 import TextRecognition
+
+@testable import TesseractRecognizer
 import _ImagingTestSupport
 
 /// A rendered page with known text, from the committed documents dataset.
@@ -54,11 +55,62 @@ struct TesseractRecognizerTests {
         #expect(lines.allSatisfy { $0.pixelBox.y + $0.pixelBox.height <= page.height / 2 + 4 }, "\(lines.map(\.pixelBox))")
     }
 
+    @Test func fastReadsTheKnownPage() async throws {
+        let page = try RenderedPage.luma()
+        let fast = try await recognizer.recognize(page, options: RecognitionOptions(recognitionLevel: .fast))
+        let accurate = try await recognizer.recognize(page, options: RecognitionOptions())
+        let read = fast.flatMap(\.words).map(\.text.string)
+        let truth = try RenderedPage.words()
+        let hits = Set(read).intersection(truth).count
+        #expect(Double(hits) / Double(Set(truth).count) > 0.95, "\(hits) of \(Set(truth).count) distinct words")
+        // Nearly the same words in the same order as the accurate level on this clean page.
+        let reference = accurate.flatMap(\.words).map(\.text.string)
+        let changes = reference.difference(from: read)
+        let differing = max(changes.insertions.count, changes.removals.count)
+        #expect(Double(differing) / Double(reference.count) < 0.03, "\(differing) of \(reference.count) words differ")
+        // Read on a reduced copy, reported in the page's own pixels: the first line falls where the accurate level finds it.
+        let (f, a) = (try #require(fast.first).pixelBox, try #require(accurate.first).pixelBox)
+        #expect(abs(f.x - a.x) <= 4 && abs(f.y - a.y) <= 4 && abs(f.width - a.width) <= 8 && abs(f.height - a.height) <= 8, "\(f) against \(a)")
+        #expect(fast.allSatisfy { $0.words.allSatisfy { $0.pixelBox.x + $0.pixelBox.width <= page.width && $0.pixelBox.y + $0.pixelBox.height <= page.height } })
+    }
+
+    @Test func fastDiffersFromAccurateAsDocumented() throws {
+        let accurate = TesseractRecognizer.Settings(.accurate), fast = TesseractRecognizer.Settings(.fast)
+        #expect(accurate.pageSegmentationMode == 3 && accurate.variables.isEmpty && accurate.targetLinePitch == nil)
+        #expect(fast.pageSegmentationMode == 3 && fast.variables == ["tessedit_do_invert": "0"] && fast.targetLinePitch == 25)
+        #expect(fast.commandLineArguments == ["--psm", "3", "-c", "tessedit_do_invert=0"])
+        #expect(accurate.commandLineArguments == ["--psm", "3"])
+        // The rendered page has lines 32 pixels apart: fast reads it at 25/32 of its size.
+        let page = try RenderedPage.luma()
+        #expect(accurate.reduction(for: page) == 1)
+        #expect(abs(fast.reduction(for: page) - 25.0 / 32) < 0.01, "\(fast.reduction(for: page))")
+        // Text already small (the same page at 0.6 of its size) is left as it is.
+        let small = try ImageDecoder().decode(contentsOf: RenderedPage.root.appendingPathComponent("Datasets/documents/images/page01_downscale-0.6.png").path)
+        #expect(fast.reduction(for: small.luma.eightBit) == 1)
+        // A blank page has no lines to measure.
+        #expect(fast.reduction(for: PixelBuffer<UInt8>(width: 300, height: 400, samples: [UInt8](repeating: 240, count: 300 * 400))) == 1)
+    }
+
+    @Test func theSourceResolutionReachesTesseract() async throws {
+        let page = try RenderedPage.luma()
+        // The page was rendered at 150 ppi; Tesseract keeps a credible resolution as given.
+        let given = try await recognizer.recognition(page, options: RecognitionOptions(sourceResolution: 150))
+        #expect(given.sourceResolution == 150)
+        // None given: 70 ppi, then an estimate from the text, as the tesseract program does for a file without one.
+        let none = try await recognizer.recognition(page, options: RecognitionOptions())
+        #expect(none.sourceResolution == 70)
+        // Below 70 ppi Tesseract falls back to 70, as for the program.
+        let tooLow = try await recognizer.recognition(page, options: RecognitionOptions(sourceResolution: 50))
+        #expect(tooLow.sourceResolution == 70)
+        // Then none again: one image's resolution does not stay for the next on a reused engine.
+        #expect(try await recognizer.recognition(page, options: RecognitionOptions()).sourceResolution == 70)
+        let words = given.observations.flatMap(\.words).map(\.text.string)
+        #expect(Double(Set(words).intersection(try RenderedPage.words()).count) / Double(Set(try RenderedPage.words()).count) > 0.95)
+        await #expect(throws: RecognitionError.self) { try await recognizer.recognize(page, options: RecognitionOptions(sourceResolution: 0)) }
+    }
+
     @Test func optionsAreHonouredOrRefused() async throws {
         let page = try RenderedPage.luma()
-        var fast = RecognitionOptions()
-        fast.recognitionLevel = .fast
-        await #expect(throws: RecognitionError.self) { try await recognizer.recognize(page, options: fast) }
         var unknown = RecognitionOptions()
         unknown.recognitionLanguages = ["x1"]
         await #expect(throws: RecognitionError.self) { try await recognizer.recognize(page, options: unknown) }

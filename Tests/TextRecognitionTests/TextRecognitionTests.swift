@@ -122,6 +122,35 @@ struct GatedRecognitionTests {
         #expect(result.report.blur != nil && result.report.text?.detected == true)
     }
 
+    @Test func theFilesResolutionReachesTheRecognizer() async throws {
+        let folder = try TemporaryDirectory()
+        var bytes = try JPEGEncoder.encode(Scenes.plane(Scenes.page(), width: Page.width, height: Page.height), quality: 92)
+        let plain = try folder.write("plain.jpg", bytes)
+        // The JFIF APP0 density fields: unit 1 (dots per inch), 300 × 300.
+        bytes.replaceSubrange(13..<18, with: [1, 0x01, 0x2C, 0x01, 0x2C])
+        let declared = try folder.write("declared.jpg", bytes)
+        let fake = FakeTextRecognizer(lines: Page.lines)
+        let gated = GatedTextRecognizer(recognizer: fake)
+        _ = try await gated.recognize(contentsOf: declared)
+        #expect(fake.lastOptions?.sourceResolution == 300)
+        _ = try await gated.recognize(contentsOf: plain)
+        #expect(fake.callCount == 2 && fake.lastOptions?.sourceResolution == nil)
+        _ = try await gated.recognize(contentsOf: declared, options: RecognitionOptions(sourceResolution: 200))
+        #expect(fake.lastOptions?.sourceResolution == 200, "the caller's value wins")
+    }
+
+    @Test func eachStepIsTimed() async throws {
+        let (folder, sharp, blurred) = try pages()
+        _ = folder
+        let gated = GatedTextRecognizer(recognizer: FakeTextRecognizer(lines: Page.lines))
+        let recognized = try await gated.recognize(contentsOf: sharp).timing
+        #expect(recognized.decode.map { $0 > .zero } == true && recognized.analysis > .zero && recognized.recognition != nil)
+        let rejected = try await gated.recognize(contentsOf: blurred).timing
+        #expect(rejected.decode != nil && rejected.recognition == nil)
+        let decoded = try ImageDecoder().decode(contentsOf: sharp)
+        #expect(try await gated.recognize(decoded).timing.decode == nil, "no decode when given pixels")
+    }
+
     @Test func invalidOptionsFailBeforeDecoding() async {
         var options = RecognitionOptions()
         options.regionOfInterest = NormalizedRect(x: 0.9, y: 0, width: 0.5, height: 1)

@@ -63,6 +63,8 @@ typedef struct iq_jpeg_header {
     int precision;            /* bits per sample */
     const uint8_t *exif;      /* TIFF structure after "Exif\0\0", or NULL; valid until the next call */
     size_t exif_length;
+    double x_resolution;      /* pixels per inch from the JFIF density, 0 when absent or unitless */
+    double y_resolution;
 } iq_jpeg_header;
 
 typedef struct iq_jpeg iq_jpeg;
@@ -102,6 +104,8 @@ typedef struct iq_png_header {
     int sample_bits;          /* after expansion: 8 or 16 (native endian) */
     const uint8_t *exif;      /* eXIf chunk contents before IDAT, or NULL */
     size_t exif_length;
+    double x_resolution;      /* pixels per inch from pHYs, 0 when absent or unitless */
+    double y_resolution;
 } iq_png_header;
 
 typedef struct iq_png iq_png;
@@ -126,6 +130,9 @@ typedef struct iq_tiff_info {
     int alpha;                /* 0 none, 1 associated (premultiplied), 2 unassociated */
     int direct;               /* 1: iq_tiff_read_samples can decode it; 0: use iq_tiff_read_rgba */
     int colormap_is_8bit;     /* palette entries were written as 0...255 instead of 0...65535 */
+    double x_resolution;      /* pixels per inch from XResolution/YResolution and ResolutionUnit,
+                                 0 when absent, unitless (ResolutionUnit 1) or not a positive number */
+    double y_resolution;
 } iq_tiff_info;
 
 typedef struct iq_tiff iq_tiff;
