@@ -164,6 +164,7 @@ struct ScoreRecord: Sendable {
                     ("detected", .bool(text.detected)), ("strokeWidth", rounded(text.strokeWidth)),
                     ("inkFraction", rounded(text.inkFraction)), ("linePitch", rounded(text.linePitch)),
                     ("lineRegularity", rounded(text.lineRegularity)), ("contrast", rounded(text.contrast)),
+                    ("softEdgeWidth", rounded(text.softEdgeWidth)), ("edgeAnisotropy", rounded(text.edgeAnisotropy)),
                     ("legibility", rounded(text.legibility)),
                 ])
             ))
