@@ -59,13 +59,25 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     /// - Throws: `RecognitionError` for invalid options (before decoding), `ImagingError`
     ///   for unreadable files, and whatever the recognizer throws.
     public func recognize(contentsOf path: String, options: RecognitionOptions = RecognitionOptions(), force: Bool = false) async throws -> GatedRecognition {
+        try await decodeAndRecognize(options: options, force: force) { (decoder: ImageDecoder) throws(ImagingError) in try decoder.decode(contentsOf: path) }
+    }
+
+    /// The same for an encoded image in memory (JPEG, PNG or TIFF bytes, as read from a
+    /// file or received over the network).
+    public func recognize(encoded bytes: [UInt8], options: RecognitionOptions = RecognitionOptions(), force: Bool = false) async throws -> GatedRecognition {
+        try await decodeAndRecognize(options: options, force: force) { (decoder: ImageDecoder) throws(ImagingError) in try decoder.decode(bytes) }
+    }
+
+    private func decodeAndRecognize(
+        options: RecognitionOptions, force: Bool, _ decode: (ImageDecoder) throws(ImagingError) -> DecodedImage
+    ) async throws -> GatedRecognition {
         try options.validate()
         var decodeOptions = QualityAnalyzer.decodeOptions(for: analyzer.detectors, base: DecodeOptions(limits: limits))
         decodeOptions.scale = .full  // recognition reads every pixel
         let decoder = ImageDecoder(options: decodeOptions)
         let clock = ContinuousClock()
         let start = clock.now
-        let image = try decoder.decode(contentsOf: path)
+        let image = try decode(decoder)
         let decoded = clock.now
         var result = try await recognize(image, options: options, force: force)
         result.timing.decode = decoded - start

@@ -122,6 +122,18 @@ struct GatedRecognitionTests {
         #expect(result.report.blur != nil && result.report.text?.detected == true)
     }
 
+    @Test func encodedBytesAreGatedLikeTheFile() async throws {
+        let (folder, sharp, blurred) = try pages()
+        _ = folder
+        let fake = FakeTextRecognizer(lines: Page.lines)
+        let gated = GatedTextRecognizer(recognizer: fake)
+        let good = try await gated.recognize(encoded: Array(try Data(contentsOf: URL(fileURLWithPath: sharp))))
+        #expect(good.decision.pass && good.observations?.count == 11 && good.timing.decode != nil)
+        let bad = try await gated.recognize(encoded: Array(try Data(contentsOf: URL(fileURLWithPath: blurred))))
+        #expect(!bad.decision.pass && bad.observations == nil && fake.callCount == 1)
+        await #expect(throws: ImagingError.self) { try await gated.recognize(encoded: [0x89, 0x50, 0x4E, 0x47]) }
+    }
+
     @Test func theFilesResolutionReachesTheRecognizer() async throws {
         let folder = try TemporaryDirectory()
         var bytes = try JPEGEncoder.encode(Scenes.plane(Scenes.page(), width: Page.width, height: Page.height), quality: 92)
