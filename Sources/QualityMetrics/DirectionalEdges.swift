@@ -70,12 +70,20 @@ public struct DirectionalEdges: Sendable, Equatable {
         let binCount = Int(maximumLevel * binsPerLevel) + 1
         var softCounts = [Int](repeating: 0, count: binCount)
         var strongCounts = [Int](repeating: 0, count: binCount)
-        let toBin = binsPerLevel / 2   // doubled gradients to bins
-        forEachGradientRow(plane) { gx, gy, count in
-            for i in 0..<count {
-                let x = Double(gx[i]), y = Double(gy[i])
-                softCounts[min(binCount - 1, Int(abs(x * soft.0 + y * soft.1) * toBin))] += 1
-                strongCounts[min(binCount - 1, Int(abs(x * strong.0 + y * strong.1) * toBin))] += 1
+        // Doubled gradients to bins; projections in Float (exact enough for quarter-level bins).
+        let toBin = Float(binsPerLevel / 2)
+        let softX = Float(soft.0) * toBin, softY = Float(soft.1) * toBin
+        let strongX = Float(strong.0) * toBin, strongY = Float(strong.1) * toBin
+        let lastBin = binCount - 1
+        softCounts.withUnsafeMutableBufferPointer { softBins in
+            strongCounts.withUnsafeMutableBufferPointer { strongBins in
+                forEachGradientRow(plane) { gx, gy, count in
+                    for i in 0..<count {
+                        let x = Float(gx[i]), y = Float(gy[i])
+                        softBins[min(lastBin, Int(abs(x * softX + y * softY)))] += 1
+                        strongBins[min(lastBin, Int(abs(x * strongX + y * strongY)))] += 1
+                    }
+                }
             }
         }
         let softSteep = upperPercentile(softCounts, share: steepShare) / binsPerLevel

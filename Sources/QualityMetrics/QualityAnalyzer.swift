@@ -71,7 +71,7 @@ public struct QualityAnalyzer: Sendable {
         // Per-tile measurements and the text estimate are computed once and shared.
         let tiles = needsBlur || detectors.contains(.smudge) ? BlurDetector.tileWidths(image.luma) : nil
         let text = needsExposure || detectors.contains(.text)
-            ? TextSizeEstimator.estimate(detail: image.detail, scale: image.detailScale) : nil
+            ? TextSizeEstimator.estimate(detail: image.detail, scale: image.detailScale, measuresEdges: detectors.contains(.text)) : nil
         let blurResult = needsBlur ? blur.analyze(image, tiles: tiles!) : nil
         let exposureResult = needsExposure ? exposure.analyze(image, text: text!) : nil
         if detectors.contains(.blur) { report.blur = blurResult }

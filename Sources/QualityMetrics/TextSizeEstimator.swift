@@ -31,7 +31,9 @@ public enum TextSizeEstimator {
         cost: "one threshold and one run-length pass over a ≤ 1024² crop; two gradient passes over it",
         caveats: "Light text on dark grounds is not measured.")
 
-    public static func estimate(detail: PixelBuffer<UInt8>, scale: Double) -> TextObservation {
+    /// `measuresEdges` false leaves `softEdgeWidth` and `edgeAnisotropy` unmeasured (two
+    /// gradient passes saved when only exposure needs the estimate).
+    public static func estimate(detail: PixelBuffer<UInt8>, scale: Double, measuresEdges: Bool = true) -> TextObservation {
         let histogram = Histogram(detail)
         let split = OtsuSplit(histogram)
         let threshold = split.threshold
@@ -77,7 +79,7 @@ public enum TextSizeEstimator {
         let runsPerRow = Double(runCount) / Double(max(1, detail.height))
         let detected = split.looksLikeInkOnPaper && runCount >= 100 && runsPerRow >= 2 && strokeWidth / scale <= 16
         let lines = linePitch(detail, threshold: threshold)
-        let edges = DirectionalEdges.measure(detail, histogram: histogram)
+        let edges = measuresEdges ? DirectionalEdges.measure(detail, histogram: histogram) : .none
         return TextObservation(
             detected: detected, strokeWidth: strokeWidth, inkFraction: ink, separability: separability,
             linePitch: lines.pitch * scale, lineRegularity: lines.regularity, contrast: split.brightMean - split.darkMean,
