@@ -21,24 +21,12 @@ import subprocess
 import sys
 import time
 
-EXTENSIONS = (".jpg", ".jpeg", ".png", ".tif", ".tiff")
+from benchlib import DEFAULT_BINARY, find_images, timed
 
 
-def images(inputs):
-    found = []
-    for item in inputs:
-        if os.path.isdir(item):
-            for root, _, names in os.walk(item):
-                found += [os.path.join(root, n) for n in names if n.lower().endswith(EXTENSIONS)]
-        else:
-            found.append(item)
-    return sorted(found)
 
 
-def timed(command, env):
-    start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
-    return time.perf_counter() - start
+
 
 
 def main():
@@ -47,9 +35,9 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--level", choices=["accurate", "fast"], default="accurate")
     parser.add_argument("--breakdown", action="store_true")
-    parser.add_argument("--binary", default=os.path.join(os.path.dirname(__file__), "..", ".build", "release", "imgquality"))
+    parser.add_argument("--binary", default=DEFAULT_BINARY)
     args = parser.parse_args()
-    files = images(args.inputs)
+    files = find_images(args.inputs)
     if not files:
         sys.exit("no images found")
     env = dict(os.environ, OMP_THREAD_LIMIT="1")

@@ -22,7 +22,8 @@ import subprocess
 import sys
 import time
 
-IMAGE_ENDINGS = (".jpg", ".jpeg", ".png", ".tif", ".tiff")
+from benchlib import DEFAULT_BINARY, find_images, timed
+
 
 BASELINE = r"""
 import sys, cv2
@@ -35,31 +36,18 @@ for path in sys.argv[1:]:
 """
 
 
-def images(inputs):
-    found = []
-    for item in inputs:
-        if os.path.isdir(item):
-            for root, _, names in os.walk(item):
-                found += [os.path.join(root, n) for n in names if n.lower().endswith(IMAGE_ENDINGS)]
-        else:
-            found.append(item)
-    return sorted(found)
 
 
-def timed(command):
-    start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - start
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("inputs", nargs="+")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--binary", default=os.path.join(os.path.dirname(__file__), "..", ".build", "release", "imgquality"))
+    parser.add_argument("--binary", default=DEFAULT_BINARY)
     parser.add_argument("--python", default=sys.executable)
     args = parser.parse_args()
-    files = images(args.inputs)
+    files = find_images(args.inputs)
     if not files:
         sys.exit("no images found")
     if subprocess.run([args.python, "-c", "import cv2"], capture_output=True).returncode != 0:
@@ -73,7 +61,7 @@ def main():
     results = {name: [] for name in commands}
     for _ in range(args.repeat):
         for name, command in commands.items():
-            results[name].append(timed(command))
+            results[name].append(timed(command, check=True))
     baseline = statistics.median(results["OpenCV script (Laplacian var + mean)"])
     print(f"{len(files)} images, median of {args.repeat} runs")
     for name, times in results.items():
