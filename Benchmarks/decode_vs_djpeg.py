@@ -14,13 +14,9 @@ in the same run, so machine noise cancels as far as it can.
 The imgquality binary defaults to the release build (`swift build -c release`).
 """
 import argparse
-import os
-import statistics
-import subprocess
 import sys
-import time
 
-from benchlib import DEFAULT_BINARY, find_images, timed
+from benchlib import DEFAULT_BINARY, find_images, print_ratios, timed
 
 
 def main():
@@ -40,11 +36,8 @@ def main():
     for _ in range(args.repeat):
         results["djpeg -grayscale"].append(timed(djpeg_loop))
         results["imgquality score (decode + detectors)"].append(timed(ours))
-    baseline = statistics.median(results["djpeg -grayscale"])
     print(f"{len(files)} JPEG files, median of {args.repeat} runs, one image at a time")
-    for name, times in results.items():
-        median = statistics.median(times)
-        print(f"  {name:18s} {median * 1000:9.1f} ms   ratio {median / baseline:5.2f}")
+    print_ratios(results, "djpeg -grayscale")
 
 
 if __name__ == "__main__":

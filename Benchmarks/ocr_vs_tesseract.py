@@ -19,7 +19,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
 from benchlib import DEFAULT_BINARY, find_images, timed
 

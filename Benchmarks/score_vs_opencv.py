@@ -16,13 +16,10 @@ then run the script with `.venv-bench/bin/python` (or pass --python). The imgqua
 defaults to the release build (`swift build -c release`).
 """
 import argparse
-import os
-import statistics
 import subprocess
 import sys
-import time
 
-from benchlib import DEFAULT_BINARY, find_images, timed
+from benchlib import DEFAULT_BINARY, find_images, print_ratios, timed
 
 
 BASELINE = r"""
@@ -62,11 +59,8 @@ def main():
     for _ in range(args.repeat):
         for name, command in commands.items():
             results[name].append(timed(command, check=True))
-    baseline = statistics.median(results["OpenCV script (Laplacian var + mean)"])
     print(f"{len(files)} images, median of {args.repeat} runs")
-    for name, times in results.items():
-        median = statistics.median(times)
-        print(f"  {name:52s} {median * 1000:9.1f} ms   ratio {median / baseline:5.2f}")
+    print_ratios(results, "OpenCV script (Laplacian var + mean)")
 
 
 if __name__ == "__main__":
