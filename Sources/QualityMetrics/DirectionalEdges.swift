@@ -32,6 +32,9 @@ public struct DirectionalEdges: Sendable, Equatable {
 
     public static let none = DirectionalEdges(softWidth: 0, anisotropy: 1, softDirection: 0)
 
+    /// The soft width of a sharp step: the central difference spreads it over 2 pixels.
+    public static let sharpWidth = 2.0
+
     /// The share of gradient samples above the percentile taken as "steepest".
     static let steepShare = 0.005
     /// Histogram bins per level of gradient.

@@ -24,7 +24,7 @@ public enum TextSizeEstimator {
             .init("linePitch", "distance between text lines (period of the ink-per-row profile), full-resolution pixels", units: "px", range: 0...1000),
             .init("lineRegularity", "autocorrelation of the ink-per-row profile at the line pitch", units: "ratio", range: 0...1),
             .init("contrast", "paper level minus ink level (means of Otsu's two classes)", units: "levels", range: 0...255),
-            .init("softEdgeWidth", "contrast over the steepest gradient along the direction of least gradient energy (a ramp of length L measures L, a sharp edge about 2), full-resolution pixels", units: "px", range: 0...1000),
+            .init("softEdgeWidth", "contrast over the steepest gradient along the direction of least gradient energy (a ramp of length L measures L, a sharp edge about 2), full-resolution pixels with a sharp edge's own width counted once", units: "px", range: 0...1000),
             .init("edgeAnisotropy", "steepest gradient across that direction over the steepest along it: about 1 when sharp or evenly blurred, 2–4 when smeared by motion", units: "ratio", range: 1...1000),
             .init("legibility", "line pitch over the blur-limited resolution: the smaller of pitch / √(blur² + 1), blur being the edge width beyond a sharp edge's, and 2.5 · pitch / (softEdgeWidth · edgeAnisotropy^¼); 0 without text", units: "ratio", range: 0...1000),
         ],
@@ -83,7 +83,18 @@ public enum TextSizeEstimator {
         return TextObservation(
             detected: detected, strokeWidth: strokeWidth, inkFraction: ink, separability: separability,
             linePitch: lines.pitch * scale, lineRegularity: lines.regularity, contrast: split.brightMean - split.darkMean,
-            softEdgeWidth: edges.softWidth * scale, edgeAnisotropy: edges.anisotropy)
+            softEdgeWidth: fullResolutionWidth(edges.softWidth, scale: scale), edgeAnisotropy: edges.anisotropy)
+    }
+
+    /// A soft edge width measured at decode scale, in full-resolution pixels, with a sharp
+    /// edge's own width (2 decode pixels, the central difference's spread) counted once:
+    /// `√((w² − 2²) · scale² + 2²)`. A sharp page decoded at half size measures 2, as at
+    /// full size, not 4; a ramp of L full-resolution pixels still measures about L.
+    static func fullResolutionWidth(_ width: Double, scale: Double) -> Double {
+        guard width > 0 else { return 0 }
+        let sharp = DirectionalEdges.sharpWidth
+        guard width > sharp else { return width }
+        return ((width * width - sharp * sharp) * scale * scale + sharp * sharp).squareRoot()
     }
 
     /// The distance between text lines in detail pixels: the period, 6 to 200 pixels, of

@@ -89,6 +89,22 @@ struct DirectionalEdgesTests {
         #expect(!decision.pass && decision.reasons.contains("blur"), "\(reports[3].text!)")
     }
 
+    @Test func aSharpPageDecodedAtHalfSizeKeepsItsLegibility() {
+        // The same pixels standing for a page twice their size (a JPEG decoded at 1/2):
+        // the decode's own sharp-edge width must not count as blur of the full page.
+        let plane = Scenes.plane(Scenes.page(), width: 600, height: 800)
+        let half = QualityAnalyzer().analyze(AnalysisImage(luma: plane, fullSize: ImageSize(width: 1200, height: 1600)))
+        let text = half.text!
+        #expect(abs(text.softEdgeWidth - 2) < 0.1, "\(text)")
+        var edgeWidthOnly = text
+        edgeWidthOnly.softEdgeWidth = 0
+        #expect(abs(text.legibility - edgeWidthOnly.legibility(edgeWidth: half.blur!.edgeWidth, scale: 2)) < 1e-9, "\(text)")
+        // Blur still counts at full resolution: a 6-pixel ramp decoded at 1/2 is 12 pixels.
+        #expect(abs(TextSizeEstimator.fullResolutionWidth(6, scale: 2) - (32.0 * 4 + 4).squareRoot()) < 1e-9)
+        #expect(TextSizeEstimator.fullResolutionWidth(7.5, scale: 1) == 7.5)
+        #expect(TextSizeEstimator.fullResolutionWidth(1.5, scale: 2) == 1.5)
+    }
+
     @Test func legibilityIsTheSmallerOfTheTwoResolutions() {
         var text = TextObservation(
             detected: true, strokeWidth: 3, inkFraction: 0.1, separability: 0.9, linePitch: 30, lineRegularity: 0.5, contrast: 200)
