@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what imgquality builds against when it is missing: pkg-config and the
 # Debian development packages of libjpeg-turbo, libpng, libtiff (4.5 or later) and
-# libtesseract with English data, and chromium, which the tests use to render a
+# libtesseract with English and orientation data and the tesseract program, and chromium, which the tests use to render a
 # calibration report.
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
@@ -15,8 +15,11 @@ else
     pkg-config --exists 'libtiff-4 >= 4.5' || need+=(libtiff-dev)
     pkg-config --exists tesseract || need+=(libtesseract-dev)
 fi
-# English language data for the Tesseract backend and its tests.
+# English language data for the Tesseract backend and its tests, the orientation-and-script
+# data, and the `tesseract` program, which the external-command recognizer's tests run.
 [ -f /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || need+=(tesseract-ocr-eng)
+[ -f /usr/share/tesseract-ocr/5/tessdata/osd.traineddata ] || need+=(tesseract-ocr-osd)
+command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 
 # Headless Chromium renders calibration reports in the tests.
 command -v chromium >/dev/null 2>&1 || need+=(chromium)

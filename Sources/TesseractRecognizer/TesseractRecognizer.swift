@@ -260,6 +260,28 @@ final class Engine: @unchecked Sendable {
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
     }
 
+    /// The languages the engine was initialised with, as Tesseract reports them (`eng+deu`).
+    var initialisedLanguages: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return TessBaseAPIGetInitLanguagesAsString(handle).map { String(cString: $0) } ?? ""
+    }
+
+    /// A boolean setting as the engine holds it; nil for an unknown name.
+    func boolVariable(_ name: String) -> Bool? {
+        lock.lock()
+        defer { lock.unlock() }
+        var value: Int32 = 0
+        return TessBaseAPIGetBoolVariable(handle, name, &value) != 0 ? value != 0 : nil
+    }
+
+    /// A string setting as the engine holds it; nil for an unknown name.
+    func stringVariable(_ name: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return TessBaseAPIGetStringVariable(handle, name).map { String(cString: $0) }
+    }
+
     deinit {
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)

@@ -117,6 +117,21 @@ struct TesseractRecognizerTests {
         #expect(try TesseractRecognizer.tesseractLanguages(["en-US", "de"]) == "eng+deu")
     }
 
+    @Test func initOptionsReachTheEngine() throws {
+        let settings = TesseractRecognizer.Settings(.accurate)
+        let plain = try Engine(EngineKey(languages: "eng", correction: true, customWords: [], level: settings))
+        #expect(plain.initialisedLanguages == "eng")
+        #expect(plain.boolVariable("load_system_dawg") == true && plain.boolVariable("load_freq_dawg") == true)
+        #expect(plain.stringVariable("user_words_file") == "")
+        // Language correction off and custom words: dictionaries off, the words in the user-words file.
+        let custom = try Engine(EngineKey(languages: "eng+osd", correction: false, customWords: ["Zqwxv", "Brrk"], level: settings))
+        #expect(custom.initialisedLanguages == "eng+osd")
+        #expect(custom.boolVariable("load_system_dawg") == false && custom.boolVariable("load_freq_dawg") == false)
+        let file = try #require(custom.stringVariable("user_words_file"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "Zqwxv\nBrrk\n")
+        #expect(custom.boolVariable("no_such_setting") == nil)
+    }
+
     @Test func missingLanguageDataIsAClearError() async throws {
         var options = RecognitionOptions()
         options.recognitionLanguages = ["yor"]  // Yoruba: no traineddata installed here
