@@ -42,7 +42,8 @@ public struct AnalysisImage: Sendable {
         detail = Self.centreCrop(luma, side: Self.detailSide)
     }
 
-    static func centreCrop(_ plane: PixelBuffer<UInt8>, side: Int) -> PixelBuffer<UInt8> {
+    /// The centre `side` × `side` pixels of `plane` (all of a side that is shorter).
+    public static func centreCrop(_ plane: PixelBuffer<UInt8>, side: Int) -> PixelBuffer<UInt8> {
         let width = min(side, plane.width), height = min(side, plane.height)
         if width == plane.width && height == plane.height { return plane }
         let x0 = (plane.width - width) / 2, y0 = (plane.height - height) / 2
@@ -53,13 +54,21 @@ public struct AnalysisImage: Sendable {
 
     /// Prepares a decoded image (any depth, oriented or not).
     public init(_ image: DecodedImage) {
+        let (luma, rgb) = Self.orientedEightBit(image)
+        self.init(luma: luma, rgb: rgb, fullSize: image.orientedSize)
+    }
+
+    /// The decoded planes at 8 bits and in display orientation, at decode resolution: what
+    /// `init(_:)` starts from, for callers that also need the full-resolution pixels (a
+    /// recognizer) and would otherwise convert them a second time.
+    public static func orientedEightBit(_ image: DecodedImage) -> (luma: PixelBuffer<UInt8>, rgb: PixelBuffer<UInt8>?) {
         var luma = image.luma.eightBit
         var rgb = image.rgb?.eightBit
         if !image.isOriented && image.orientation != .up {
             luma = luma.applying(image.orientation)
             rgb = rgb?.applying(image.orientation)
         }
-        self.init(luma: luma, rgb: rgb, fullSize: image.orientedSize)
+        return (luma, rgb)
     }
 
 }

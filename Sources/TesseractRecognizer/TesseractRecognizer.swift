@@ -172,12 +172,8 @@ extension TesseractRecognizer {
         /// The factor (≤ 1) the image is reduced by before recognition.
         func reduction(for image: PixelBuffer<UInt8>) -> Double {
             guard let targetLinePitch else { return 1 }
-            let side = 1024
-            let width = min(side, image.width), height = min(side, image.height)
-            let x0 = (image.width - width) / 2, y0 = (image.height - height) / 2
-            var crop = PixelBuffer<UInt8>(width: width, height: height)
-            for y in 0..<height { for x in 0..<width { crop[x, y] = image[x0 + x, y0 + y] } }
-            let text = TextSizeEstimator.estimate(detail: crop, scale: 1)
+            let crop = AnalysisImage.centreCrop(image, side: AnalysisImage.detailSide)
+            let text = TextSizeEstimator.estimate(detail: crop, scale: 1, measuresEdges: false)
             // Body text has a line pitch of about 12 stroke widths (pitch ≈ 1.2 × the font
             // size, stroke ≈ x-height / 5 ≈ font size / 10). A period far beyond that is one
             // of paragraphs or of a layout, not of lines: then nothing is reduced.

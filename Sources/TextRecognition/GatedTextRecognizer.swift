@@ -92,12 +92,10 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         try options.validate()
         let clock = ContinuousClock()
         let start = clock.now
-        let analysis = AnalysisImage(image)
-        let report = analyzer.analyze(analysis)
+        let (luma, rgb) = AnalysisImage.orientedEightBit(image)
+        let report = analyzer.analyze(AnalysisImage(luma: luma, rgb: rgb, fullSize: image.orientedSize))
         let decision = gate.decide(report)
         var timing = GatedRecognitionTiming(analysis: clock.now - start)
-        var luma = image.luma.eightBit
-        if !image.isOriented && image.orientation != .up { luma = luma.applying(image.orientation) }
         guard decision.pass || force else {
             return GatedRecognition(report: report, decision: decision, observations: nil, imageSize: luma.size, timing: timing)
         }
