@@ -23,11 +23,6 @@ import sys
 from benchlib import DEFAULT_BINARY, find_images, timed
 
 
-
-
-
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("inputs", nargs="+")

@@ -16,8 +16,6 @@ Exposure rows whose label_source ends in _low_confidence are dropped. For the
 exposure set, a scene-level split is reported too: scenes whose name has an odd
 CRC-32 form split B; an under/over pair is one scene.
 """
-import csv
-import json
 import os
 import re
 import sys
@@ -25,6 +23,8 @@ import zlib
 
 import numpy as np
 from PIL import Image
+
+from measurelib import labeled
 
 
 def auc(scores, labels):
@@ -66,20 +66,7 @@ def baselines(path):
 
 
 def load(labels_path, records_path):
-    base = os.path.dirname(os.path.abspath(labels_path))
-    records = {}
-    for line in open(records_path):
-        record = json.loads(line)
-        records[os.path.abspath(record["path"])] = record
-    rows = []
-    for row in csv.DictReader(open(labels_path)):
-        path = os.path.join(base, row["path"])
-        record = records.get(os.path.abspath(path))
-        if record is None or "error" in record:
-            print(f"skipped (no record or an error): {row['path']}", file=sys.stderr)
-            continue
-        rows.append((row, record, baselines(path)))
-    return rows
+    return [(row, record, baselines(path)) for row, record, path in labeled(labels_path, records_path)]
 
 
 def exposure(labels_path, records_path):

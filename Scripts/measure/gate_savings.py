@@ -12,13 +12,16 @@ labels' `score` column (a word F1 made by another reading) as it is. Recognition
 saved is the summed `timing.recognitionMs` of the rejected images over that of all images.
 Run it with the datasets' virtual environment (`.venv-datasets/bin/python`), for build.py.
 """
-import csv
-import json
 import os
 import sys
+from functools import lru_cache
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datasets"))
-from build import levenshtein, normalise  # noqa: E402
+from measurelib import cer, labeled
+
+
+@lru_cache(maxsize=None)
+def text(path):
+    return open(path, encoding="utf-8").read()
 
 
 def main():
@@ -26,19 +29,10 @@ def main():
         sys.exit(__doc__)
     measure, labels, records_path = sys.argv[1:]
     base = os.path.dirname(os.path.abspath(labels))
-    records = {}
-    for line in open(records_path):
-        record = json.loads(line)
-        records[os.path.abspath(record["path"])] = record
     rows = []
-    for row in csv.DictReader(open(labels)):
-        record = records.get(os.path.abspath(os.path.join(base, row["path"])))
-        if record is None or "error" in record:
-            print(f"skipped (no record or an error): {row['path']}", file=sys.stderr)
-            continue
+    for row, record, _ in labeled(labels, records_path):
         if measure == "cer":
-            truth = normalise(open(os.path.join(base, row["text_path"]), encoding="utf-8").read())
-            value = min(1.0, levenshtein(truth, normalise(record["text"] or "")) / max(1, len(truth)))
+            value = cer(text(os.path.join(base, row["text_path"])), record["text"] or "")
             bad = value > 0.1
         else:
             value = float(row["score"])
@@ -54,6 +48,8 @@ def main():
     good = [r for r in rows if not r[2]]
     total_time = sum(r[3] for r in rows)
     saved = sum(r[3] for r in rejected)
+    if not rows or total_time <= 0:
+        sys.exit("no recognized images to count")
     name = "CER" if measure == "cer" else "F1"
     print(f"images {len(rows)}; accepted {len(accepted)} ({name} {mean(accepted):.3f}); rejected {len(rejected)} ({name} {mean(rejected):.3f})")
     print(f"bad reads prevented {sum(1 for r in rejected if r[2])} of {len(bad)}; good reads lost {sum(1 for r in rejected if not r[2])} of {len(good)}")

@@ -42,34 +42,41 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datasets"))
-from build import levenshtein, normalise, word_f1  # noqa: E402
+from measurelib import DATASETS, cer, load_records
+
+sys.path.insert(0, DATASETS)
+from build import word_f1  # noqa: E402
+
+
+@lru_cache(maxsize=None)
+def text(path):
+    return open(path, encoding="utf-8").read()
 
 
 def rows(labels):
     base = os.path.dirname(os.path.abspath(labels))
     for row in csv.DictReader(open(labels)):
-        truth = open(os.path.join(base, row["text_path"]), encoding="utf-8").read()
-        yield os.path.join(base, row["path"]), truth
-
-
-def cer(truth, text):
-    gt = normalise(truth)
-    return min(1.0, levenshtein(gt, normalise(text)) / max(1, len(gt)))
+        yield os.path.join(base, row["path"]), text(os.path.join(base, row["text_path"]))
 
 
 def run_command(template, path):
     argv = [path if a == "{}" else a for a in shlex.split(template)]
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    out = process.stdout.read()
-    _, _, usage = os.wait4(process.pid, 0)
-    process.returncode = 0
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env) as process:
+        out = process.stdout.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        print(f"{argv[0]} exited with {process.returncode} on {path}", file=sys.stderr)
     return out.decode("utf-8", "replace"), usage.ru_utime + usage.ru_stime
 
 
 def summarise(name, results, baseline_time):
+    if not results:
+        print(f"{name:14s} no results")
+        return baseline_time
     cers = [r[0] for r in results]
     f1s = [r[1] for r in results]
     seconds = sum(r[2] for r in results)
@@ -101,10 +108,7 @@ def records(labels, specs):
     baseline = None
     for spec in specs:
         name, path = spec.split("=", 1)
-        by_path = {}
-        for line in open(path):
-            record = json.loads(line)
-            by_path[os.path.abspath(record["path"])] = record
+        by_path = load_records(path)
         results = []
         for image, truth in images:
             record = by_path.get(os.path.abspath(image))
@@ -128,6 +132,8 @@ def interleaved(labels, binary, levels, jobs, chunk=10):
         for level in order:
             run = subprocess.run([binary, "ocr", "--force", "--format", "jsonl", "--jobs", str(jobs), "--recognition-level", level]
                                  + images[start:start + chunk], capture_output=True, text=True, env=env)
+            if run.returncode not in (0, 1):  # 1: some rejected, still recognized with --force
+                print(f"{level}: imgquality ocr exited with {run.returncode}: {run.stderr.strip()[-500:]}", file=sys.stderr)
             outputs[level].write(run.stdout)
     for out in outputs.values():
         out.close()
@@ -136,11 +142,7 @@ def interleaved(labels, binary, levels, jobs, chunk=10):
 
 def agreement(program_detail, records_path):
     """Word sequences of the program (a `commands` detail file) against imgquality's records."""
-    ours = {}
-    for line in open(records_path):
-        record = json.loads(line)
-        if record.get("text") is not None:
-            ours[os.path.abspath(record["path"])] = record["text"].split()
+    ours = {path: record["text"].split() for path, record in load_records(records_path).items() if record.get("text") is not None}
     pages = identical = matched = longest = 0
     for line in open(program_detail):
         row = json.loads(line)

@@ -1,0 +1,42 @@
+"""What the measurement scripts share: records keyed by path, labeled rows joined to them,
+and the CER as the documents set's labels were computed (Scripts/datasets/build.py, imported
+only by `cer`, so scripts that do not need it run without the datasets' packages)."""
+import csv
+import json
+import os
+import sys
+
+DATASETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datasets")
+
+
+def load_records(path):
+    """JSON Lines records (`imgquality score` or `ocr` output) by absolute image path."""
+    records = {}
+    for line in open(path):
+        record = json.loads(line)
+        records[os.path.abspath(record["path"])] = record
+    return records
+
+
+def labeled(labels_path, records_path):
+    """(label row, record, image path) for each row of LABELS.csv whose image has a record
+    without an error; the others are named on stderr."""
+    base = os.path.dirname(os.path.abspath(labels_path))
+    records = load_records(records_path)
+    for row in csv.DictReader(open(labels_path)):
+        path = os.path.join(base, row["path"])
+        record = records.get(os.path.abspath(path))
+        if record is None or "error" in record:
+            print(f"skipped (no record or an error): {row['path']}", file=sys.stderr)
+            continue
+        yield row, record, path
+
+
+def cer(truth, text):
+    """Levenshtein distance over ground-truth length, whitespace runs collapsed, capped at 1."""
+    if DATASETS not in sys.path:
+        sys.path.insert(0, DATASETS)
+    from build import levenshtein, normalise
+
+    gt = normalise(truth)
+    return min(1.0, levenshtein(gt, normalise(text)) / max(1, len(gt)))
