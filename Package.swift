@@ -11,9 +11,11 @@ let products: [Product] = [
     .library(name: "QualityMetrics", targets: ["QualityMetrics"]),
     .library(name: "QualityGating", targets: ["QualityGating"]),
     .library(name: "QualityCalibration", targets: ["QualityCalibration"]),
+    // The recognizer seam alone: a third-party backend links no codec or metric.
     .library(name: "TextRecognition", targets: ["TextRecognition"]),
+    .library(name: "GatedRecognition", targets: ["GatedRecognition"]),
     // Separate so the core libraries never need libtesseract.
-    .library(name: "TesseractRecognizer", targets: ["TesseractRecognizer"]),
+    .library(name: "TesseractBackend", targets: ["TesseractBackend"]),
 ]
 
 // MARK: - System libraries (C stays at the edges)
@@ -53,7 +55,7 @@ let libraries: [Target] = [
     .target(name: "ImageKernels", dependencies: ["ImagingCore"]),
     // Layer 2: detectors with descriptors and 0–1 confidences.
     .target(name: "QualityMetrics", dependencies: ["ImagingCore", "ImageCodecs", "ImageKernels"]),
-    // Layer 3: the quality gate and its policy.
+    // Layer 3: the assessment pipeline (decode once, analyse, gate), the record and its schema.
     .target(name: "QualityGating", dependencies: ["QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 4: ROC/PR analysis, threshold choice, logistic fits, reports and profiles.
     .target(
@@ -62,16 +64,18 @@ let libraries: [Target] = [
             "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore",
             .product(name: "SwiftCSV", package: "SwiftCSV"),
         ]),
-    // Layer 4: the TextRecognizer seam, its conformance checks, a fake, and the gated flow.
-    .target(name: "TextRecognition", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
+    // Layer 1: the TextRecognizer seam, its conformance checks, a fake, and the command backend.
+    .target(name: "TextRecognition", dependencies: ["ImagingCore"]),
+    // Layer 4: the gated flow: assess, then recognize what passes.
+    .target(name: "GatedRecognition", dependencies: ["TextRecognition", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 4: the Tesseract backend (libtesseract's C API).
-    .target(name: "TesseractRecognizer", dependencies: ["TextRecognition", "QualityMetrics", "ImageKernels", "ImagingCore", "CTesseract"]),
+    .target(name: "TesseractBackend", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CTesseract"]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
         dependencies: [
             "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityCalibration",
-            "TextRecognition", "TesseractRecognizer",
+            "TextRecognition", "GatedRecognition", "TesseractBackend",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(name: "imgquality", dependencies: ["ImageQualityCLI"]),
@@ -80,17 +84,26 @@ let libraries: [Target] = [
 // MARK: - Unit test bundles
 
 let tests: [Target] = [
-    .target(name: "_ImagingTestSupport", dependencies: ["ImagingCore"], path: "Tests/_ImagingTestSupport"),
+    .target(name: "_ImagingTestSupport", dependencies: ["ImagingCore", "TextRecognition"], path: "Tests/_ImagingTestSupport"),
     .testTarget(name: "ImagingCoreTests", dependencies: ["ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "ImageKernelsTests", dependencies: ["ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "QualityMetricsTests",
         dependencies: ["QualityMetrics", "QualityGating", "ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "QualityCalibrationTests", dependencies: ["QualityCalibration", "QualityGating", "QualityMetrics", "_ImagingTestSupport"]),
-    .testTarget(name: "TextRecognitionTests", dependencies: ["TextRecognition", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
-        name: "TesseractRecognizerTests",
-        dependencies: ["TesseractRecognizer", "TextRecognition", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+        name: "QualityGatingTests",
+        dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(name: "TextRecognitionTests", dependencies: ["TextRecognition", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(
+        name: "GatedRecognitionTests",
+        dependencies: ["GatedRecognition", "TextRecognition", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(
+        name: "TesseractBackendTests",
+        dependencies: [
+            "TesseractBackend", "GatedRecognition", "TextRecognition", "QualityGating", "ImageCodecs", "ImagingCore",
+            "_ImagingTestSupport",
+        ]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",

@@ -112,22 +112,16 @@ struct Calibrate: ParsableCommand {
         let quantity = detector
         let indices = AnyIterator(samples.indices.makeIterator())
         let files = samples.map(\.file)
-        var measured: [Int: (Double?, String?)] = [:]
+        var measured: [Int: Assessment] = [:]
         OrderedParallelMap(indices, jobs: jobs).run(
             makeWorker: {
-                let scorer = ImageScorer(options: DecodeOptions(), analyzer: QualityAnalyzer(), policy: .default)
-                return { index in
-                    let record = scorer.score(path: files[index])
-                    switch record.result {
-                    case .success(let image): return (quantity.measurement(in: image.report, decision: image.decision), nil)
-                    case .failure(let error): return (nil, "\(error.code): \(error.message)")
-                    }
-                }
+                let assessor = Assessor()
+                return { assessor.assess(contentsOf: files[$0]) }
             },
-            emit: { index, value in measured[index] = value })
+            emit: { index, assessment in measured[index] = assessment })
         for index in samples.indices {
-            samples[index].measurement = measured[index]?.0
-            samples[index].error = measured[index]?.1
+            guard let assessment = measured[index] else { continue }
+            samples[index].record(assessment, quantity: quantity)
         }
     }
 
@@ -136,25 +130,22 @@ struct Calibrate: ParsableCommand {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ValidationError("Cannot read the scores file \(path).")
         }
-        var records: [String: [String: Any]] = [:]
+        let decoder = JSONDecoder()
+        var records: [String: Assessment] = [:]
         for (number, line) in text.split(separator: "\n").enumerated() where !line.isEmpty {
-            guard let record = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let file = record["path"] as? String else {
-                throw ValidationError("\(path) line \(number + 1) is not an imgquality score record.")
+            do {
+                let assessment = try decoder.decode(Assessment.self, from: Data(line.utf8))
+                records[URL(fileURLWithPath: assessment.path).standardizedFileURL.path] = assessment
+            } catch {
+                throw ValidationError("\(path) line \(number + 1) is not an imgquality score record: \(error)")
             }
-            records[URL(fileURLWithPath: file).standardizedFileURL.path] = record
         }
         for index in samples.indices {
-            guard let record = records[samples[index].file] else {
+            guard let assessment = records[samples[index].file] else {
                 samples[index].error = "not in \(path)"
                 continue
             }
-            if let error = record["error"] as? [String: Any] {
-                samples[index].error = "\(error["code"] ?? ""): \(error["message"] ?? "")"
-            } else if let value = detector.measurement(inRecord: record) {
-                samples[index].measurement = value
-            } else {
-                samples[index].error = "the record has no \(detector.rawValue).\(detector.measure) (scored without that detector?)"
-            }
+            samples[index].record(assessment, quantity: detector)
         }
     }
 

@@ -1,3 +1,5 @@
+import GatedRecognition
+import QualityGating
 import TextRecognition
 
 /// The response body of Google Cloud Vision's `images:annotate` for
@@ -18,11 +20,12 @@ enum GoogleVisionResponse {
 
     static func response(_ outcome: OCROutcome) -> JSONValue {
         switch outcome.result {
-        case .failure(let failure):
+        case .failed(let failure):
             return .object([("error", status(3, "\(failure.code): \(failure.message)"))])
-        case .success(let recognition):
+        case .recognized(let recognition):
             guard let lines = recognition.observations else {
-                return .object([("error", status(9, "rejected by the quality gate: \(recognition.decision.reasons.joined(separator: ", "))"))])
+                let reasons = recognition.decision.reasons.map(\.rawValue).joined(separator: ", ")
+                return .object([("error", status(9, "rejected by the quality gate: \(reasons)"))])
             }
             let text = lines.map(\.text).joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
             var annotations: [JSONValue] = []

@@ -1,8 +1,8 @@
 import ArgumentParser
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
-public struct IMGQuality: ParsableCommand {
-    public static let version = "0.2.0"
+public struct IMGQuality: AsyncParsableCommand {
+    public static let version = "0.3.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "imgquality",
@@ -13,7 +13,7 @@ public struct IMGQuality: ParsableCommand {
             when standard output is not a terminal.
             """,
         version: version,
-        subcommands: [Score.self, Gate.self, Calibrate.self, OCR.self],
+        subcommands: [Score.self, Gate.self, Calibrate.self, OCR.self, Schema.self],
         defaultSubcommand: nil
     )
 

@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
+import GatedRecognition
 import ImageCodecs
 import ImagingCore
 import QualityGating
-import QualityMetrics
-import TesseractRecognizer
+import TesseractBackend
 import TextRecognition
 
 /// `imgquality ocr`: decode once, gate, and recognize only what will read well.
-struct OCR: ParsableCommand {
+struct OCR: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ocr",
         abstract: "Gate images and recognize the text of those that pass (Tesseract).",
@@ -45,7 +45,7 @@ struct OCR: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A file of extra words to favour, one per line.", valueName: "file"))
     var customWords: String?
 
-    mutating func run() throws {
+    mutating func run() async throws {
         var options = RecognitionOptions(
             recognitionLevel: recognitionLevel,
             recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
@@ -62,29 +62,27 @@ struct OCR: ParsableCommand {
         } catch {
             throw ValidationError(error.message)
         }
-        let (analyzer, policy) = try analysis.configuration()
-        let gated = GatedTextRecognizer(recognizer: TesseractRecognizer(), analyzer: analyzer, gate: QualityGate(policy: policy), limits: decode.decodeOptions.limits)
+        let gated = GatedTextRecognizer(
+            recognizer: TesseractRecognizer(), configuration: try analysis.configuration(decodeOptions: decode.decodeOptions))
         let expander = InputExpander(allFiles: input.allFiles, nullSeparated: input.null)
         let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)
         var summary = RunSummary()
         let (format, force, recognitionOptions) = (self.format, self.force, options)
-        OrderedParallelMap(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs).run(
-            makeWorker: {
-                return { path in OCROutcome.run(gated, path: path, options: recognitionOptions, force: force) }
-            },
-            emit: { path, outcome in
-                switch outcome.result {
-                case .failure: summary.failed += 1
-                case .success(let recognition):
-                    summary.scored += 1
-                    if !recognition.decision.pass { summary.rejected += 1 }
-                }
-                switch format {
-                case .text: Terminal.write(outcome.text, to: STDOUT_FILENO)
-                case .jsonl: Terminal.write(outcome.json.serialized + "\n", to: STDOUT_FILENO)
-                case .gcv: Terminal.write(GoogleVisionResponse.body(outcome).serialized + "\n", to: STDOUT_FILENO)
-                }
-            })
+        await orderedConcurrentMap(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs) { path in
+            await OCROutcome.run(gated, path: path, options: recognitionOptions, force: force)
+        } emit: { outcome in
+            switch outcome.result {
+            case .failed: summary.failed += 1
+            case .recognized(let recognition):
+                summary.scored += 1
+                if !recognition.decision.pass { summary.rejected += 1 }
+            }
+            switch format {
+            case .text: Terminal.write(outcome.text, to: STDOUT_FILENO)
+            case .jsonl: Terminal.write(outcome.json.serialized + "\n", to: STDOUT_FILENO)
+            case .gcv: Terminal.write(GoogleVisionResponse.body(outcome).serialized + "\n", to: STDOUT_FILENO)
+            }
+        }
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
     }
@@ -98,44 +96,32 @@ enum OCRFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// One image's gated recognition, ready to print.
 struct OCROutcome: Sendable {
+    enum Result: Sendable {
+        case recognized(GatedRecognition)
+        case failed(any CodedError)
+    }
+
     var path: String
-    var result: Result<GatedRecognition, Failure>
+    var result: Result
 
-    /// A failure's stable code and message.
-    struct Failure: Error {
-        var code: String
-        var message: String
-    }
-
-    /// Runs the async gated flow from a worker thread and waits for it.
-    static func run(_ gated: GatedTextRecognizer<TesseractRecognizer>, path: String, options: RecognitionOptions, force: Bool) -> OCROutcome {
-        let box = ResultBox()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                box.result = .success(try await gated.recognize(contentsOf: path, options: options, force: force))
-            } catch let error as any CodedError {
-                box.result = .failure(Failure(code: error.code, message: error.message))
-            } catch {
-                box.result = .failure(Failure(code: RecognitionError.Kind.failed.rawValue, message: "\(error)"))
-            }
-            done.signal()
+    /// Runs the gated flow on one file; every error becomes a coded failure.
+    static func run(_ gated: GatedTextRecognizer<TesseractRecognizer>, path: String, options: RecognitionOptions, force: Bool) async -> OCROutcome {
+        do {
+            return OCROutcome(path: path, result: .recognized(try await gated.recognize(contentsOf: path, options: options, force: force)))
+        } catch let error as any CodedError {
+            return OCROutcome(path: path, result: .failed(error))
+        } catch {
+            return OCROutcome(path: path, result: .failed(RecognitionError(.failed, "\(error)")))
         }
-        done.wait()
-        return OCROutcome(path: path, result: box.result!)
-    }
-
-    final class ResultBox: @unchecked Sendable {
-        var result: Result<GatedRecognition, Failure>?
     }
 
     var text: String {
         switch result {
-        case .failure(let error):
+        case .failed(let error):
             return "==> \(path) <==\n[error \(error.code): \(error.message)]\n\n"
-        case .success(let recognition):
+        case .recognized(let recognition):
             guard let text = recognition.text else {
-                return "==> \(path) <==\n[rejected: \(recognition.decision.reasons.joined(separator: ", "))]\n\n"
+                return "==> \(path) <==\n[rejected: \(recognition.decision.reasons.map(\.rawValue).joined(separator: ", "))]\n\n"
             }
             return "==> \(path) <==\n\(text)\n\n"
         }
@@ -143,14 +129,13 @@ struct OCROutcome: Sendable {
 
     var json: JSONValue {
         switch result {
-        case .failure(let error):
+        case .failed(let error):
             return .object([("path", .string(path)), ("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))])
-        case .success(let recognition):
-            let decision = recognition.decision
+        case .recognized(let recognition):
             let observations: JSONValue = recognition.observations.map { .array($0.map(Self.json)) } ?? .null
             return .object([
                 ("path", .string(path)), ("width", .int(recognition.imageSize.width)), ("height", .int(recognition.imageSize.height)),
-                ("gate", .object([("pass", .bool(decision.pass)), ("score", rounded(decision.score)), ("reasons", .array(decision.reasons.map(JSONValue.string)))])),
+                ("gate", recognition.image.decision.record),
                 ("text", recognition.text.map(JSONValue.string) ?? .null),
                 ("observations", observations),
                 ("timing", Self.json(recognition.timing)),
@@ -175,8 +160,7 @@ struct OCROutcome: Sendable {
     /// Milliseconds rounded to 0.1, as `elapsedMs` in the score record; a step that did not run is left out.
     static func json(_ timing: GatedRecognitionTiming) -> JSONValue {
         func milliseconds(_ duration: Duration) -> JSONValue {
-            let (seconds, attoseconds) = duration.components
-            return .double(((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 10).rounded() / 10)
+            .double((duration.milliseconds * 10).rounded() / 10)
         }
         var members: [(String, JSONValue)] = []
         if let decode = timing.decode { members.append(("decodeMs", milliseconds(decode))) }

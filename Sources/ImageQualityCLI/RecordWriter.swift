@@ -1,4 +1,5 @@
 import Foundation
+import QualityGating
 
 /// How records are printed.
 public enum OutputFormat: String, CaseIterable, Sendable {

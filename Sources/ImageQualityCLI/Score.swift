@@ -22,15 +22,15 @@ struct AnalysisFlags: ParsableArguments {
         valueName: "file"))
     var profile: String?
 
-    /// The analyzer and policy after the profile and policy files.
-    func configuration() throws -> (QualityAnalyzer, QualityPolicy) {
+    /// The assessment configuration after the profile and policy files.
+    func configuration(decodeOptions: DecodeOptions) throws -> Assessor.Configuration {
         var analyzer = QualityAnalyzer(detectors: detectors.kinds)
         var resolved = QualityPolicy.default
         if let profile {
             do {
                 try QualityProfile.load(contentsOf: profile).apply(to: &analyzer, policy: &resolved)
             } catch {
-                throw ValidationError("Cannot read the profile \(profile): \(error)")
+                throw ValidationError(error.message)
             }
         }
         if let policy {
@@ -40,7 +40,7 @@ struct AnalysisFlags: ParsableArguments {
                 throw ValidationError("Cannot read the policy \(policy): \(error)")
             }
         }
-        return (analyzer, resolved)
+        return Assessor.Configuration(analyzer: analyzer, gate: QualityGate(policy: resolved), decodeOptions: decodeOptions)
     }
 }
 
@@ -83,7 +83,7 @@ struct Score: ParsableCommand {
     mutating func run() throws {
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
-            jobs: input.jobs, options: decode.decodeOptions, configuration: try analysis.configuration(),
+            jobs: input.jobs, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions),
             output: .records(output.resolvedFormat), showsProgress: output.showsProgress
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
         if summary.failed > 0 { throw ExitCode(2) }
@@ -128,7 +128,7 @@ struct Gate: ParsableCommand {
         }
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
-            jobs: input.jobs, options: decode.decodeOptions, configuration: try analysis.configuration(),
+            jobs: input.jobs, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions),
             output: mode, showsProgress: output.showsProgress
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
         if summary.failed > 0 { throw ExitCode(2) }
@@ -154,8 +154,7 @@ struct BatchRun {
     var inputs: [String]
     var expander: InputExpander
     var jobs: Int
-    var options: DecodeOptions
-    var configuration: (QualityAnalyzer, QualityPolicy) = (QualityAnalyzer(), .default)
+    var configuration = Assessor.Configuration()
     var output: Output
     var showsProgress: Bool
 
@@ -165,31 +164,31 @@ struct BatchRun {
         let progress = showsProgress ? ProgressBar(total: expander.count(inputs)) : nil
         let sharesTerminal = showsProgress && isatty(standardOutput) != 0
         var writer: RecordWriter?
-        if case .records(let format) = output { writer = RecordWriter(format: format, columns: ScoreRecord.columns) }
+        if case .records(let format) = output { writer = RecordWriter(format: format, columns: Assessment.columns) }
         var summary = RunSummary()
-        let (options, (analyzer, policy), output) = (self.options, self.configuration, self.output)
+        let (configuration, output) = (self.configuration, self.output)
         OrderedParallelMap(paths, jobs: jobs).run(
             makeWorker: {
-                let scorer = ImageScorer(options: options, analyzer: analyzer, policy: policy)
-                return { scorer.score(path: $0) }
+                let assessor = Assessor(configuration)
+                return { assessor.assess(contentsOf: $0) }
             },
-            emit: { _, record in
-                if record.isFailure {
+            emit: { _, assessment in
+                if assessment.error != nil {
                     summary.failed += 1
                 } else {
                     summary.scored += 1
-                    if !record.passed { summary.rejected += 1 }
+                    if !assessment.passed { summary.rejected += 1 }
                 }
                 var text = ""
                 switch output {
                 case .records(let format):
-                    text = writer!.text(for: format == .jsonl ? record.json : record.flat)
+                    text = writer!.text(for: format == .jsonl ? assessment.record : assessment.flat)
                 case .paths(let passing, let terminator):
-                    if record.passed == passing { text = record.path + terminator }
+                    if assessment.passed == passing { text = assessment.path + terminator }
                 }
                 if sharesTerminal { progress?.clear() }
                 if !text.isEmpty { Terminal.write(text, to: standardOutput) }
-                progress?.advance(failed: record.isFailure)
+                progress?.advance(failed: assessment.error != nil)
             })
         progress?.clear()
         return summary

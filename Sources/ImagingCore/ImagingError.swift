@@ -87,3 +87,43 @@ public struct DecodeWarning: Hashable, Sendable, CustomStringConvertible {
     public var affectsPixels: Bool { kind != .other }
     public var description: String { "\(code): \(message)" }
 }
+
+/// The record's `{"code":…,"message":…}`, the shape both failures and warnings print as.
+private enum CodedErrorKeys: String, CodingKey {
+    case code, message
+}
+
+private func encodeCoded(code: String, message: String, to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodedErrorKeys.self)
+    try container.encode(code, forKey: .code)
+    try container.encode(message, forKey: .message)
+}
+
+/// The code and message, checked by `kind`, which throws for a code it does not know.
+private func decodeCoded<Kind>(from decoder: any Decoder, kind: (String) -> Kind?) throws -> (Kind, String) {
+    let container = try decoder.container(keyedBy: CodedErrorKeys.self)
+    let code = try container.decode(String.self, forKey: .code)
+    guard let found = kind(code) else {
+        throw DecodingError.dataCorruptedError(forKey: .code, in: container, debugDescription: "unknown code \(code)")
+    }
+    return (found, try container.decode(String.self, forKey: .message))
+}
+
+extension ImagingError: Codable {
+    public func encode(to encoder: any Encoder) throws { try encodeCoded(code: code, message: message, to: encoder) }
+
+    public init(from decoder: any Decoder) throws {
+        let (kind, message) = try decodeCoded(from: decoder) { Kind(rawValue: $0) }
+        self.init(kind, message)
+    }
+}
+
+extension DecodeWarning: Codable {
+    public func encode(to encoder: any Encoder) throws { try encodeCoded(code: code, message: message, to: encoder) }
+
+    /// A code this version does not know reads as `.other`.
+    public init(from decoder: any Decoder) throws {
+        let (kind, message) = try decodeCoded(from: decoder) { Kind(rawValue: $0) ?? .other }
+        self.init(kind, message)
+    }
+}

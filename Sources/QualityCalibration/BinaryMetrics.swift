@@ -1,3 +1,4 @@
+import ImagingCore
 /// One labeled measurement: higher `value` should mean "defective" (`label` 1).
 public struct LabeledValue: Sendable, Equatable {
     public var value: Double
@@ -10,10 +11,11 @@ public struct LabeledValue: Sendable, Equatable {
 }
 
 /// Why a calibration cannot be computed.
-public struct CalibrationError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct CalibrationError: CodedError, Equatable {
     public var message: String
     public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    /// Every calibration failure is the data's: too few rows, one class, no threshold that meets a target.
+    public var code: String { "calibrate.insufficientData" }
 }
 
 /// A point of a threshold sweep: everything at or above `threshold` is called defective.

@@ -1,44 +1,30 @@
 import Foundation
+import ImagingCore
 import QualityGating
 import QualityMetrics
 
-/// What is being calibrated: a detector's raw measurement, or the gate's score.
+/// What is being calibrated: a detector's calibrated measure, or the gate's score.
 public enum CalibratedQuantity: String, Sendable, CaseIterable, Codable {
     case blur, smudge, exposure, gate
 
-    /// The raw field calibrated (`blur.edgeWidth`, …).
-    public var measure: String {
-        switch self {
-        case .blur: "edgeWidth"
-        case .smudge, .exposure: "evidence"
-        case .gate: "score"
-        }
-    }
+    /// The detector, or nil for the gate.
+    public var detector: DetectorKind? { DetectorKind(rawValue: rawValue) }
 
-    /// Blur edge widths span decades: its mapping works on their logarithm.
-    public var logarithmic: Bool { self == .blur }
+    /// The raw measure calibrated (`edgeWidth`, `evidence`, `score`), from the detector's descriptor.
+    public var measure: String { detector?.descriptor.calibration?.measure ?? "score" }
+
+    /// Whether the mapping works on the measure's logarithm (it spans decades), from the descriptor.
+    public var logarithmic: Bool { detector?.descriptor.calibration?.logarithmic ?? false }
 
     /// Whether a higher measurement means a defect (the gate score means readiness).
     public var higherIsDefect: Bool { self != .gate }
 
-    /// The raw measurement in a score record (as JSON objects), or nil if absent.
-    public func measurement(inRecord record: [String: Any]) -> Double? {
-        switch self {
-        case .blur:
-            return (record["blur"] as? [String: Any])?["edgeWidth"] as? Double
-        case .smudge:
-            return (record["smudge"] as? [String: Any])?["evidence"] as? Double
-        case .exposure:
-            guard let exposure = record["exposure"] as? [String: Any],
-                let under = exposure["underEvidence"] as? Double, let over = exposure["overEvidence"] as? Double
-            else { return nil }
-            return max(under, over)
-        case .gate:
-            return (record["gate"] as? [String: Any])?["score"] as? Double
-        }
+    /// The measurement in an assessment, or nil when it failed or lacks the detector.
+    public func measurement(in assessment: Assessment) -> Double? {
+        assessment.image.flatMap { measurement(in: $0.report, decision: $0.decision) }
     }
 
-    /// The same from a report computed in-process.
+    /// The same from a report and decision.
     public func measurement(in report: QualityReport, decision: GateDecision) -> Double? {
         switch self {
         case .blur: report.blur?.edgeWidth
@@ -63,6 +49,17 @@ public struct CalibrationSample: Sendable {
     public var error: String?
     /// The other columns of the row, in order.
     public var extras: [(String, String)]
+
+    /// Takes the measurement of `quantity` from an assessment, or says why there is none.
+    public mutating func record(_ assessment: Assessment, quantity: CalibratedQuantity) {
+        if let failure = assessment.error {
+            error = "\(failure.code): \(failure.message)"
+        } else if let value = quantity.measurement(in: assessment) {
+            measurement = value
+        } else {
+            error = "the record has no \(quantity.rawValue).\(quantity.measure) (scored without that detector?)"
+        }
+    }
 
     public init(path: String, file: String, label: Int?, score: Double?, split: String?, extras: [(String, String)]) {
         self.path = path

@@ -14,22 +14,19 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     public var smudge: Double
     /// Highest exposure confidence that passes.
     public var exposure: Double
-    /// Smallest distance between text lines that passes, in full-resolution pixels.
-    /// Body text's x-height is about a third of its line pitch; Tesseract reads x-heights
-    /// from about 6–10 px. On real phone photos of documents, pages with a line pitch
-    /// under 18 px lost on average a quarter of their words (`Scripts/measure/accuracy.py`).
+    /// Smallest distance between text lines that passes, in full-resolution pixels (reason
+    /// `textSize`). Body text's x-height is about a third of its line pitch; Tesseract reads
+    /// x-heights from about 6–10 px (`Scripts/measure/accuracy.py` shows the line pitch
+    /// against word F1 on phone photos of documents).
     public var minimumLinePitch: Double
     /// Smallest legibility (`TextObservation.legibility`: line pitch over the resolution
-    /// blur leaves) that passes, for images with text; below it the reason is `blur`.
-    /// 12 gives the best F1 for rejecting pages Tesseract reads with CER > 0.1 on the
-    /// train split of `Datasets/documents` (F1 0.70; 8: 0.39, 16: 0.69). The score's
-    /// legibility factor reaches 1 at twice it, 24, where the gate score ranks that split
-    /// best against 1 − CER (Spearman 0.854; saturating at 36: 0.836).
+    /// blur leaves) that passes, for images with text; below it the reason is
+    /// `textLegibility`. 12 gives the best F1 for rejecting pages Tesseract reads with
+    /// CER > 0.1 on the train split of `Datasets/documents` (`Reports/documents-gate`).
     public var minimumLegibility: Double
     /// Smallest ink-to-paper contrast (8-bit levels) that passes, for images with text;
-    /// below it the reason is `exposure`. At 12 levels with noise σ 2, Tesseract read three
-    /// pages of `Datasets/documents` with CER ≤ 0.044; at 8 it read nothing
-    /// (`Scripts/measure/text_contrast.py`).
+    /// below it the reason is `textContrast`. From `Scripts/measure/text_contrast.py`:
+    /// the lowest contrast at which Tesseract still read pages of `Datasets/documents`.
     public var minimumTextContrast: Double
 
     /// The built-in thresholds: blur, smudge and exposure are the best-F1 confidence
@@ -70,12 +67,130 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
 }
 
 /// Whether an image is ready for text recognition, how ready, and why not.
-public struct GateDecision: Sendable, Equatable {
+public struct GateDecision: Sendable, Equatable, Codable {
     public var pass: Bool
     /// Readiness for text recognition, 0–1 (1 = ready).
     public var score: Double
-    /// The detectors that failed (`blur`, `smudge`, `exposure`, `textSize`), in that order.
-    public var reasons: [String]
+    /// The criteria that failed, each with the value measured and the threshold it failed.
+    public var failures: [GateFailure]
+
+    public init(pass: Bool, score: Double, failures: [GateFailure]) {
+        self.pass = pass
+        self.score = score
+        self.failures = failures
+    }
+
+    /// The failed criteria's reasons, in the order the gate checks them.
+    public var reasons: [GateReason] { failures.map(\.reason) }
+
+    enum CodingKeys: String, CodingKey {
+        case pass, score, reasons, failures
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pass, forKey: .pass)
+        try container.encode(score, forKey: .score)
+        try container.encode(reasons, forKey: .reasons)
+        try container.encode(failures, forKey: .failures)
+    }
+
+    /// Reads records of this version and of 0.2, whose `reasons` were bare codes without
+    /// `failures` (their `blur` and `exposure` also stood for illegible and faint text).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pass = try container.decode(Bool.self, forKey: .pass)
+        score = try container.decodeIfPresent(Double.self, forKey: .score) ?? .nan
+        if let failures = try container.decodeIfPresent([GateFailure].self, forKey: .failures) {
+            self.failures = failures
+        } else {
+            let reasons = try container.decodeIfPresent([GateReason].self, forKey: .reasons) ?? []
+            failures = reasons.map { GateFailure(reason: $0, measured: .nan, threshold: .nan) }
+        }
+    }
+}
+
+/// Why the gate rejected an image: one criterion. Codes are part of the record contract.
+public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
+    /// A photo whose blur confidence is above the policy's `blur`.
+    case blur
+    /// A photo whose smudge confidence is above the policy's `smudge`.
+    case smudge
+    /// A photo whose exposure confidence is above the policy's `exposure`.
+    case exposure
+    /// Text whose legibility (line pitch over the blur-limited resolution) is under `minimumLegibility`.
+    case textLegibility
+    /// Text whose ink and paper are closer than `minimumTextContrast` levels.
+    case textContrast
+    /// Text whose lines are closer than `minimumLinePitch` full-resolution pixels.
+    case textSize
+
+    /// What the criterion measures, in words, for help texts and messages.
+    public var measure: String {
+        switch self {
+        case .blur: "blur confidence"
+        case .smudge: "smudge confidence"
+        case .exposure: "exposure confidence"
+        case .textLegibility: "text legibility"
+        case .textContrast: "text contrast"
+        case .textSize: "text line pitch"
+        }
+    }
+
+    /// Whether the criterion fails above its threshold (confidences) or below it (text measures).
+    public var failsAbove: Bool {
+        switch self {
+        case .blur, .smudge, .exposure: true
+        case .textLegibility, .textContrast, .textSize: false
+        }
+    }
+}
+
+/// One failed criterion: the value measured and the threshold it failed.
+public struct GateFailure: Sendable, Equatable, Codable {
+    public var reason: GateReason
+    public var measured: Double
+    public var threshold: Double
+
+    public init(reason: GateReason, measured: Double, threshold: Double) {
+        self.reason = reason
+        self.measured = measured
+        self.threshold = threshold
+    }
+
+    /// The failure in words: `text legibility 9.6 < 12`.
+    public var message: String {
+        "\(reason.measure) \(Self.short(measured)) \(reason.failsAbove ? ">" : "<") \(Self.short(threshold))"
+    }
+
+    /// Up to 3 significant decimals, without trailing zeros.
+    static func short(_ value: Double) -> String {
+        guard value.isFinite else { return "?" }
+        let digits = abs(value) >= 10 ? 1 : abs(value) >= 1 ? 2 : 4
+        var text = String(format: "%.\(digits)f", value)
+        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case reason, measured, threshold, message
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(measured, forKey: .measured)
+        try container.encode(threshold, forKey: .threshold)
+        try container.encode(message, forKey: .message)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        reason = try container.decode(GateReason.self, forKey: .reason)
+        measured = try container.decodeIfPresent(Double.self, forKey: .measured) ?? .nan
+        threshold = try container.decodeIfPresent(Double.self, forKey: .threshold) ?? .nan
+    }
 }
 
 /// The quality gate in front of a text recognizer.
@@ -89,21 +204,25 @@ public struct QualityGate: Sendable {
     /// Decides on a report. Detectors that were not run neither fail nor lower the score.
     ///
     /// An image with text (the `text` detector found lines or text-like marks) is judged
-    /// by what a recognizer needs, measured on its text: `blur` when its legibility is
-    /// under `minimumLegibility`, `exposure` when ink and paper are closer than
-    /// `minimumTextContrast`, `textSize` when its lines are closer than
+    /// by what a recognizer needs, measured on its text: `textLegibility` when its
+    /// legibility is under `minimumLegibility`, `textContrast` when ink and paper are
+    /// closer than `minimumTextContrast`, `textSize` when its lines are closer than
     /// `minimumLinePitch`. Smudge and photographic exposure are reported but do not decide:
-    /// on the documents of `Datasets/` they ranked readable pages (a dark but clean page,
-    /// a softened page of large text) with unreadable ones. Any other image is judged by
-    /// the blur, smudge and exposure confidences against their thresholds.
+    /// a dark but clean page or a softened page of large text reads well. Any other image
+    /// is judged by the blur, smudge and exposure confidences against their thresholds.
     ///
     /// The score multiplies one factor per criterion, each 0.5 at its threshold: for
     /// confidences `1 − confidence` scaled so; for legibility and contrast a factor
     /// proportional to the value up to 1 at twice the minimum; for the line pitch of an
     /// image judged by its confidences, 1 at three times the minimum.
     public func decide(_ report: QualityReport) -> GateDecision {
-        var reasons: [String] = []
+        var failures: [GateFailure] = []
         var score = 1.0
+        /// Records a failure when `measured` is on the wrong side of `threshold`.
+        func check(_ reason: GateReason, _ measured: Double, _ threshold: Double) {
+            let fails = reason.failsAbove ? measured > threshold : measured < threshold
+            if fails { failures.append(GateFailure(reason: reason, measured: measured, threshold: threshold)) }
+        }
         func factor(_ confidence: Double, threshold: Double) -> Double {
             // Piecewise linear: 1 at confidence 0, 0.5 at the threshold, 0 at 1.
             if confidence <= threshold { return 1 - 0.5 * confidence / max(threshold, 1e-9) }
@@ -116,29 +235,29 @@ public struct QualityGate: Sendable {
         }
         if let text = report.text, text.hasText, text.legibility > 0 {
             // Linear: 0.5 at the minimum, 1 (ready) from twice it.
-            if text.legibility < policy.minimumLegibility { reasons.append("blur") }
+            check(.textLegibility, text.legibility, policy.minimumLegibility)
             score *= min(1, text.legibility / max(2 * policy.minimumLegibility, 1e-9))
-            if text.contrast < policy.minimumTextContrast { reasons.append("exposure") }
+            check(.textContrast, text.contrast, policy.minimumTextContrast)
             score *= min(1, max(0, text.contrast) / max(2 * policy.minimumTextContrast, 1e-9))
-            if text.linePitch > 0, text.linePitch < policy.minimumLinePitch { reasons.append("textSize") }
+            if text.linePitch > 0 { check(.textSize, text.linePitch, policy.minimumLinePitch) }
         } else {
             if let blur = report.blur {
-                if blur.confidence > policy.blur { reasons.append("blur") }
+                check(.blur, blur.confidence, policy.blur)
                 score *= factor(blur.confidence, threshold: policy.blur)
             }
             if let smudge = report.smudge {
-                if smudge.confidence > policy.smudge { reasons.append("smudge") }
+                check(.smudge, smudge.confidence, policy.smudge)
                 score *= factor(smudge.confidence, threshold: policy.smudge)
             }
             if let exposure = report.exposure {
-                if exposure.confidence > policy.exposure { reasons.append("exposure") }
+                check(.exposure, exposure.confidence, policy.exposure)
                 score *= factor(exposure.confidence, threshold: policy.exposure)
             }
             if let text = report.text, text.linePitch > 0 {
-                if text.linePitch < policy.minimumLinePitch { reasons.append("textSize") }
+                check(.textSize, text.linePitch, policy.minimumLinePitch)
                 score *= sizeFactor(text.linePitch, minimum: policy.minimumLinePitch)
             }
         }
-        return GateDecision(pass: reasons.isEmpty, score: max(0, min(1, score)), reasons: reasons)
+        return GateDecision(pass: failures.isEmpty, score: max(0, min(1, score)), failures: failures)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ImagingCore
 import QualityMetrics
 
 /// What calibration learned for one detector: the map from its raw measurement to a
@@ -41,11 +42,31 @@ public struct QualityProfile: Sendable, Equatable, Codable {
         self.detectors = detectors
     }
 
-    public static func load(contentsOf path: String) throws -> QualityProfile {
-        let profile = try JSONDecoder().decode(QualityProfile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        guard profile.version == 1 else { throw ProfileError("profile version \(profile.version) is not supported (expected 1)") }
-        for name in profile.detectors.keys where !["blur", "smudge", "exposure"].contains(name) {
-            throw ProfileError("profile calibrates unknown detector \"\(name)\"")
+    /// The detectors a profile can calibrate: those whose descriptor names a calibrated measure.
+    public static let calibratedDetectors = DetectorKind.allCases.filter { $0.descriptor.calibration != nil }
+
+    /// Reads and checks a profile file.
+    /// - Throws: `ProfileError`.
+    public static func load(contentsOf path: String) throws(ProfileError) -> QualityProfile {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ProfileError(.unreadable, "cannot read the profile \(path)")
+        }
+        let profile: QualityProfile
+        do {
+            profile = try JSONDecoder().decode(QualityProfile.self, from: data)
+        } catch {
+            throw ProfileError(.invalid, "\(path) is not a calibration profile: \(error)")
+        }
+        guard profile.version == 1 else {
+            throw ProfileError(.invalid, "\(path): profile version \(profile.version) is not supported (expected 1)")
+        }
+        let known = calibratedDetectors.map(\.rawValue)
+        for name in profile.detectors.keys.sorted() where !known.contains(name) {
+            throw ProfileError(
+                .invalid, "\(path) calibrates unknown detector \"\(name)\" (known: \(known.joined(separator: ", ")))")
         }
         return profile
     }
@@ -75,7 +96,21 @@ public struct QualityProfile: Sendable, Equatable, Codable {
 }
 
 /// Why a profile cannot be used.
-public struct ProfileError: Error, CustomStringConvertible, Equatable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct ProfileError: CodedError, Equatable {
+    public enum Kind: String, Sendable {
+        /// The file cannot be read.
+        case unreadable = "profile.unreadable"
+        /// The file is not a profile this version understands.
+        case invalid = "profile.invalid"
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var code: String { kind.rawValue }
 }

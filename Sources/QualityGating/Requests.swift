@@ -51,13 +51,11 @@ public struct CalculateImageAestheticsScoresRequest: ImageQualityRequest {
 
 /// Readiness for text recognition: every detector, then the gate.
 public struct DetectTextReadinessRequest: ImageQualityRequest {
-    public var analyzer = QualityAnalyzer()
-    public var gate = QualityGate()
+    public var configuration = Assessor.Configuration()
     public init() {}
-    public var detectors: Set<DetectorKind> { analyzer.detectors }
+    public var detectors: Set<DetectorKind> { configuration.analyzer.detectors }
     public func perform(on image: AnalysisImage) -> (report: QualityReport, decision: GateDecision) {
-        let report = analyzer.analyze(image)
-        return (report, gate.decide(report))
+        configuration.judge(image)
     }
 }
 
@@ -76,8 +74,7 @@ public struct ImageRequestHandler: Sendable {
     /// Decodes the file with what every detector may need (colour, DCT scale).
     /// - Throws: `ImagingError`.
     public init(contentsOf path: String, limits: DecodeLimits = DecodeLimits()) throws(ImagingError) {
-        let decoder = ImageDecoder(options: QualityAnalyzer.decodeOptions(base: DecodeOptions(limits: limits)))
-        image = AnalysisImage(try decoder.decode(contentsOf: path))
+        image = try Assessor(Assessor.Configuration(decodeOptions: DecodeOptions(limits: limits))).analysisImage(.file(path: path))
     }
 
     /// Wraps pixels the caller already decoded.

@@ -15,29 +15,29 @@ public struct AestheticsDetector: Sendable {
         name: "aesthetic",
         meaning: "overall aesthetic score (0 poor, 1 excellent) and whether the image is a utility shot",
         direction: "quality",
-        fields: [
-            .init("contrast", "standard deviation of luma", units: "8-bit levels", range: 0...128),
-            .init("colourfulness", "Hasler–Süsstrunk colourfulness M", units: "M", range: 0...200),
-            .init("noise", "noise σ by Immerkær's mask over the flattest quarter of tiles", units: "8-bit levels", range: 0...64),
-            .init("composition", "how near the centre of detail is to a rule-of-thirds point, 0–1", units: "score", range: 0...1),
-            .init("utilityEvidence", "document or screenshot evidence, 0–1", units: "score", range: 0...1),
-        ],
-        cost: "tile statistics and one colour pass over the analysis image",
+        fields: AestheticsObservation.descriptorFields,
+        cost: "the shared tile analysis and one colour pass over the analysis image; runs blur and exposure",
         caveats: "A heuristic: it rewards technically clean, colourful, contrasty images.")
 
     /// Weights of sharpness, exposure, contrast, colourfulness, noise and composition.
     public static let weights = (sharpness: 0.3, exposure: 0.2, contrast: 0.15, colour: 0.15, noise: 0.1, composition: 0.1)
 
     public func analyze(_ image: AnalysisImage, blur: BlurObservation, exposure: ExposureObservation) -> AestheticsObservation {
-        analyze(image, blur: blur, exposure: exposure, tiles: BlurDetector.tileWidths(image.luma))
+        analyze(
+            image, blur: blur, exposure: exposure, tiles: TileAnalysis(image.luma),
+            colourfulness: image.rgb.map { Colourfulness(rgb: $0) })
     }
 
-    func analyze(
-        _ image: AnalysisImage, blur: BlurObservation, exposure: ExposureObservation, tiles: BlurDetector.TileWidths
+    /// - Parameters:
+    ///   - tiles: the tile analysis of `image.luma`.
+    ///   - colourfulness: the analysis image's colourfulness, nil without colour.
+    public func analyze(
+        _ image: AnalysisImage, blur: BlurObservation, exposure: ExposureObservation, tiles: TileAnalysis,
+        colourfulness measured: Colourfulness?
     ) -> AestheticsObservation {
         let values = tiles.values
         let contrast = values.total.standardDeviation
-        let colourfulness = image.rgb.map { Colourfulness(rgb: $0).value } ?? 0
+        let colourfulness = measured?.value ?? 0
 
         // Noise: Immerkær's estimate on the flattest quarter of tiles, where texture does not leak in.
         let noise = tiles.noiseSigma
@@ -82,17 +82,42 @@ public struct AestheticsDetector: Sendable {
 }
 
 /// The aesthetics detector's answer, named as Apple Vision's aesthetics observation.
-public struct AestheticsObservation: Sendable, Equatable {
+public struct AestheticsObservation: DetectorObservation {
     /// 0 = poor, 1 = excellent (Vision's `overallScore` ranges −1…1: ours is (v + 1) / 2 of it).
-    public var score: Double
+    public var score = 0.0
     /// A document, receipt, screenshot or whiteboard rather than a photograph.
-    public var isUtility: Bool
-    public var contrast: Double
-    public var colourfulness: Double
-    public var noise: Double
-    public var composition: Double
-    public var utilityEvidence: Double
+    public var isUtility = false
+    public var contrast = 0.0
+    public var colourfulness = 0.0
+    public var noise = 0.0
+    public var composition = 0.0
+    public var utilityEvidence = 0.0
+
+    public init() {}
+
+    public init(
+        score: Double, isUtility: Bool, contrast: Double, colourfulness: Double, noise: Double, composition: Double,
+        utilityEvidence: Double
+    ) {
+        self.score = score
+        self.isUtility = isUtility
+        self.contrast = contrast
+        self.colourfulness = colourfulness
+        self.noise = noise
+        self.composition = composition
+        self.utilityEvidence = utilityEvidence
+    }
 
     /// Vision's name for `score`.
     public var overallScore: Double { score }
+
+    public static let fields: [ObservationField<Self>] = [
+        .number("score", \.score, "aesthetic score: 0 poor, 1 excellent", units: "score", range: 0...1),
+        .flag("isUtility", \.isUtility, "a document, receipt, screenshot or whiteboard rather than a photograph"),
+        .number("contrast", \.contrast, "standard deviation of luma", units: "8-bit levels", range: 0...128),
+        .number("colourfulness", \.colourfulness, "Hasler–Süsstrunk colourfulness M", units: "M", range: 0...200),
+        .number("noise", \.noise, "noise σ by Immerkær's mask over the flattest quarter of tiles", units: "8-bit levels", range: 0...64),
+        .number("composition", \.composition, "how near the centre of detail is to a rule-of-thirds point, 0–1", units: "score", range: 0...1),
+        .number("utilityEvidence", \.utilityEvidence, "document or screenshot evidence, 0–1", units: "score", range: 0...1),
+    ]
 }

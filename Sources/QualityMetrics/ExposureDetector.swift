@@ -35,25 +35,24 @@ public struct ExposureDetector: Sendable {
         name: "exposure",
         meaning: "confidence that the image is badly exposed; direction says under or over",
         direction: "defect",
-        fields: [
-            .init("median", "median luma", units: "8-bit level", range: 0...255),
-            .init("p02", "2nd percentile of luma (the darkest tones)", units: "8-bit level", range: 0...255),
-            .init("p98", "98th percentile of luma (the brightest tones)", units: "8-bit level", range: 0...255),
-            .init("shadowClip", "share of pixels at or below level 8", units: "fraction", range: 0...1),
-            .init("highlightClip", "share of pixels at or above level 250", units: "fraction", range: 0...1),
-            .init("underEvidence", "combined under-exposure evidence before mapping", units: "score", range: 0...1),
-            .init("overEvidence", "combined over-exposure evidence before mapping", units: "score", range: 0...1),
-            .init("inkLevel", "mean ink level when the image is a page of dark marks on paper, else −1", units: "8-bit level", range: -1...255),
-        ],
-        cost: "one histogram of the analysis image",
-        caveats: "Deliberately low-key or high-key photographs read as badly exposed.")
+        fields: ExposureObservation.descriptorFields,
+        cost: "one histogram of the analysis image, and the shared detail analysis and text estimate",
+        caveats: "Deliberately low-key or high-key photographs read as badly exposed.",
+        calibration: .init(measure: "evidence", meaning: "the larger of underEvidence and overEvidence"))
 
     public func analyze(_ image: AnalysisImage) -> ExposureObservation {
-        analyze(image, text: TextSizeEstimator.estimate(detail: image.detail, scale: image.detailScale))
+        let detail = DetailAnalysis(image.detail)
+        let text = TextDetector.estimate(detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: false)
+        return analyze(image, detail: detail, colourfulness: image.rgb.map { Colourfulness(rgb: $0) }, text: text)
     }
 
-    /// - Parameter text: the text estimate of the same image (shared with the `text` detector).
-    func analyze(_ image: AnalysisImage, text: TextObservation) -> ExposureObservation {
+    /// - Parameters:
+    ///   - detail: the histogram and ink–paper split of `image.detail`.
+    ///   - colourfulness: the analysis image's colourfulness, nil without colour.
+    ///   - text: the text estimate of the same image (shared with the `text` detector).
+    public func analyze(
+        _ image: AnalysisImage, detail: DetailAnalysis, colourfulness: Colourfulness?, text: TextObservation
+    ) -> ExposureObservation {
         let histogram = Histogram(image.luma)
         let median = Double(histogram.percentile(0.5))
         let p02 = Double(histogram.percentile(0.02)), p25 = Double(histogram.percentile(0.25))
@@ -78,13 +77,12 @@ public struct ExposureDetector: Sendable {
         var overEvidence = clipped * (0.4 + 0.3 * brightMidtones + 0.15 * liftedShadows + 0.15 * brightLowerTones)
         // A page is meant to be bright: over-exposed only when its ink is washed out.
         // Ink is measured at decode resolution, where thin strokes are not averaged away.
-        let detailHistogram = Histogram(image.detail)
-        let split = OtsuSplit(detailHistogram)  // ink and paper, if a page
-        let colourless = image.rgb.map { Colourfulness(rgb: $0).value < 25 } ?? true
+        let split = detail.split  // ink and paper, if a page
+        let colourless = colourfulness.map { $0.value < 25 } ?? true
         // A page: short ink runs in regularly spaced lines, without colour.
         let isPage = text.detected && text.lineRegularity >= 0.25 && colourless
         // The ink's own level: the darker half of the ink class (edges of strokes are lighter).
-        let inkLevel = isPage ? Double(detailHistogram.percentile(split.darkShare / 2)) : -1
+        let inkLevel = isPage ? Double(detail.histogram.percentile(split.darkShare / 2)) : -1
         if isPage { overEvidence *= ramp(inkLevel, from: 90, to: 160) }
 
         let underConfidence = under(underEvidence), overConfidence = over(overEvidence)
@@ -102,27 +100,53 @@ public struct ExposureDetector: Sendable {
     }
 }
 
-/// 0 at `from`, 1 at `to`, linear between (either direction).
-func ramp(_ value: Double, from: Double, to: Double) -> Double {
-    max(0, min(1, (value - from) / (to - from)))
-}
-
 /// The exposure detector's answer.
-public struct ExposureObservation: Sendable, Equatable {
-    public enum Direction: String, Sendable {
+public struct ExposureObservation: DetectorObservation {
+    public enum Direction: String, Sendable, CaseIterable {
         case under, over, ok
     }
 
     /// 0 = well exposed, 1 = clearly badly exposed.
-    public var confidence: Double
-    public var direction: Direction
-    public var median: Double
-    public var p02: Double
-    public var p98: Double
-    public var shadowClip: Double
-    public var highlightClip: Double
-    public var underEvidence: Double
-    public var overEvidence: Double
+    public var confidence = 0.0
+    public var direction = Direction.ok
+    public var median = 0.0
+    public var p02 = 0.0
+    public var p98 = 0.0
+    public var shadowClip = 0.0
+    public var highlightClip = 0.0
+    public var underEvidence = 0.0
+    public var overEvidence = 0.0
     /// Mean level of the ink when the image is a page of dark marks on light paper, else −1.
-    public var inkLevel: Double
+    public var inkLevel = -1.0
+
+    public init() {}
+
+    public init(
+        confidence: Double, direction: Direction, median: Double, p02: Double, p98: Double, shadowClip: Double,
+        highlightClip: Double, underEvidence: Double, overEvidence: Double, inkLevel: Double
+    ) {
+        self.confidence = confidence
+        self.direction = direction
+        self.median = median
+        self.p02 = p02
+        self.p98 = p98
+        self.shadowClip = shadowClip
+        self.highlightClip = highlightClip
+        self.underEvidence = underEvidence
+        self.overEvidence = overEvidence
+        self.inkLevel = inkLevel
+    }
+
+    public static let fields: [ObservationField<Self>] = [
+        .number("confidence", \.confidence, "confidence that the image is badly exposed: 0 well exposed, 1 badly", units: "probability", range: 0...1),
+        .label("direction", \.direction, "under, over, or ok when the confidence is below 0.5"),
+        .number("median", \.median, "median luma", units: "8-bit level", range: 0...255),
+        .number("p02", \.p02, "2nd percentile of luma (the darkest tones)", units: "8-bit level", range: 0...255),
+        .number("p98", \.p98, "98th percentile of luma (the brightest tones)", units: "8-bit level", range: 0...255),
+        .number("shadowClip", \.shadowClip, "share of pixels at or below level 8", units: "fraction", range: 0...1),
+        .number("highlightClip", \.highlightClip, "share of pixels at or above level 250", units: "fraction", range: 0...1),
+        .number("underEvidence", \.underEvidence, "combined under-exposure evidence before mapping", units: "score", range: 0...1),
+        .number("overEvidence", \.overEvidence, "combined over-exposure evidence before mapping", units: "score", range: 0...1),
+        .number("inkLevel", \.inkLevel, "mean ink level when the image is a page of dark marks on paper, else −1", units: "8-bit level", range: -1...255),
+    ]
 }

@@ -1,20 +1,50 @@
-/// What a detector measures, in words and units, for help texts and reports.
+/// What a detector measures, in words and units, for help texts, records, schemas and reports.
 ///
 /// Detectors describe themselves (as libvips operations and VMAF feature extractors
-/// do) so the CLI help, records and calibration read one source instead of keeping lists.
+/// do) so the CLI help, the score record, its JSON Schema, profiles and calibration
+/// reports read one source instead of keeping lists.
 public struct MetricDescriptor: Sendable, Equatable {
-    /// One raw measurement a detector reports beside its confidence.
+    /// One member of the detector's record: its confidence or score, or a raw measurement.
     public struct Field: Sendable, Equatable {
+        /// The kind of value a member holds.
+        public enum Kind: Sendable, Equatable {
+            /// A number, rounded to 4 decimals in records.
+            case number
+            /// true or false.
+            case flag
+            /// One of a few fixed strings.
+            case label([String])
+        }
+
         public var name: String
         public var meaning: String
         public var units: String
+        /// The values a number can take (for a flag or label, 0…1 by convention).
         public var range: ClosedRange<Double>
+        public var kind: Kind
 
-        public init(_ name: String, _ meaning: String, units: String, range: ClosedRange<Double>) {
+        public init(_ name: String, _ meaning: String, units: String, range: ClosedRange<Double>, kind: Kind = .number) {
             self.name = name
             self.meaning = meaning
             self.units = units
             self.range = range
+            self.kind = kind
+        }
+    }
+
+    /// The raw measurement a detector's confidence maps from, which calibration fits and
+    /// profiles replace the mapping of.
+    public struct Calibration: Sendable, Equatable {
+        /// Its name in reports and profiles (`edgeWidth`, `evidence`).
+        public var measure: String
+        public var meaning: String
+        /// Whether the mapping works on the measurement's logarithm (it spans decades).
+        public var logarithmic: Bool
+
+        public init(measure: String, meaning: String, logarithmic: Bool = false) {
+            self.measure = measure
+            self.meaning = meaning
+            self.logarithmic = logarithmic
         }
     }
 
@@ -22,21 +52,132 @@ public struct MetricDescriptor: Sendable, Equatable {
     public var name: String
     /// What a high confidence means.
     public var meaning: String
-    /// `defect` (1 = clearly defective) or `quality` (1 = excellent).
+    /// `defect` (1 = clearly defective), `quality` (1 = excellent) or `measure`.
     public var direction: String
+    /// The record's members, in record order.
     public var fields: [Field]
     /// How the cost grows, for users choosing `--detectors`.
     public var cost: String
     /// What else can score high, said plainly.
     public var caveats: String
+    /// What calibration fits, for detectors whose confidence comes from a fitted mapping.
+    public var calibration: Calibration?
 
-    public init(name: String, meaning: String, direction: String, fields: [Field], cost: String, caveats: String) {
+    public init(
+        name: String, meaning: String, direction: String, fields: [Field], cost: String, caveats: String,
+        calibration: Calibration? = nil
+    ) {
         self.name = name
         self.meaning = meaning
         self.direction = direction
         self.fields = fields
         self.cost = cost
         self.caveats = caveats
+        self.calibration = calibration
+    }
+
+    /// The field called `name`, if the detector has one.
+    public func field(named name: String) -> Field? {
+        fields.first { $0.name == name }
+    }
+}
+
+/// Where one descriptor field lives in a detector's observation, so records are written
+/// and read member by member from the descriptor.
+public struct ObservationField<Observation>: @unchecked Sendable {
+    // Key paths are immutable values; the unchecked conformance covers them.
+    enum Access {
+        case number(WritableKeyPath<Observation, Double>)
+        case flag(WritableKeyPath<Observation, Bool>)
+        case label(get: (Observation) -> String, set: (inout Observation, String) -> Bool)
+    }
+
+    public let field: MetricDescriptor.Field
+    let access: Access
+
+    /// A numeric member.
+    public static func number(
+        _ name: String, _ keyPath: WritableKeyPath<Observation, Double>, _ meaning: String, units: String, range: ClosedRange<Double>
+    ) -> Self {
+        Self(field: .init(name, meaning, units: units, range: range), access: .number(keyPath))
+    }
+
+    /// A true/false member.
+    public static func flag(_ name: String, _ keyPath: WritableKeyPath<Observation, Bool>, _ meaning: String) -> Self {
+        Self(field: .init(name, meaning, units: "bool", range: 0...1, kind: .flag), access: .flag(keyPath))
+    }
+
+    /// A member holding one of an enumeration's raw values.
+    public static func label<Value: RawRepresentable & CaseIterable>(
+        _ name: String, _ keyPath: WritableKeyPath<Observation, Value>, _ meaning: String
+    ) -> Self where Value.RawValue == String {
+        Self(
+            field: .init(name, meaning, units: "label", range: 0...1, kind: .label(Value.allCases.map(\.rawValue))),
+            access: .label(
+                get: { $0[keyPath: keyPath].rawValue },
+                set: { observation, text in
+                    guard let value = Value(rawValue: text) else { return false }
+                    observation[keyPath: keyPath] = value
+                    return true
+                }))
+    }
+}
+
+/// A detector's answer, recorded member by member in its descriptor's order.
+///
+/// Conforming types list their `fields`; `Codable` comes from them, so the record's
+/// members, the schema and the descriptor cannot drift apart.
+public protocol DetectorObservation: Sendable, Equatable, Codable {
+    /// The record's members, in order; the descriptor's fields are these.
+    static var fields: [ObservationField<Self>] { get }
+    /// Every member zero (or false): the start of decoding.
+    init()
+}
+
+/// A coding key made from a field name.
+public struct FieldKey: CodingKey, Sendable {
+    public var stringValue: String
+    public var intValue: Int? { nil }
+    public init(_ name: String) { stringValue = name }
+    public init(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
+}
+
+extension DetectorObservation {
+    /// The descriptor fields, in record order.
+    public static var descriptorFields: [MetricDescriptor.Field] { fields.map(\.field) }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: FieldKey.self)
+        for member in Self.fields {
+            let key = FieldKey(member.field.name)
+            switch member.access {
+            case .number(let keyPath): try container.encode(self[keyPath: keyPath], forKey: key)
+            case .flag(let keyPath): try container.encode(self[keyPath: keyPath], forKey: key)
+            case .label(let get, _): try container.encode(get(self), forKey: key)
+            }
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let container = try decoder.container(keyedBy: FieldKey.self)
+        for member in Self.fields {
+            let key = FieldKey(member.field.name)
+            switch member.access {
+            case .number(let keyPath):
+                // Non-finite numbers are written as null.
+                self[keyPath: keyPath] = try container.decodeIfPresent(Double.self, forKey: key) ?? .nan
+            case .flag(let keyPath):
+                self[keyPath: keyPath] = try container.decode(Bool.self, forKey: key)
+            case .label(_, let set):
+                let text = try container.decode(String.self, forKey: key)
+                guard set(&self, text) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: container, debugDescription: "\"\(text)\" is not one of \(member.field.kind)")
+                }
+            }
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 import ImageCodecs
+import ImageKernels
 import ImagingCore
 
-/// The detectors imgquality runs.
+/// The detectors imgquality runs, in record order.
 public enum DetectorKind: String, Sendable, CaseIterable, Codable {
     case blur, smudge, exposure, aesthetic, text
 
@@ -11,7 +12,7 @@ public enum DetectorKind: String, Sendable, CaseIterable, Codable {
         case .smudge: SmudgeDetector.descriptor
         case .exposure: ExposureDetector.descriptor
         case .aesthetic: AestheticsDetector.descriptor
-        case .text: TextSizeEstimator.descriptor
+        case .text: TextDetector.descriptor
         }
     }
 }
@@ -24,13 +25,29 @@ public struct QualityReport: Sendable, Equatable {
     public var exposure: ExposureObservation?
     public var aesthetic: AestheticsObservation?
     public var text: TextObservation?
+
+    public init(
+        fullSize: ImageSize, blur: BlurObservation? = nil, smudge: SmudgeObservation? = nil, exposure: ExposureObservation? = nil,
+        aesthetic: AestheticsObservation? = nil, text: TextObservation? = nil
+    ) {
+        self.fullSize = fullSize
+        self.blur = blur
+        self.smudge = smudge
+        self.exposure = exposure
+        self.aesthetic = aesthetic
+        self.text = text
+    }
 }
 
 /// Runs the detectors on an analysis image.
 ///
+/// Most callers want `Assessor` (module QualityGating), which decodes, analyses and gates
+/// in one call. This is the analysis step alone:
+///
 /// ```swift
-/// let image = try ImageDecoder(options: QualityAnalyzer.decodeOptions()).decode(contentsOf: path)
-/// let report = QualityAnalyzer().analyze(AnalysisImage(image))
+/// let analyzer = QualityAnalyzer()
+/// let image = try ImageDecoder(options: analyzer.decodeOptions()).decode(contentsOf: path)
+/// let report = analyzer.analyze(AnalysisImage(image))
 /// print(report.blur?.confidence ?? 0)
 /// ```
 public struct QualityAnalyzer: Sendable {
@@ -55,7 +72,7 @@ public struct QualityAnalyzer: Sendable {
     /// Decode options that give the detectors what they need and no more: colour only
     /// when a colour cue is wanted, and JPEGs decoded at the smallest DCT scale whose
     /// shorter side still covers the analysis and detail sizes.
-    public static func decodeOptions(for detectors: Set<DetectorKind> = Set(DetectorKind.allCases), base: DecodeOptions = DecodeOptions()) -> DecodeOptions {
+    public func decodeOptions(base: DecodeOptions = DecodeOptions()) -> DecodeOptions {
         var options = base
         options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic)
         options.scale = .atLeast(shortSide: detectors.contains(.text) ? 1536 : 768)
@@ -63,27 +80,41 @@ public struct QualityAnalyzer: Sendable {
     }
 
     public func analyze(_ image: AnalysisImage) -> QualityReport {
+        let shared = SharedAnalysis(image, analyzer: self)
         var report = QualityReport(fullSize: image.fullSize)
-        // The aesthetic score uses blur and exposure, so it runs them when asked alone.
-        // Legibility (text) weighs the line pitch against blur.
-        let needsBlur = detectors.contains(.blur) || detectors.contains(.aesthetic) || detectors.contains(.text)
-        let needsExposure = detectors.contains(.exposure) || detectors.contains(.aesthetic)
-        // Per-tile measurements and the text estimate are computed once and shared.
-        let tiles = needsBlur || detectors.contains(.smudge) ? BlurDetector.tileWidths(image.luma) : nil
-        let text = needsExposure || detectors.contains(.text)
-            ? TextSizeEstimator.estimate(detail: image.detail, scale: image.detailScale, measuresEdges: detectors.contains(.text)) : nil
-        let blurResult = needsBlur ? blur.analyze(image, tiles: tiles!) : nil
-        let exposureResult = needsExposure ? exposure.analyze(image, text: text!) : nil
-        if detectors.contains(.blur) { report.blur = blurResult }
-        if detectors.contains(.exposure) { report.exposure = exposureResult }
-        if detectors.contains(.smudge) { report.smudge = smudge.analyze(image, tiles: tiles!) }
-        if detectors.contains(.aesthetic), let blurResult, let exposureResult {
-            report.aesthetic = aesthetics.analyze(image, blur: blurResult, exposure: exposureResult, tiles: tiles!)
+        if detectors.contains(.blur) { report.blur = shared.blur }
+        if detectors.contains(.smudge) { report.smudge = smudge.analyze(image, tiles: shared.tiles) }
+        if detectors.contains(.exposure) { report.exposure = shared.exposure }
+        if detectors.contains(.aesthetic) {
+            report.aesthetic = aesthetics.analyze(
+                image, blur: shared.blur, exposure: shared.exposure, tiles: shared.tiles, colourfulness: shared.colourfulness)
         }
-        if detectors.contains(.text), var text {
-            text.legibility = text.legibility(edgeWidth: blurResult!.edgeWidth, scale: image.scale)
-            report.text = text
-        }
+        if detectors.contains(.text) { report.text = shared.text }
         return report
     }
+}
+
+/// The intermediates several detectors read, each computed on first use and at most
+/// once per image: the tile analysis (blur, smudge, aesthetics), the detail analysis
+/// (text estimate, exposure's ink level), colourfulness (exposure, aesthetics), and the
+/// blur, exposure and text estimate other detectors build on.
+private final class SharedAnalysis {
+    let image: AnalysisImage
+    let analyzer: QualityAnalyzer
+
+    init(_ image: AnalysisImage, analyzer: QualityAnalyzer) {
+        self.image = image
+        self.analyzer = analyzer
+    }
+
+    lazy var tiles = TileAnalysis(image.luma)
+    lazy var detail = DetailAnalysis(image.detail)
+    lazy var colourfulness = image.rgb.map { Colourfulness(rgb: $0) }
+    lazy var blur = analyzer.blur.analyze(image, tiles: tiles)
+    /// The text estimate without legibility; its directional edges only when the text
+    /// detector will report them.
+    lazy var textEstimate = TextDetector.estimate(
+        detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: analyzer.detectors.contains(.text))
+    lazy var text = TextDetector.judging(textEstimate, blur: blur, scale: image.scale)
+    lazy var exposure = analyzer.exposure.analyze(image, detail: detail, colourfulness: colourfulness, text: textEstimate)
 }

@@ -37,26 +37,19 @@ public struct SmudgeDetector: Sendable {
         name: "smudge",
         meaning: "confidence that something on the lens obscures the image",
         direction: "defect",
-        fields: [
-            .init("spectralSlope", "median log-log slope of tile power spectra", units: "slope", range: -8...0),
-            .init("slopeSpread", "interquartile range of tile slopes (unevenness across the frame)", units: "slope", range: 0...8),
-            .init("highFrequency", "median share of spectral power above 1/8 cycle per pixel", units: "fraction", range: 0...1),
-            .init("veil", "darkest tones' lift above black (2nd percentile of the darkest channel), 0–1", units: "fraction", range: 0...1),
-            .init("softness", "median noise-corrected edge width over textured tiles", units: "px", range: 0...64),
-            .init("widthSpread", "ln(90th / 10th percentile) of tile edge widths", units: "ln ratio", range: 0...8),
-            .init("softIslands", "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
-            .init("evidence", "blend of steep spectra, unevenness and veil before mapping", units: "score", range: 0...1),
-        ],
-        cost: "one 64×64 FFT per textured tile of the analysis image",
-        caveats: "Motion blur, defocus, fog and long exposures also score high.")
+        fields: SmudgeObservation.descriptorFields,
+        cost: "one 64×64 FFT per textured tile of the analysis image, and the shared tile analysis",
+        caveats: "Motion blur, defocus, fog and long exposures also score high.",
+        calibration: .init(measure: "evidence", meaning: "the blend of smudge cues before mapping"))
 
     static let tile = 64
 
     public func analyze(_ image: AnalysisImage) -> SmudgeObservation {
-        analyze(image, tiles: BlurDetector.tileWidths(image.luma))
+        analyze(image, tiles: TileAnalysis(image.luma))
     }
 
-    func analyze(_ image: AnalysisImage, tiles: BlurDetector.TileWidths) -> SmudgeObservation {
+    /// - Parameter tiles: the tile analysis of `image.luma`.
+    public func analyze(_ image: AnalysisImage, tiles: TileAnalysis) -> SmudgeObservation {
         let plane = image.luma
         let n = Self.tile
         let fft = FFT(size: n)
@@ -105,11 +98,9 @@ public struct SmudgeDetector: Sendable {
         let slope = percentile(slopes, 0.5)
         let spread = percentile(slopes, 0.75) - percentile(slopes, 0.25)
         let high = percentile(highs, 0.5)
-        // A fixed blend of a steep spectrum, unevenness across the frame and glare. A
-        // logistic fit of all the cues on Datasets/smudge (Scripts/measure/fit_smudge.py)
-        // ranks that set slightly better (held-out AUC 0.81 against 0.80) but calls
-        // phone photos of documents smudged, so the gate stays on this blend; the other
-        // cues are reported for calibration.
+        // A fixed blend of a steep spectrum, unevenness across the frame and glare; the
+        // other cues are reported for calibration. `Scripts/measure/fit_smudge.py`
+        // compares the blend with a logistic fit of every cue.
         let steep = ramp(-slope, from: 2.6, to: 4.2)
         let uneven = ramp(spread, from: 0.6, to: 1.6)
         let veiled = ramp(veil, from: 0.08, to: 0.3)
@@ -120,7 +111,7 @@ public struct SmudgeDetector: Sendable {
     }
 
     /// The share of textured tiles at least 1.8× softer than the median of their textured neighbours.
-    static func softIslands(_ tiles: BlurDetector.TileWidths) -> Double {
+    static func softIslands(_ tiles: TileAnalysis) -> Double {
         let columns = tiles.values.columns, rows = tiles.values.rows
         var islands = 0, judged = 0
         for row in 0..<rows {
@@ -200,19 +191,48 @@ public struct SmudgeDetector: Sendable {
 }
 
 /// The smudge detector's answer.
-public struct SmudgeObservation: Sendable, Equatable {
+public struct SmudgeObservation: DetectorObservation {
     /// 0 = clean lens, 1 = clearly smudged.
-    public var confidence: Double
-    public var spectralSlope: Double
-    public var slopeSpread: Double
-    public var highFrequency: Double
-    public var veil: Double
-    public var evidence: Double
+    public var confidence = 0.0
+    public var spectralSlope = 0.0
+    public var slopeSpread = 0.0
+    public var highFrequency = 0.0
+    public var veil = 0.0
     /// Median noise-corrected edge width over textured tiles (analysis pixels).
-    public var softness: Double
+    public var softness = 0.0
     /// ln(90th / 10th percentile) of tile edge widths: how unevenly sharp the frame is.
-    public var widthSpread: Double
+    public var widthSpread = 0.0
     /// Share of textured tiles at least 1.8× softer than the median of their textured
     /// neighbours: blur in patches (drops, a fingerprint), not in whole regions.
-    public var softIslands: Double
+    public var softIslands = 0.0
+    public var evidence = 0.0
+
+    public init() {}
+
+    public init(
+        confidence: Double, spectralSlope: Double, slopeSpread: Double, highFrequency: Double, veil: Double, evidence: Double,
+        softness: Double, widthSpread: Double, softIslands: Double
+    ) {
+        self.confidence = confidence
+        self.spectralSlope = spectralSlope
+        self.slopeSpread = slopeSpread
+        self.highFrequency = highFrequency
+        self.veil = veil
+        self.evidence = evidence
+        self.softness = softness
+        self.widthSpread = widthSpread
+        self.softIslands = softIslands
+    }
+
+    public static let fields: [ObservationField<Self>] = [
+        .number("confidence", \.confidence, "confidence that something on the lens obscures the image: 0 clean, 1 smudged", units: "probability", range: 0...1),
+        .number("spectralSlope", \.spectralSlope, "median log-log slope of tile power spectra", units: "slope", range: -8...0),
+        .number("slopeSpread", \.slopeSpread, "interquartile range of tile slopes (unevenness across the frame)", units: "slope", range: 0...8),
+        .number("highFrequency", \.highFrequency, "median share of spectral power above 1/8 cycle per pixel", units: "fraction", range: 0...1),
+        .number("veil", \.veil, "darkest tones' lift above black (2nd percentile of the darkest channel), 0–1", units: "fraction", range: 0...1),
+        .number("softness", \.softness, "median noise-corrected edge width over textured tiles", units: "px", range: 0...64),
+        .number("widthSpread", \.widthSpread, "ln(90th / 10th percentile) of tile edge widths", units: "ln ratio", range: 0...8),
+        .number("softIslands", \.softIslands, "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
+        .number("evidence", \.evidence, "blend of steep spectra, unevenness and veil before mapping", units: "score", range: 0...1),
+    ]
 }

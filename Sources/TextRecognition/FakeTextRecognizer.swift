@@ -1,10 +1,10 @@
-import Foundation
 import ImagingCore
+import Synchronization
 
 /// An in-memory `TextRecognizer` for tests: it "reads" a fixed script of lines, whatever
 /// the pixels, while honouring the region of interest and minimum text height like a
 /// real backend, and counts its calls so tests can prove the gate kept an image away.
-public final class FakeTextRecognizer: TextRecognizer, @unchecked Sendable {
+public final class FakeTextRecognizer: TextRecognizer {
     /// One scripted line: its text, pixel box (top-left origin), confidence and layout.
     public struct Line: Sendable {
         public var text: String
@@ -25,9 +25,8 @@ public final class FakeTextRecognizer: TextRecognizer, @unchecked Sendable {
     public let lines: [Line]
     /// Option names this fake refuses with `.unsupportedOption` (to test rejection paths).
     public let unsupportedOptions: Set<String>
-    private let lock = NSLock()
-    private var count = 0
-    private var latest: RecognitionOptions?
+    /// Calls so far and the options of the latest.
+    private let calls = Mutex<(count: Int, latest: RecognitionOptions?)>((0, nil))
 
     public init(lines: [Line], unsupportedOptions: Set<String> = []) {
         self.lines = lines
@@ -36,12 +35,12 @@ public final class FakeTextRecognizer: TextRecognizer, @unchecked Sendable {
 
     /// How many times `recognize` ran.
     public var callCount: Int {
-        lock.withLock { count }
+        calls.withLock { $0.count }
     }
 
     /// The options of the latest call that got past validation, or nil before the first.
     public var lastOptions: RecognitionOptions? {
-        lock.withLock { latest }
+        calls.withLock { $0.latest }
     }
 
     public func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions) async throws -> [RecognizedTextObservation] {
@@ -56,9 +55,9 @@ public final class FakeTextRecognizer: TextRecognizer, @unchecked Sendable {
         for (name, isUsed) in used where isUsed && unsupportedOptions.contains(name) {
             throw RecognitionError(.unsupportedOption, "the fake recognizer does not support \(name)")
         }
-        lock.withLock {
-            count += 1
-            latest = options
+        calls.withLock {
+            $0.count += 1
+            $0.latest = options
         }
         let size = image.size
         let region = options.regionOfInterest.pixelRect(in: size)

@@ -167,11 +167,16 @@ public struct RecognitionOptions: Sendable, Equatable {
     /// recognizer that has no use for it may leave it unused; each says in its documentation
     /// which it does. `GatedTextRecognizer` fills it in from the decoded file.
     public var sourceResolution: Int?
+    /// The size of the text in the pixels handed over, as the caller measured it (the
+    /// gate's text estimate), or nil when unmeasured. Like `sourceResolution` it describes
+    /// the pixels: a recognizer may use it to choose its working resolution, and says in
+    /// its documentation whether it does. `GatedTextRecognizer` fills it in.
+    public var textLayout: TextLayout?
 
     public init(
         recognitionLevel: Level = .accurate, recognitionLanguages: [String] = ["en"], usesLanguageCorrection: Bool = true,
         customWords: [String] = [], minimumTextHeightFraction: Double = 0, regionOfInterest: NormalizedRect = .full,
-        sourceResolution: Int? = nil
+        sourceResolution: Int? = nil, textLayout: TextLayout? = nil
     ) {
         self.recognitionLevel = recognitionLevel
         self.recognitionLanguages = recognitionLanguages
@@ -180,6 +185,7 @@ public struct RecognitionOptions: Sendable, Equatable {
         self.minimumTextHeightFraction = minimumTextHeightFraction
         self.regionOfInterest = regionOfInterest
         self.sourceResolution = sourceResolution
+        self.textLayout = textLayout
     }
 
     /// Checks the values every recognizer requires.
@@ -197,6 +203,19 @@ public struct RecognitionOptions: Sendable, Equatable {
         if let sourceResolution, sourceResolution <= 0 {
             throw RecognitionError(.invalidOption, "sourceResolution \(sourceResolution) is not a positive number of pixels per inch")
         }
+    }
+}
+
+/// How large text is in an image, in its pixels.
+public struct TextLayout: Sendable, Equatable {
+    /// Distance between text lines (0 when no line period was found).
+    public var linePitch: Double
+    /// Typical stroke width of the characters.
+    public var strokeWidth: Double
+
+    public init(linePitch: Double, strokeWidth: Double) {
+        self.linePitch = linePitch
+        self.strokeWidth = strokeWidth
     }
 }
 

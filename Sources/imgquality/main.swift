@@ -1,3 +1,3 @@
 import ImageQualityCLI
 
-IMGQuality.main()
+await IMGQuality.main()

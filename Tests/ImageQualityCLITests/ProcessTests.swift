@@ -210,7 +210,23 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.2.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.3.0")
+    }
+
+    @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {
+        let schema = try Binary.run(["schema"])
+        #expect(schema.status == 0)
+        let validator = try SchemaValidator(schema: schema.stdout)
+        let inputs = [
+            Fixtures.path("jpeg/large.jpg"), Fixtures.path("tiff/multipage.tif"), Fixtures.path("jpeg/truncated.jpg"),
+            Fixtures.path("png/truncated.png"), Fixtures.path("other/gif.gif"), "/no/such/file.png",
+        ]
+        for arguments in [["score"], ["score", "--detectors", "text"], ["gate"]] {
+            let run = try Binary.run(arguments + ["--format", "jsonl"] + inputs)
+            let lines = run.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == inputs.count)
+            for line in lines { #expect(validator.problems(line).isEmpty, "\(validator.problems(line))") }
+        }
     }
 }
 
@@ -282,7 +298,7 @@ struct OCRProcessTests {
         }
         #expect(wordCount == annotations.count - 1, "one textAnnotation per word after the whole text")
         let rejected = try #require((bodies[1]["responses"] as? [[String: Any]])?.first?["error"] as? [String: Any])
-        #expect(rejected["code"] as? Int == 9 && (rejected["message"] as? String)?.contains("blur") == true)
+        #expect(rejected["code"] as? Int == 9 && (rejected["message"] as? String)?.contains("textLegibility") == true)
         let failed = try #require((bodies[2]["responses"] as? [[String: Any]])?.first?["error"] as? [String: Any])
         #expect(failed["code"] as? Int == 3 && (failed["message"] as? String)?.hasPrefix("decode.truncated") == true)
     }

@@ -145,7 +145,7 @@ struct GateTests {
             confidence: exposure, direction: .ok, median: 128, p02: 0, p98: 255, shadowClip: 0, highlightClip: 0,
             underEvidence: 0, overEvidence: 0, inkLevel: -1)
         report.text = TextObservation(
-            detected: linePitch > 0, strokeWidth: 2, inkFraction: 0.1, separability: 0.9, linePitch: linePitch, lineRegularity: 0.5,
+            detected: linePitch > 0, strokeWidth: 2, inkFraction: 0.1, linePitch: linePitch, lineRegularity: 0.5,
             contrast: 200)
         return report
     }
@@ -163,16 +163,16 @@ struct GateTests {
         // A dark (exposure 0.9) and photographically soft (blur 0.9) page of large, legible text passes.
         let legible = gate.decide(textReport(blur: 0.9, legibility: 30))
         #expect(legible.pass && legible.reasons.isEmpty && legible.score == 1)
-        #expect(gate.decide(textReport(blur: 0.1, legibility: 5)).reasons == ["blur"])
-        #expect(gate.decide(textReport(blur: 0.1, legibility: 30, contrast: 10)).reasons == ["exposure"])
-        #expect(gate.decide(textReport(blur: 0.1, legibility: 12, linePitch: 12)).reasons == ["textSize"])
+        #expect(gate.decide(textReport(blur: 0.1, legibility: 5)).reasons == [.textLegibility])
+        #expect(gate.decide(textReport(blur: 0.1, legibility: 30, contrast: 10)).reasons == [.textContrast])
+        #expect(gate.decide(textReport(blur: 0.1, legibility: 12, linePitch: 12)).reasons == [.textSize])
         let scores = [4.0, 8, 12, 16, 24, 40].map { gate.decide(textReport(blur: 0, legibility: $0)).score }
         #expect(scores == [0.25, 0.5, 0.75, 1, 1, 1])
     }
 
     @Test func legibilityIsLinePitchOverTheBlurLimitedResolution() {
         let text = TextObservation(
-            detected: true, strokeWidth: 3, inkFraction: 0.1, separability: 0.9, linePitch: 30, lineRegularity: 0.5, contrast: 200)
+            detected: true, strokeWidth: 3, inkFraction: 0.1, linePitch: 30, lineRegularity: 0.5, contrast: 200)
         // Sharp (0.5 px is a sharp edge's own width): the pitch itself, at any scale.
         #expect(abs(text.legibility(edgeWidth: 0.5, scale: 3) - 30) < 1e-9)
         // Blurred: edge width √(0.25 + 4) at scale 1 is 2 px of blur: 30 / √5.
@@ -189,10 +189,21 @@ struct GateTests {
         let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16))
         let clean = gate.decide(report(blur: 0.1, exposure: 0.1))
         #expect(clean.pass && clean.reasons.isEmpty)
-        #expect(gate.decide(report(blur: 0.9, exposure: 0.1)).reasons == ["blur"])
-        #expect(gate.decide(report(blur: 0.9, exposure: 0.8)).reasons == ["blur", "exposure"])
-        #expect(gate.decide(report(blur: 0.1, exposure: 0.1, linePitch: 10)).reasons == ["textSize"])
+        #expect(gate.decide(report(blur: 0.9, exposure: 0.1)).reasons == [.blur])
+        #expect(gate.decide(report(blur: 0.9, exposure: 0.8)).reasons == [.blur, .exposure])
+        #expect(gate.decide(report(blur: 0.1, exposure: 0.1, linePitch: 10)).reasons == [.textSize])
         #expect(gate.decide(report(blur: 0.1, exposure: 0.1, linePitch: 40)).pass)
+    }
+
+    @Test func failuresCarryTheMeasurementAndThreshold() {
+        let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16, minimumLegibility: 12))
+        let illegible = gate.decide(textReport(blur: 0.1, legibility: 9.6))
+        #expect(illegible.failures == [GateFailure(reason: .textLegibility, measured: 9.6, threshold: 12)])
+        #expect(illegible.failures.map(\.message) == ["text legibility 9.6 < 12"])
+        let blurred = gate.decide(report(blur: 0.8123, exposure: 0.1))
+        #expect(blurred.failures.map(\.message) == ["blur confidence 0.8123 > 0.5"])
+        // A photo's blur and a page's illegible text are different reasons.
+        #expect(GateReason.blur != GateReason.textLegibility)
     }
 
     @Test func scoreFallsAsDefectsGrow() {

@@ -86,7 +86,7 @@ struct DirectionalEdgesTests {
         #expect(abs(reports[0].text!.legibility - 30) < 3, "\(reports[0].text!)")
         // 13 pixels of motion smear strokes 3 pixels wide over more than four times their width.
         let decision = QualityGate(policy: .default).decide(reports[3])
-        #expect(!decision.pass && decision.reasons.contains("blur"), "\(reports[3].text!)")
+        #expect(!decision.pass && decision.reasons.contains(.textLegibility), "\(reports[3].text!)")
     }
 
     @Test func aSharpPageDecodedAtHalfSizeKeepsItsLegibility() {
@@ -100,14 +100,14 @@ struct DirectionalEdgesTests {
         edgeWidthOnly.softEdgeWidth = 0
         #expect(abs(text.legibility - edgeWidthOnly.legibility(edgeWidth: half.blur!.edgeWidth, scale: 2)) < 1e-9, "\(text)")
         // Blur still counts at full resolution: a 6-pixel ramp decoded at 1/2 is 12 pixels.
-        #expect(abs(TextSizeEstimator.fullResolutionWidth(6, scale: 2) - (32.0 * 4 + 4).squareRoot()) < 1e-9)
-        #expect(TextSizeEstimator.fullResolutionWidth(7.5, scale: 1) == 7.5)
-        #expect(TextSizeEstimator.fullResolutionWidth(1.5, scale: 2) == 1.5)
+        #expect(abs(TextDetector.fullResolutionWidth(6, scale: 2) - (32.0 * 4 + 4).squareRoot()) < 1e-9)
+        #expect(TextDetector.fullResolutionWidth(7.5, scale: 1) == 7.5)
+        #expect(TextDetector.fullResolutionWidth(1.5, scale: 2) == 1.5)
     }
 
     @Test func legibilityIsTheSmallerOfTheTwoResolutions() {
         var text = TextObservation(
-            detected: true, strokeWidth: 3, inkFraction: 0.1, separability: 0.9, linePitch: 30, lineRegularity: 0.5, contrast: 200)
+            detected: true, strokeWidth: 3, inkFraction: 0.1, linePitch: 30, lineRegularity: 0.5, contrast: 200)
         // Unmeasured directional edges leave the edge-width legibility.
         #expect(abs(text.legibility(edgeWidth: 0.5, scale: 1) - 30) < 1e-9)
         // Soft width 5 with anisotropy 16 (fourth root 2): 2.5 · 30 / 10.

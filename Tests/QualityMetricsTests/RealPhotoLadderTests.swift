@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityGating
 import Testing
 import _ImagingTestSupport
 
@@ -23,9 +24,10 @@ struct RealPhotoLadderTests {
     }
 
     static func report(_ set: String, _ path: String, detectors: Set<DetectorKind> = [.blur, .exposure]) throws -> QualityReport {
-        let decoder = ImageDecoder(options: QualityAnalyzer.decodeOptions(for: detectors))
-        let image = try decoder.decode(contentsOf: "\(datasets)/\(set)/\(path)")
-        return QualityAnalyzer(detectors: detectors).analyze(AnalysisImage(image))
+        let assessor = Assessor(Assessor.Configuration(analyzer: QualityAnalyzer(detectors: detectors)))
+        let assessment = assessor.assess(contentsOf: "\(datasets)/\(set)/\(path)")
+        if let error = assessment.error { throw error }
+        return try #require(assessment.image).report
     }
 
     /// Checks that `value` never falls by more than `tolerance` along `levels` for every source.
@@ -65,7 +67,7 @@ struct RealPhotoLadderTests {
     /// (linear light, a box of 1%, 2% and 4% of the long side). Tolerance 0.04: where
     /// the confidence has saturated it wobbles (kde-grey along y: 0.999, 0.965, 1.0).
     @Test func motionBlur() throws {
-        let decoder = ImageDecoder(options: QualityAnalyzer.decodeOptions(for: [.blur]))
+        let decoder = ImageDecoder(options: QualityAnalyzer(detectors: [.blur]).decodeOptions())
         let analyzer = QualityAnalyzer(detectors: [.blur])
         var drops: [String] = []
         for row in try Self.rows("blur") where row["degradation"] == "clean" {

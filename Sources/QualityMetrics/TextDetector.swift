@@ -2,42 +2,56 @@ import ImageKernels
 import ImagingCore
 import Glibc
 
-/// How large text is, in full-resolution pixels: the typical stroke width of dark
-/// marks on a light ground.
+/// Whether an image shows text, and how large, contrasted and sharp that text is, in
+/// full-resolution pixels.
 ///
 /// Recognisers fail on text that is simply too small, however sharp. On a centre
-/// crop of the image at decode resolution (up to 1 024 × 1 024), Otsu's threshold
-/// separates ink from paper; the mean length of horizontal dark runs no longer than
-/// twice the median run is the stroke width (vertical strokes dominate Latin and
-/// Cyrillic text). Times the decode
-/// scale, that gives full-resolution pixels. Body text has x-heights of roughly five
-/// stroke widths; Tesseract reads x-heights from about 10 pixels up.
-public enum TextSizeEstimator {
+/// crop of the image at decode resolution (`AnalysisImage.detail`, up to 1 024 × 1 024),
+/// Otsu's threshold separates ink from paper (`DetailAnalysis`); the mean length of
+/// horizontal dark runs no longer than twice the median run is the stroke width
+/// (vertical strokes dominate Latin and Cyrillic text), and the period of the
+/// ink-per-row profile is the line pitch. Times the decode scale, both are in
+/// full-resolution pixels. `DirectionalEdges` measures how soft the text's edges are,
+/// and legibility weighs the line pitch against the blur.
+public enum TextDetector {
     public static let descriptor = MetricDescriptor(
         name: "text",
-        meaning: "whether dark text-like marks are present, and their stroke width",
+        meaning: "whether dark text-like marks are present, their size, contrast and legibility",
         direction: "measure",
-        fields: [
-            .init("detected", "dark marks on a light ground found (Otsu separability and ink share)", units: "bool", range: 0...1),
-            .init("strokeWidth", "median horizontal run of ink, full-resolution pixels", units: "px", range: 0...256),
-            .init("inkFraction", "share of ink pixels in the crop", units: "fraction", range: 0...1),
-            .init("linePitch", "distance between text lines (period of the ink-per-row profile), full-resolution pixels", units: "px", range: 0...1000),
-            .init("lineRegularity", "autocorrelation of the ink-per-row profile at the line pitch", units: "ratio", range: 0...1),
-            .init("contrast", "paper level minus ink level (means of Otsu's two classes)", units: "levels", range: 0...255),
-            .init("softEdgeWidth", "contrast over the steepest gradient along the direction of least gradient energy (a ramp of length L measures L, a sharp edge about 2), full-resolution pixels with a sharp edge's own width counted once", units: "px", range: 0...1000),
-            .init("edgeAnisotropy", "steepest gradient across that direction over the steepest along it: about 1 when sharp or evenly blurred, 2–4 when smeared by motion", units: "ratio", range: 1...1000),
-            .init("legibility", "line pitch over the blur-limited resolution: the smaller of pitch / √(blur² + 1), blur being the edge width beyond a sharp edge's, and 2.5 · pitch / (softEdgeWidth · edgeAnisotropy^¼); 0 without text", units: "ratio", range: 0...1000),
-        ],
-        cost: "one threshold and one run-length pass over a ≤ 1024² crop; two gradient passes over it",
+        fields: TextObservation.descriptorFields,
+        cost: "one threshold and one run-length pass over a ≤ 1024² crop; two gradient passes over it; runs blur",
         caveats: "Light text on dark grounds is not measured.")
+
+    /// The text estimate of `image` with its legibility, given the blur of the same image.
+    public static func analyze(
+        _ image: AnalysisImage, detail analysis: DetailAnalysis, blur: BlurObservation
+    ) -> TextObservation {
+        let text = estimate(detail: image.detail, analysis: analysis, scale: image.detailScale, measuresEdges: true)
+        return judging(text, blur: blur, scale: image.scale)
+    }
+
+    /// `estimate` with its legibility, from the blur of the same image whose analysis
+    /// pixels are `scale` full-resolution pixels wide.
+    public static func judging(_ estimate: TextObservation, blur: BlurObservation, scale: Double) -> TextObservation {
+        var text = estimate
+        text.legibility = text.legibility(edgeWidth: blur.edgeWidth, scale: scale)
+        return text
+    }
 
     /// `measuresEdges` false leaves `softEdgeWidth` and `edgeAnisotropy` unmeasured (two
     /// gradient passes saved when only exposure needs the estimate).
-    public static func estimate(detail: PixelBuffer<UInt8>, scale: Double, measuresEdges: Bool = true) -> TextObservation {
-        let histogram = Histogram(detail)
-        let split = OtsuSplit(histogram)
+    /// The estimate without legibility (which needs the blur).
+    /// - Parameters:
+    ///   - detail: luma at decode resolution (a crop of at most 1024²).
+    ///   - analysis: its histogram and ink–paper split.
+    ///   - scale: full-resolution pixels per detail pixel.
+    public static func estimate(
+        detail: PixelBuffer<UInt8>, analysis: DetailAnalysis, scale: Double, measuresEdges: Bool
+    ) -> TextObservation {
+        let histogram = analysis.histogram
+        let split = analysis.split
         let threshold = split.threshold
-        let ink = split.darkShare, separability = split.separability
+        let ink = split.darkShare
         var runs = [Int](repeating: 0, count: 65)
         var runCount = 0
         for y in 0..<detail.height {
@@ -81,7 +95,7 @@ public enum TextSizeEstimator {
         let lines = linePitch(detail, threshold: threshold)
         let edges = measuresEdges ? DirectionalEdges.measure(detail, histogram: histogram) : .none
         return TextObservation(
-            detected: detected, strokeWidth: strokeWidth, inkFraction: ink, separability: separability,
+            detected: detected, strokeWidth: strokeWidth, inkFraction: ink,
             linePitch: lines.pitch * scale, lineRegularity: lines.regularity, contrast: split.brightMean - split.darkMean,
             softEdgeWidth: fullResolutionWidth(edges.softWidth, scale: scale), edgeAnisotropy: edges.anisotropy)
     }
@@ -146,50 +160,57 @@ public enum TextSizeEstimator {
         let offset = denominator < 0 ? 0.5 * (a - c) / denominator : 0
         return (Double(bestLag) + max(-0.5, min(0.5, offset)), best)
     }
-
-    /// Otsu's threshold: the level that maximises between-class variance.
-    public static func otsu(_ histogram: Histogram) -> Int {
-        let total = Double(histogram.total)
-        let sum = Double(histogram.counts.enumerated().reduce(0) { $0 + $1.offset * $1.element })
-        var weight0 = 0.0, sum0 = 0.0, best = 0.0, threshold = 127
-        for t in 0..<255 {
-            weight0 += Double(histogram.counts[t])
-            guard weight0 > 0 else { continue }
-            let weight1 = total - weight0
-            guard weight1 > 0 else { break }
-            sum0 += Double(t * histogram.counts[t])
-            let m0 = sum0 / weight0, m1 = (sum - sum0) / weight1
-            let between = weight0 * weight1 * (m0 - m1) * (m0 - m1)
-            if between > best {
-                best = between
-                threshold = t
-            }
-        }
-        return threshold
-    }
 }
 
-/// The text size estimate.
-public struct TextObservation: Sendable, Equatable {
-    public var detected: Bool
+/// The text detector's answer.
+public struct TextObservation: DetectorObservation {
+    public var detected = false
     /// Full-resolution pixels.
-    public var strokeWidth: Double
-    public var inkFraction: Double
-    public var separability: Double
+    public var strokeWidth = 0.0
+    public var inkFraction = 0.0
     /// Distance between text lines, full-resolution pixels (0 when no line period is found).
-    public var linePitch: Double
+    public var linePitch = 0.0
     /// The ink profile's autocorrelation at the line pitch (0–1): near 1 for ruled lines of text.
-    public var lineRegularity: Double
+    public var lineRegularity = 0.0
     /// Paper level minus ink level, 8-bit levels (the means of Otsu's two classes).
-    public var contrast: Double
+    public var contrast = 0.0
     /// Width of the softest edges, along the direction of least gradient energy, in
     /// full-resolution pixels (see `DirectionalEdges`); 0 when unmeasured.
-    public var softEdgeWidth: Double = 0
+    public var softEdgeWidth = 0.0
     /// How much steeper edges are across that direction than along it (≥ 1).
-    public var edgeAnisotropy: Double = 1
+    public var edgeAnisotropy = 1.0
     /// How many blur-limited resolution elements one text line spans (0 without text);
-    /// set by `QualityAnalyzer` from the blur measurement, see `legibility(edgeWidth:scale:)`.
-    public var legibility: Double = 0
+    /// see `legibility(edgeWidth:scale:)`.
+    public var legibility = 0.0
+
+    public init() {}
+
+    public init(
+        detected: Bool, strokeWidth: Double, inkFraction: Double, linePitch: Double, lineRegularity: Double,
+        contrast: Double, softEdgeWidth: Double = 0, edgeAnisotropy: Double = 1, legibility: Double = 0
+    ) {
+        self.detected = detected
+        self.strokeWidth = strokeWidth
+        self.inkFraction = inkFraction
+        self.linePitch = linePitch
+        self.lineRegularity = lineRegularity
+        self.contrast = contrast
+        self.softEdgeWidth = softEdgeWidth
+        self.edgeAnisotropy = edgeAnisotropy
+        self.legibility = legibility
+    }
+
+    public static let fields: [ObservationField<Self>] = [
+        .flag("detected", \.detected, "dark marks on a light ground found (Otsu separability and ink share)"),
+        .number("strokeWidth", \.strokeWidth, "median horizontal run of ink, full-resolution pixels", units: "px", range: 0...256),
+        .number("inkFraction", \.inkFraction, "share of ink pixels in the crop", units: "fraction", range: 0...1),
+        .number("linePitch", \.linePitch, "distance between text lines (period of the ink-per-row profile), full-resolution pixels", units: "px", range: 0...1000),
+        .number("lineRegularity", \.lineRegularity, "autocorrelation of the ink-per-row profile at the line pitch", units: "ratio", range: 0...1),
+        .number("contrast", \.contrast, "paper level minus ink level (means of Otsu's two classes)", units: "levels", range: 0...255),
+        .number("softEdgeWidth", \.softEdgeWidth, "contrast over the steepest gradient along the direction of least gradient energy (a ramp of length L measures L, a sharp edge about 2), full-resolution pixels with a sharp edge's own width counted once", units: "px", range: 0...1000),
+        .number("edgeAnisotropy", \.edgeAnisotropy, "steepest gradient across that direction over the steepest along it: about 1 when sharp or evenly blurred, 2–4 when smeared by motion", units: "ratio", range: 1...1000),
+        .number("legibility", \.legibility, "line pitch over the blur-limited resolution: the smaller of pitch / √(blur² + 1), blur being the edge width beyond a sharp edge's, and 2.5 · pitch / (softEdgeWidth · edgeAnisotropy^¼); 0 without text", units: "ratio", range: 0...1000),
+    ]
 
     /// Whether there is text to judge: lines found, or text-like marks.
     public var hasText: Bool { linePitch > 0 || detected }
@@ -204,9 +225,8 @@ public struct TextObservation: Sendable, Equatable {
     /// The edge width saturates on long motion, so legibility is also at most
     /// `2.5 · pitch / (w · a^¼)` for the soft edge width `w` and anisotropy `a`: a sharp
     /// page (w ≈ 2, a ≈ 1) keeps about its pitch, and smear in one direction costs more
-    /// than the same width spread evenly, as recognition of the documents showed. Both
-    /// constants maximise the F1 of rejecting CER > 0.1, then Spearman, on the train split
-    /// of `Datasets/documents` (F1 0.70 → 0.82).
+    /// than the same width spread evenly. Both constants were chosen on the train split of
+    /// `Datasets/documents` (best F1 for rejecting CER > 0.1, then Spearman).
     public func legibility(edgeWidth: Double, scale: Double) -> Double {
         guard hasText else { return 0 }
         let pitch = linePitch > 0 ? linePitch : 13 * strokeWidth
@@ -229,7 +249,7 @@ public struct OtsuSplit: Sendable, Equatable {
     public var separability: Double
 
     public init(_ histogram: Histogram) {
-        threshold = TextSizeEstimator.otsu(histogram)
+        threshold = Self.otsu(histogram)
         let total = Double(histogram.total)
         var darkCount = 0.0, darkSum = 0.0, allSum = 0.0
         for (value, count) in histogram.counts.enumerated() {
@@ -252,8 +272,41 @@ public struct OtsuSplit: Sendable, Equatable {
         }
     }
 
+    /// Otsu's threshold: the level that maximises between-class variance.
+    public static func otsu(_ histogram: Histogram) -> Int {
+        let total = Double(histogram.total)
+        let sum = Double(histogram.counts.enumerated().reduce(0) { $0 + $1.offset * $1.element })
+        var weight0 = 0.0, sum0 = 0.0, best = 0.0, threshold = 127
+        for t in 0..<255 {
+            weight0 += Double(histogram.counts[t])
+            guard weight0 > 0 else { continue }
+            let weight1 = total - weight0
+            guard weight1 > 0 else { break }
+            sum0 += Double(t * histogram.counts[t])
+            let m0 = sum0 / weight0, m1 = (sum - sum0) / weight1
+            let between = weight0 * weight1 * (m0 - m1) * (m0 - m1)
+            if between > best {
+                best = between
+                threshold = t
+            }
+        }
+        return threshold
+    }
+
     /// Dark marks (1–40% of the area) on a light, well separated ground: a page of text.
     public var looksLikeInkOnPaper: Bool {
         separability >= 0.6 && darkShare >= 0.01 && darkShare <= 0.4 && brightMean >= 140 && brightMean - darkMean >= 50
+    }
+}
+
+/// The level histogram of the detail crop and its ink–paper split, computed once and
+/// shared by the text estimate and the exposure detector's ink level.
+public struct DetailAnalysis: Sendable, Equatable {
+    public var histogram: Histogram
+    public var split: OtsuSplit
+
+    public init(_ detail: PixelBuffer<UInt8>) {
+        histogram = Histogram(detail)
+        split = OtsuSplit(histogram)
     }
 }

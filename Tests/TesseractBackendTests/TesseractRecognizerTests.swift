@@ -1,10 +1,11 @@
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityGating
 import Testing
 import TextRecognition
 
-@testable import TesseractRecognizer
+@testable import TesseractBackend
 import _ImagingTestSupport
 
 /// A rendered page with known text, from the committed documents dataset.
@@ -15,6 +16,13 @@ enum RenderedPage {
 
     static func luma() throws -> PixelBuffer<UInt8> {
         try ImageDecoder().decode(contentsOf: image).luma.eightBit
+    }
+
+    /// The text layout the gate measures on a page at full resolution, as the gated flow passes it.
+    static func layout(_ path: String = image) throws -> TextLayout? {
+        let assessor = Assessor(Assessor.Configuration(decodesFullResolution: true))
+        let text = try #require(assessor.assess(contentsOf: path).image?.report.text)
+        return text.detected ? TextLayout(linePitch: text.linePitch, strokeWidth: text.strokeWidth) : nil
     }
 
     static func words() throws -> [String] {
@@ -57,7 +65,7 @@ struct TesseractRecognizerTests {
 
     @Test func fastReadsTheKnownPage() async throws {
         let page = try RenderedPage.luma()
-        let fast = try await recognizer.recognize(page, options: RecognitionOptions(recognitionLevel: .fast))
+        let fast = try await recognizer.recognize(page, options: RecognitionOptions(recognitionLevel: .fast, textLayout: try RenderedPage.layout()))
         let accurate = try await recognizer.recognize(page, options: RecognitionOptions())
         let read = fast.flatMap(\.words).map(\.text.string)
         let truth = try RenderedPage.words()
@@ -81,14 +89,17 @@ struct TesseractRecognizerTests {
         #expect(fast.commandLineArguments == ["--psm", "3", "-c", "tessedit_do_invert=0"])
         #expect(accurate.commandLineArguments == ["--psm", "3"])
         // The rendered page has lines 32 pixels apart: fast reads it at 25/32 of its size.
-        let page = try RenderedPage.luma()
-        #expect(accurate.reduction(for: page) == 1)
-        #expect(abs(fast.reduction(for: page) - 25.0 / 32) < 0.01, "\(fast.reduction(for: page))")
+        let layout = try RenderedPage.layout()
+        #expect(accurate.reduction(for: layout) == 1)
+        #expect(abs(fast.reduction(for: layout) - 25.0 / 32) < 0.01, "\(fast.reduction(for: layout))")
         // Text already small (the same page at 0.6 of its size) is left as it is.
-        let small = try ImageDecoder().decode(contentsOf: RenderedPage.root.appendingPathComponent("Datasets/documents/images/page01_downscale-0.6.png").path)
-        #expect(fast.reduction(for: small.luma.eightBit) == 1)
-        // A blank page has no lines to measure.
-        #expect(fast.reduction(for: PixelBuffer<UInt8>(width: 300, height: 400, samples: [UInt8](repeating: 240, count: 300 * 400))) == 1)
+        let small = try RenderedPage.layout(RenderedPage.root.appendingPathComponent("Datasets/documents/images/page01_downscale-0.6.png").path)
+        #expect(fast.reduction(for: small) == 1)
+        // Without a measured layout nothing is reduced; nor is a period of paragraphs (far beyond 24 stroke widths).
+        #expect(fast.reduction(for: nil) == 1)
+        #expect(fast.reduction(for: TextLayout(linePitch: 200, strokeWidth: 3)) == 1)
+        // Never below half size.
+        #expect(fast.reduction(for: TextLayout(linePitch: 100, strokeWidth: 8)) == 0.5)
     }
 
     @Test func theSourceResolutionReachesTesseract() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import ImageKernels
 import ImagingCore
-import QualityMetrics
+import Synchronization
 import TextRecognition
 
 private import CTesseract
@@ -21,38 +21,27 @@ private import CTesseract
 ///   the density leptonica reads from the file. When it is nil, Tesseract takes 70 ppi and
 ///   estimates the resolution from the size of the text, as the program does for a file that
 ///   declares none. Outside 70…2400 ppi Tesseract replaces it with 70, as for the program.
+/// - `textLayout` → the `fast` level's working resolution (below); `accurate` leaves it unused.
 /// - `recognitionLevel` → `Settings(level)`. `.accurate` is Tesseract's defaults with page
 ///   segmentation mode 3, what `tesseract IMG - -l eng` does. `.fast` adds two things:
 ///   no second pass on inverted text (`tessedit_do_invert=0`), and text whose lines are
 ///   more than 25 pixels apart is read from a copy reduced until they are 25 pixels apart
-///   (at most halved; boxes come back in the image's pixels).
-///
-///   Measured on `Datasets/documents` (170 pages, 150 ppi, body text 10–12 pt, lines about
-///   28–34 pixels apart when not downscaled; libtesseract 5.3.0, Debian's `eng` model,
-///   one thread), with `Scripts/measure/ocr_levels.py imgquality` (both levels through
-///   `imgquality ocr --force`, on alternating chunks of pages), recognition time summed:
-///   accurate: mean CER 0.1099 (median 0.0010), 417.6 s; fast: mean CER 0.1089 (median
-///   0.0018), 362.7 s, 0.87 of accurate's time. The worst page lost 0.036 CER; clean pages
-///   at most 0.0015. Other candidates, measured with the `tesseract`
-///   program (`Scripts/measure/ocr_levels.py commands`, CPU time): no inverted pass alone
-///   saved 3 % at the same CER; page segmentation mode 6 (one block) saved nothing and
-///   would merge columns; turning the dictionaries off saved nothing; Debian's `eng` data
-///   has no legacy-engine model, and no other model is installed.
+///   (at most halved; boxes come back in the image's pixels), when the caller passes the
+///   text's size in `textLayout`. The README's "Levels" section and
+///   `Scripts/measure/ocr_levels.py` give what each level costs and reads.
 ///
 /// Engines are expensive to start and hold the language data: they are kept and reused,
-/// one per configuration and concurrent call, so calls from several threads run in parallel
-/// (before, one engine per configuration served its calls one at a time, and `ocr --jobs 2`
-/// recognized one image at a time). The recognizer is safe to share.
+/// one per configuration and concurrent call, so calls from several threads run in parallel.
+/// The recognizer is safe to share.
 ///
 /// Run processes that use it with `OMP_THREAD_LIMIT=1`, as Tesseract's documentation
 /// advises: libgomp reads it only at load time, and without it Tesseract's OpenMP threads
-/// spin against each other (measured here on 2 cores: a 1240×1754 page takes 15.6 s with
-/// the default, 1.3 s with the limit, with the `tesseract` CLI).
-public final class TesseractRecognizer: TextRecognizer, @unchecked Sendable {
+/// spin against each other (the README's "Text recognition" section says what it costs).
+public final class TesseractRecognizer: TextRecognizer {
     /// Per-image limit on recognition time, through Tesseract's monitor.
     public let deadline: Duration
-    private let lock = NSLock()
-    private var engines: [EngineKey: [Engine]] = [:]
+    /// Idle engines by configuration.
+    private let engines = Mutex<[EngineKey: [Engine]]>([:])
 
     public init(deadline: Duration = .seconds(60)) {
         self.deadline = deadline
@@ -92,7 +81,7 @@ public final class TesseractRecognizer: TextRecognizer, @unchecked Sendable {
         let engine = try checkOut(key)
         defer { checkIn(engine, key) }
         let deadline = self.deadline
-        let reduction = key.level.reduction(for: image)
+        let reduction = key.level.reduction(for: options.textLayout)
         var pixels = image, engineOptions = options
         if reduction < 1 {
             let size = ImageSize(
@@ -126,14 +115,14 @@ public final class TesseractRecognizer: TextRecognizer, @unchecked Sendable {
 
     /// An idle engine of this configuration, or a new one when all are busy.
     private func checkOut(_ key: EngineKey) throws(RecognitionError) -> Engine {
-        let idle: Engine? = lock.withLock { engines[key]?.popLast() }
+        let idle: Engine? = engines.withLock { $0[key]?.popLast() }
         if let idle { return idle }
         return try Engine(key)
     }
 
     /// Returns an engine for the next call of its configuration.
     private func checkIn(_ engine: Engine, _ key: EngineKey) {
-        lock.withLock { engines[key, default: []].append(engine) }
+        engines.withLock { $0[key, default: []].append(engine) }
     }
 }
 
@@ -146,8 +135,9 @@ extension TesseractRecognizer {
         public var variables: [String: String]
         /// When set, an image whose text lines are further apart than this many pixels is
         /// reduced (area resampling) until they are this far apart, before Tesseract reads it;
-        /// boxes are returned in the full image's pixels. The line pitch is
-        /// `TextSizeEstimator`'s, on a centre crop of at most 1024 × 1024 pixels.
+        /// boxes are returned in the full image's pixels. The line pitch is the caller's
+        /// (`RecognitionOptions.textLayout`, which `GatedTextRecognizer` fills in from the
+        /// gate's text estimate); without one nothing is reduced.
         public var targetLinePitch: Double?
 
         /// The settings `level` stands for.
@@ -165,19 +155,16 @@ extension TesseractRecognizer {
 
         /// The line pitch `fast` reduces large text to: lines 25 pixels apart have x-heights of
         /// about 10 pixels (pitch ≈ 1.2 × the font size, x-height ≈ 0.45 × it), the least
-        /// Tesseract reads well. A 20-pixel target saved more time but raised the CER of a
-        /// clean 10.5 pt serif page at 150 ppi from 0.000 to 0.088 (see the type's documentation).
+        /// Tesseract reads well (the README's "Levels" section compares other targets).
         public static let fastLinePitch = 25.0
 
-        /// The factor (≤ 1) the image is reduced by before recognition.
-        func reduction(for image: PixelBuffer<UInt8>) -> Double {
-            guard let targetLinePitch else { return 1 }
-            let crop = AnalysisImage.centreCrop(image, side: AnalysisImage.detailSide)
-            let text = TextSizeEstimator.estimate(detail: crop, scale: 1, measuresEdges: false)
+        /// The factor (≤ 1) an image whose text has `layout` is reduced by before recognition.
+        func reduction(for layout: TextLayout?) -> Double {
+            guard let targetLinePitch, let text = layout else { return 1 }
             // Body text has a line pitch of about 12 stroke widths (pitch ≈ 1.2 × the font
             // size, stroke ≈ x-height / 5 ≈ font size / 10). A period far beyond that is one
             // of paragraphs or of a layout, not of lines: then nothing is reduced.
-            guard text.detected, text.linePitch > targetLinePitch, text.linePitch <= Self.maximumPitchPerStroke * text.strokeWidth
+            guard text.linePitch > targetLinePitch, text.linePitch <= Self.maximumPitchPerStroke * text.strokeWidth
             else { return 1 }
             return max(Self.smallestReduction, targetLinePitch / text.linePitch)
         }
@@ -203,17 +190,14 @@ struct EngineKey: Hashable {
     var level: TesseractRecognizer.Settings
 }
 
-/// One initialised TessBaseAPI; calls are serialised by its lock.
-final class Engine: @unchecked Sendable {
-    private let handle: OpaquePointer
-    private let lock = NSLock()
-    private var userWordsFile: URL?
+/// One initialised TessBaseAPI; every call on it holds its lock.
+final class Engine: Sendable {
+    private let handle: Mutex<OpaquePointer>
+    private let userWordsFile: URL?
     private let pageSegmentationMode: Int
 
     init(_ key: EngineKey) throws(RecognitionError) {
-        guard let handle = TessBaseAPICreate() else { throw RecognitionError(.engineUnavailable, "TessBaseAPICreate failed") }
-        self.handle = handle
-        pageSegmentationMode = key.level.pageSegmentationMode
+        guard let api = TessBaseAPICreate() else { throw RecognitionError(.engineUnavailable, "TessBaseAPICreate failed") }
         var names: [String] = [], values: [String] = []
         for (name, value) in key.level.variables.sorted(by: { $0.key < $1.key }) {
             names.append(name)
@@ -223,70 +207,84 @@ final class Engine: @unchecked Sendable {
             names += ["load_system_dawg", "load_freq_dawg"]
             values += ["0", "0"]
         }
+        var file: URL?
         if !key.customWords.isEmpty {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("imgquality-user-words-\(UUID().uuidString).txt")
+            let words = FileManager.default.temporaryDirectory.appendingPathComponent("imgquality-user-words-\(UUID().uuidString).txt")
             do {
-                try Data((key.customWords.joined(separator: "\n") + "\n").utf8).write(to: file)
+                try Data((key.customWords.joined(separator: "\n") + "\n").utf8).write(to: words)
             } catch {
-                // deinit releases the handle: the object is fully initialised here.
+                TessBaseAPIDelete(api)
                 throw RecognitionError(.engineUnavailable, "cannot write the user-words file: \(error)")
             }
-            userWordsFile = file
+            file = words
             names.append("user_words_file")
-            values.append(file.path)
+            values.append(words.path)
         }
+        guard Self.initialise(api, languages: key.languages, names: names, values: values) == 0 else {
+            TessBaseAPIEnd(api)
+            TessBaseAPIDelete(api)
+            if let file { try? FileManager.default.removeItem(at: file) }
+            throw RecognitionError(
+                .engineUnavailable,
+                "Tesseract cannot load language data \"\(key.languages)\" (install tesseract-ocr-\(key.languages.split(separator: "+").first ?? "") or set TESSDATA_PREFIX)")
+        }
+        // Tesseract's diagnostics ("Estimating resolution as …") would mix into our stderr.
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        handle = Mutex(api)
+        userWordsFile = file
+        pageSegmentationMode = key.level.pageSegmentationMode
+    }
+
+    /// `TessBaseAPIInit4` with init-only variables; 0 on success.
+    private static func initialise(_ api: OpaquePointer, languages: String, names: [String], values: [String]) -> Int32 {
         let cNames = names.map { strdup($0) }, cValues = values.map { strdup($0) }
         defer {
             cNames.forEach { free($0) }
             cValues.forEach { free($0) }
         }
         var namePointers: [UnsafeMutablePointer<CChar>?] = cNames, valuePointers: [UnsafeMutablePointer<CChar>?] = cValues
-        let status = namePointers.withUnsafeMutableBufferPointer { n in
+        return namePointers.withUnsafeMutableBufferPointer { n in
             valuePointers.withUnsafeMutableBufferPointer { v in
-                TessBaseAPIInit4(handle, nil, key.languages, OEM_DEFAULT, nil, 0, n.baseAddress, v.baseAddress, n.count, 1)
+                TessBaseAPIInit4(api, nil, languages, OEM_DEFAULT, nil, 0, n.baseAddress, v.baseAddress, n.count, 1)
             }
         }
-        guard status == 0 else {
-            // deinit ends and deletes the handle and removes the user-words file.
-            throw RecognitionError(
-                .engineUnavailable,
-                "Tesseract cannot load language data \"\(key.languages)\" (install tesseract-ocr-\(key.languages.split(separator: "+").first ?? "") or set TESSDATA_PREFIX)")
-        }
-        // Tesseract's diagnostics ("Estimating resolution as …") would mix into our stderr.
-        _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
     }
 
     /// The languages the engine was initialised with, as Tesseract reports them (`eng+deu`).
     var initialisedLanguages: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return TessBaseAPIGetInitLanguagesAsString(handle).map { String(cString: $0) } ?? ""
+        handle.withLock { TessBaseAPIGetInitLanguagesAsString($0).map { String(cString: $0) } ?? "" }
     }
 
     /// A boolean setting as the engine holds it; nil for an unknown name.
     func boolVariable(_ name: String) -> Bool? {
-        lock.lock()
-        defer { lock.unlock() }
-        var value: Int32 = 0
-        return TessBaseAPIGetBoolVariable(handle, name, &value) != 0 ? value != 0 : nil
+        handle.withLock { handle in
+            var value: Int32 = 0
+            return TessBaseAPIGetBoolVariable(handle, name, &value) != 0 ? value != 0 : nil
+        }
     }
 
     /// A string setting as the engine holds it; nil for an unknown name.
     func stringVariable(_ name: String) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return TessBaseAPIGetStringVariable(handle, name).map { String(cString: $0) }
+        handle.withLock { TessBaseAPIGetStringVariable($0, name).map { String(cString: $0) } }
     }
 
     deinit {
-        TessBaseAPIEnd(handle)
-        TessBaseAPIDelete(handle)
+        handle.withLock { handle in
+            TessBaseAPIEnd(handle)
+            TessBaseAPIDelete(handle)
+        }
         if let userWordsFile { try? FileManager.default.removeItem(at: userWordsFile) }
     }
 
-    func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions, deadline: Duration) throws -> (observations: [RecognizedTextObservation], sourceResolution: Int) {
-        lock.lock()
-        defer { lock.unlock() }
+    func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions, deadline: Duration) throws(RecognitionError) -> (observations: [RecognizedTextObservation], sourceResolution: Int) {
+        try handle.withLock { (handle) throws(RecognitionError) in
+            try Self.recognize(image, options: options, deadline: deadline, pageSegmentationMode: pageSegmentationMode, handle: handle)
+        }
+    }
+
+    private static func recognize(
+        _ image: PixelBuffer<UInt8>, options: RecognitionOptions, deadline: Duration, pageSegmentationMode: Int, handle: OpaquePointer
+    ) throws(RecognitionError) -> (observations: [RecognizedTextObservation], sourceResolution: Int) {
         defer { TessBaseAPIClear(handle) }
         let size = image.size
         image.withUnsafeBufferPointer { pixels in
@@ -314,12 +312,12 @@ final class Engine: @unchecked Sendable {
             throw RecognitionError(.deadlineExceeded, "recognition took longer than \(deadline)")
         }
         guard status == 0 else { throw RecognitionError(.failed, "TessBaseAPIRecognize failed (\(status))") }
-        let observations = collect(size: size, minimumHeight: options.minimumTextHeightFraction * Double(size.height))
+        let observations = collect(handle, size: size, minimumHeight: options.minimumTextHeightFraction * Double(size.height))
         return (observations, Int(TessBaseAPIGetSourceYResolution(handle)))
     }
 
     /// Walks the result word by word, starting a line at each text line's first word.
-    private func collect(size: ImageSize, minimumHeight: Double) -> [RecognizedTextObservation] {
+    private static func collect(_ handle: OpaquePointer, size: ImageSize, minimumHeight: Double) -> [RecognizedTextObservation] {
         guard let results = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(results) }
         let page = TessResultIteratorGetPageIteratorConst(results)

@@ -93,7 +93,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// The value as one table cell: strings bare, numbers as JSON, nested values as JSON.
-    var cellText: String {
+    public var cellText: String {
         switch self {
         case .null: ""
         case .string(let value): value

@@ -2,18 +2,24 @@ import ImageCodecs
 import ImagingCore
 import QualityGating
 import QualityMetrics
+import TextRecognition
 
-/// The outcome of a gated recognition: the quality report and decision always; the
-/// observations only when the gate passed (or recognition was forced).
+/// The outcome of a gated recognition: the image's assessment always; the observations
+/// only when the gate passed (or recognition was forced).
 public struct GatedRecognition: Sendable {
-    public var report: QualityReport
-    public var decision: GateDecision
+    /// The assessed image: its report and the gate's decision.
+    public var image: AssessedImage
     /// nil when the gate rejected the image and recognition was not forced.
     public var observations: [RecognizedTextObservation]?
     /// The oriented full-resolution size the boxes refer to.
     public var imageSize: ImageSize
     /// How long each step took.
     public var timing: GatedRecognitionTiming
+
+    /// The detectors' report.
+    public var report: QualityReport { image.report }
+    /// The gate's decision.
+    public var decision: GateDecision { image.decision }
 
     /// The recognized text, one line per observation, or nil when nothing was recognized.
     public var text: String? { observations.map { $0.map(\.text).joined(separator: "\n") } }
@@ -40,75 +46,64 @@ public struct GatedRecognitionTiming: Sendable, Equatable {
 /// ```swift
 /// let ocr = GatedTextRecognizer(recognizer: myRecognizer)
 /// let result = try await ocr.recognize(contentsOf: "receipt.jpg")
-/// if let text = result.text { print(text) } else { print("rejected:", result.decision.reasons) }
+/// if let text = result.text { print(text) } else { print("rejected:", result.decision.failures.map(\.message)) }
 /// ```
 public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     public var recognizer: Recognizer
-    public var analyzer: QualityAnalyzer
-    public var gate: QualityGate
-    public var limits: DecodeLimits
+    /// The detectors, gate and decode limits; decoding is always at full resolution.
+    public var configuration: Assessor.Configuration
 
-    public init(recognizer: Recognizer, analyzer: QualityAnalyzer = QualityAnalyzer(), gate: QualityGate = QualityGate(), limits: DecodeLimits = DecodeLimits()) {
+    public init(recognizer: Recognizer, configuration: Assessor.Configuration = Assessor.Configuration()) {
         self.recognizer = recognizer
-        self.analyzer = analyzer
-        self.gate = gate
-        self.limits = limits
+        self.configuration = configuration
+        self.configuration.decodesFullResolution = true  // recognition reads every pixel
     }
 
     /// Decodes the file once at full resolution, gates it, and recognizes it if it passes (or if `force`).
     /// - Throws: `RecognitionError` for invalid options (before decoding), `ImagingError`
     ///   for unreadable files, and whatever the recognizer throws.
     public func recognize(contentsOf path: String, options: RecognitionOptions = RecognitionOptions(), force: Bool = false) async throws -> GatedRecognition {
-        try await decodeAndRecognize(options: options, force: force) { (decoder: ImageDecoder) throws(ImagingError) in try decoder.decode(contentsOf: path) }
+        try await recognize(.file(path: path), options: options, force: force)
     }
 
     /// The same for an encoded image in memory (JPEG, PNG or TIFF bytes, as read from a
     /// file or received over the network).
     public func recognize(encoded bytes: [UInt8], options: RecognitionOptions = RecognitionOptions(), force: Bool = false) async throws -> GatedRecognition {
-        try await decodeAndRecognize(options: options, force: force) { (decoder: ImageDecoder) throws(ImagingError) in try decoder.decode(bytes) }
-    }
-
-    private func decodeAndRecognize(
-        options: RecognitionOptions, force: Bool, _ decode: (ImageDecoder) throws(ImagingError) -> DecodedImage
-    ) async throws -> GatedRecognition {
-        try options.validate()
-        var decodeOptions = QualityAnalyzer.decodeOptions(for: analyzer.detectors, base: DecodeOptions(limits: limits))
-        decodeOptions.scale = .full  // recognition reads every pixel
-        let decoder = ImageDecoder(options: decodeOptions)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let image = try decode(decoder)
-        let decoded = clock.now
-        var result = try await recognize(image, options: options, force: force)
-        result.timing.decode = decoded - start
-        return result
+        try await recognize(.encoded(bytes, name: "-"), options: options, force: force)
     }
 
     /// Gates and recognizes pixels the caller already decoded.
     ///
     /// The file's declared resolution, if any, becomes `options.sourceResolution` unless the
-    /// caller set one.
+    /// caller set one; the gate's measured text layout becomes `options.textLayout`.
     public func recognize(_ image: DecodedImage, options: RecognitionOptions = RecognitionOptions(), force: Bool = false) async throws -> GatedRecognition {
+        try await recognize(.decoded(image, name: "-"), options: options, force: force)
+    }
+
+    private func recognize(_ input: Assessor.Input, options: RecognitionOptions, force: Bool) async throws -> GatedRecognition {
         try options.validate()
-        let clock = ContinuousClock()
-        let start = clock.now
-        let (luma, rgb) = AnalysisImage.orientedEightBit(image)
-        let report = analyzer.analyze(AnalysisImage(luma: luma, rgb: rgb, fullSize: image.orientedSize))
-        let decision = gate.decide(report)
-        var timing = GatedRecognitionTiming(analysis: clock.now - start)
-        guard decision.pass || force else {
-            return GatedRecognition(report: report, decision: decision, observations: nil, imageSize: luma.size, timing: timing)
+        let assessed = Assessor(configuration).assessKeepingPixels(input)
+        let assessment = assessed.assessment
+        guard case .assessed(let image) = assessment.outcome, let luma = assessed.luma else {
+            throw assessment.error ?? ImagingError(.corrupt, "no pixels were decoded")
+        }
+        var timing = GatedRecognitionTiming(decode: assessed.decodeDuration, analysis: assessed.analysisDuration)
+        guard image.decision.pass || force else {
+            return GatedRecognition(image: image, observations: nil, imageSize: luma.size, timing: timing)
         }
         var options = options
-        if options.sourceResolution == nil, let resolution = image.orientedResolution {
-            // The vertical density of the pixels handed over (a reduced JPEG decode has fewer),
-            // rounded as leptonica rounds a file's density for the `tesseract` program.
-            let density = resolution.vertical / Double(image.scaleDenominator)
+        if options.sourceResolution == nil, let density = assessed.pixelsPerInch {
+            // Rounded as leptonica rounds a file's density for the `tesseract` program.
             options.sourceResolution = max(1, Int((density + 0.5).rounded(.down)))
         }
-        let recognitionStart = clock.now
+        if options.textLayout == nil, let text = image.report.text, text.detected {
+            // The estimate was made at decode resolution, which is full here: the recognizer's pixels.
+            options.textLayout = TextLayout(linePitch: text.linePitch, strokeWidth: text.strokeWidth)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
         let observations = try await recognizer.recognize(luma, options: options)
-        timing.recognition = clock.now - recognitionStart
-        return GatedRecognition(report: report, decision: decision, observations: observations, imageSize: luma.size, timing: timing)
+        timing.recognition = clock.now - start
+        return GatedRecognition(image: image, observations: observations, imageSize: luma.size, timing: timing)
     }
 }

@@ -1,0 +1,162 @@
+import ImageCodecs
+import ImagingCore
+import QualityMetrics
+
+/// Everything imgquality says about one input: what it is, what each detector found,
+/// the gate's decision, or why it could not be read. Its JSON encoding is the score
+/// record of the README (`JSONValue.encoding(assessment)`); `imgquality schema` prints
+/// its JSON Schema.
+public struct Assessment: Sendable, Equatable {
+    /// The input as the caller named it (a path, or a name given to bytes).
+    public var path: String
+    public var outcome: Outcome
+    /// Wall time from reading the input to the decision, in milliseconds.
+    public var elapsedMilliseconds: Double?
+
+    public enum Outcome: Sendable, Equatable {
+        case assessed(AssessedImage)
+        case failed(ImagingError)
+    }
+
+    public init(path: String, outcome: Outcome, elapsedMilliseconds: Double? = nil) {
+        self.path = path
+        self.outcome = outcome
+        self.elapsedMilliseconds = elapsedMilliseconds
+    }
+
+    /// The assessed image, or nil when the input failed.
+    public var image: AssessedImage? {
+        if case .assessed(let image) = outcome { return image }
+        return nil
+    }
+
+    /// The failure, or nil when the input was assessed.
+    public var error: ImagingError? {
+        if case .failed(let error) = outcome { return error }
+        return nil
+    }
+
+    /// Whether the gate passed the image (false for failures).
+    public var passed: Bool { image?.decision.pass ?? false }
+}
+
+/// A decoded and assessed image.
+public struct AssessedImage: Sendable, Equatable {
+    public var format: ImageFormat
+    /// The full-resolution size after EXIF orientation.
+    public var size: ImageSize
+    /// Pages (TIFF directories) in the file; 1 for JPEG and PNG.
+    public var pageCount: Int
+    public var report: QualityReport
+    public var decision: GateDecision
+    /// Recoverable problems the decoder worked through.
+    public var warnings: [DecodeWarning]
+
+    public init(
+        format: ImageFormat, size: ImageSize, pageCount: Int, report: QualityReport, decision: GateDecision,
+        warnings: [DecodeWarning]
+    ) {
+        self.format = format
+        self.size = size
+        self.pageCount = pageCount
+        self.report = report
+        self.decision = decision
+        self.warnings = warnings
+    }
+}
+
+// MARK: - The record
+
+extension Assessment: Codable {
+    /// The record's top-level members; detectors are keyed by their descriptor names.
+    private enum Key: String, CodingKey {
+        case path, format, width, height, pages, gate, warnings, elapsedMs, error
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(path, forKey: .path)
+        switch outcome {
+        case .failed(let error):
+            try container.encode(error, forKey: .error)
+        case .assessed(let image):
+            try container.encode(image.format, forKey: .format)
+            try container.encode(image.size.width, forKey: .width)
+            try container.encode(image.size.height, forKey: .height)
+            if image.pageCount > 1 { try container.encode(image.pageCount, forKey: .pages) }
+            var detectors = encoder.container(keyedBy: FieldKey.self)
+            try image.report.encodeObservations(into: &detectors)
+            try container.encode(image.decision, forKey: .gate)
+            if !image.warnings.isEmpty { try container.encode(image.warnings, forKey: .warnings) }
+            if let elapsedMilliseconds {
+                try container.encode((elapsedMilliseconds * 10).rounded() / 10, forKey: .elapsedMs)
+            }
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        path = try container.decode(String.self, forKey: .path)
+        if let error = try container.decodeIfPresent(ImagingError.self, forKey: .error) {
+            outcome = .failed(error)
+            return
+        }
+        let size = ImageSize(width: try container.decode(Int.self, forKey: .width), height: try container.decode(Int.self, forKey: .height))
+        let detectors = try decoder.container(keyedBy: FieldKey.self)
+        outcome = .assessed(
+            AssessedImage(
+                format: try container.decode(ImageFormat.self, forKey: .format), size: size,
+                pageCount: try container.decodeIfPresent(Int.self, forKey: .pages) ?? 1,
+                report: try QualityReport(fullSize: size, observationsIn: detectors),
+                decision: try container.decode(GateDecision.self, forKey: .gate),
+                warnings: try container.decodeIfPresent([DecodeWarning].self, forKey: .warnings) ?? []))
+        elapsedMilliseconds = try container.decodeIfPresent(Double.self, forKey: .elapsedMs)
+    }
+}
+
+extension QualityReport {
+    /// Each detector's observation under its descriptor name, in `DetectorKind` order.
+    func encodeObservations(into container: inout KeyedEncodingContainer<FieldKey>) throws {
+        for kind in DetectorKind.allCases {
+            let key = FieldKey(kind.descriptor.name)
+            switch kind {
+            case .blur: try container.encodeIfPresent(blur, forKey: key)
+            case .smudge: try container.encodeIfPresent(smudge, forKey: key)
+            case .exposure: try container.encodeIfPresent(exposure, forKey: key)
+            case .aesthetic: try container.encodeIfPresent(aesthetic, forKey: key)
+            case .text: try container.encodeIfPresent(text, forKey: key)
+            }
+        }
+    }
+
+    /// The observations a record holds; a detector it lacks was not run.
+    init(fullSize: ImageSize, observationsIn container: KeyedDecodingContainer<FieldKey>) throws {
+        self.init(fullSize: fullSize)
+        for kind in DetectorKind.allCases {
+            let key = FieldKey(kind.descriptor.name)
+            switch kind {
+            case .blur: blur = try container.decodeIfPresent(BlurObservation.self, forKey: key)
+            case .smudge: smudge = try container.decodeIfPresent(SmudgeObservation.self, forKey: key)
+            case .exposure: exposure = try container.decodeIfPresent(ExposureObservation.self, forKey: key)
+            case .aesthetic: aesthetic = try container.decodeIfPresent(AestheticsObservation.self, forKey: key)
+            case .text: text = try container.decodeIfPresent(TextObservation.self, forKey: key)
+            }
+        }
+    }
+}
+
+extension Assessment {
+    /// The score record: this assessment's JSON encoding, members in contract order.
+    public var record: JSONValue {
+        // The ordered encoder throws only for values whose own encoding throws; no member's does.
+        (try? JSONValue.encoding(self)) ?? .object([("path", .string(path))])
+    }
+}
+
+extension GateDecision {
+    /// The record's `gate` member.
+    public var record: JSONValue {
+        // The ordered encoder throws only for values whose own encoding throws; no member's does.
+        (try? JSONValue.encoding(self)) ?? .null
+    }
+}

@@ -1,0 +1,155 @@
+import ImageCodecs
+import ImagingCore
+import QualityMetrics
+
+/// The one assessment pipeline: decode once, build the analysis image, run the detectors
+/// asked for, and gate.
+///
+/// The command line (`score`, `gate`, `ocr`, `calibrate`), the gated text recognizer and
+/// the Vision-style request handler all assess through this type.
+///
+/// An `Assessor` keeps a decoder and its buffers between calls, so it is not thread-safe:
+/// make one per thread or task from a shared `Assessor.Configuration`.
+///
+/// ```swift
+/// let assessor = Assessor()
+/// let assessment = assessor.assess(contentsOf: "receipt.jpg")
+/// print(String(decoding: try JSONValue.encoding(assessment).serialized.utf8, as: UTF8.self))
+/// ```
+public final class Assessor {
+    /// What to run and how to decode: shareable across threads.
+    public struct Configuration: Sendable {
+        public var analyzer: QualityAnalyzer
+        public var gate: QualityGate
+        /// Limits, page and strictness; the assessor chooses colour and scale itself.
+        public var decodeOptions: DecodeOptions
+        /// Decode every pixel (for a recognizer that reads them), instead of the smallest
+        /// JPEG scale the detectors need.
+        public var decodesFullResolution: Bool
+
+        public init(
+            analyzer: QualityAnalyzer = QualityAnalyzer(), gate: QualityGate = QualityGate(),
+            decodeOptions: DecodeOptions = DecodeOptions(), decodesFullResolution: Bool = false
+        ) {
+            self.analyzer = analyzer
+            self.gate = gate
+            self.decodeOptions = decodeOptions
+            self.decodesFullResolution = decodesFullResolution
+        }
+
+        /// The detectors' report on an analysis image and the gate's decision on it.
+        public func judge(_ image: AnalysisImage) -> (report: QualityReport, decision: GateDecision) {
+            let report = analyzer.analyze(image)
+            return (report, gate.decide(report))
+        }
+
+        /// The decode options the detectors need on top of `decodeOptions`.
+        public var chosenDecodeOptions: DecodeOptions {
+            var options = analyzer.decodeOptions(base: decodeOptions)
+            if decodesFullResolution { options.scale = .full }
+            return options
+        }
+    }
+
+    /// An input to assess.
+    public enum Input: Sendable {
+        /// A file, read whole.
+        case file(path: String)
+        /// Encoded bytes (JPEG, PNG or TIFF) named `name` in the assessment.
+        case encoded([UInt8], name: String)
+        /// Pixels the caller already decoded, named `name` in the assessment.
+        case decoded(DecodedImage, name: String)
+
+        var name: String {
+            switch self {
+            case .file(let path): path
+            case .encoded(_, let name), .decoded(_, let name): name
+            }
+        }
+    }
+
+    /// An assessment with the pixels it was made from, for a recognizer to read next.
+    public struct AssessedPixels: Sendable {
+        public var assessment: Assessment
+        /// The 8-bit luma in display orientation at decode resolution; nil when the input failed.
+        public var luma: PixelBuffer<UInt8>?
+        /// The declared vertical density of `luma`'s pixels, in pixels per inch, if the file declares one.
+        public var pixelsPerInch: Double?
+        /// Time spent reading and decoding (nil for decoded input), and analysing and gating.
+        public var decodeDuration: Duration?
+        public var analysisDuration: Duration
+    }
+
+    public let configuration: Configuration
+    private let decoder: ImageDecoder
+
+    public init(_ configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        decoder = ImageDecoder(options: configuration.chosenDecodeOptions)
+    }
+
+    /// Assesses the file at `path`; a file that cannot be read or decoded gives an
+    /// assessment holding its error.
+    public func assess(contentsOf path: String) -> Assessment {
+        assessKeepingPixels(.file(path: path)).assessment
+    }
+
+    /// Assesses an input.
+    public func assess(_ input: Input) -> Assessment {
+        assessKeepingPixels(input).assessment
+    }
+
+    /// Assesses an input and keeps the oriented 8-bit luma it analysed.
+    public func assessKeepingPixels(_ input: Input) -> AssessedPixels {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let image: DecodedImage
+        var decodeDuration: Duration?
+        do throws(ImagingError) {
+            image = try decode(input)
+        } catch {
+            let elapsed = clock.now - start
+            return AssessedPixels(
+                assessment: Assessment(path: input.name, outcome: .failed(error), elapsedMilliseconds: elapsed.milliseconds),
+                luma: nil, pixelsPerInch: nil, decodeDuration: elapsed, analysisDuration: .zero)
+        }
+        if case .decoded = input {} else { decodeDuration = clock.now - start }
+        let analysisStart = clock.now
+        let (luma, rgb) = AnalysisImage.orientedEightBit(image)
+        let (report, decision) = configuration.judge(AnalysisImage(luma: luma, rgb: rgb, fullSize: image.orientedSize))
+        let end = clock.now
+        let assessed = AssessedImage(
+            format: image.format, size: image.orientedSize, pageCount: image.pageCount, report: report, decision: decision,
+            warnings: image.warnings)
+        return AssessedPixels(
+            assessment: Assessment(path: input.name, outcome: .assessed(assessed), elapsedMilliseconds: (end - start).milliseconds),
+            luma: luma, pixelsPerInch: image.orientedResolution.map { $0.vertical / Double(image.scaleDenominator) },
+            decodeDuration: decodeDuration, analysisDuration: end - analysisStart)
+    }
+}
+
+extension Assessor {
+    /// The decoded pixels of an input.
+    /// - Throws: `ImagingError` when the input cannot be read or decoded.
+    public func decode(_ input: Input) throws(ImagingError) -> DecodedImage {
+        switch input {
+        case .file(let path): try decoder.decode(contentsOf: path)
+        case .encoded(let bytes, _): try decoder.decode(bytes)
+        case .decoded(let decoded, _): decoded
+        }
+    }
+
+    /// The analysis image of an input, for detectors run one by one (the request handler).
+    /// - Throws: `ImagingError` when the input cannot be read or decoded.
+    public func analysisImage(_ input: Input) throws(ImagingError) -> AnalysisImage {
+        AnalysisImage(try decode(input))
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    public var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

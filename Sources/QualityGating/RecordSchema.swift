@@ -1,0 +1,143 @@
+import ImageCodecs
+import ImagingCore
+import QualityMetrics
+
+/// The JSON Schema (draft 2020-12) of the score record, generated from the same types and
+/// descriptors that write records; `imgquality schema` prints it.
+public enum RecordSchema {
+    /// Units whose values are bounded by their documented range.
+    static let boundedUnits: Set<String> = ["probability", "fraction", "score"]
+
+    /// The schema of one score record (an assessed image or a failed input).
+    public static var scoreRecord: JSONValue {
+        let detectors = DetectorKind.allCases.map { ($0.descriptor.name, schema(of: $0.descriptor)) }
+        return .object([
+            ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+            ("title", .string("imgquality score record")),
+            ("description", .string(
+                "One JSON object per input, in input order, as `imgquality score` and `gate` print them: an assessed image, or an input that failed with an error code.")),
+            ("oneOf", .array([.object([("$ref", .string("#/$defs/assessed"))]), .object([("$ref", .string("#/$defs/failed"))])])),
+            ("$defs", .object([("assessed", assessed), ("failed", failed), ("gate", gate), ("coded", coded(codes: nil))] + detectors)),
+        ])
+    }
+
+    static var assessed: JSONValue {
+        var properties: [(String, JSONValue)] = [
+            ("path", string("the input as named: a path, or the name given to bytes")),
+            ("format", .object([("enum", .array(ImageFormat.allCases.map { .string($0.rawValue) })), ("description", .string("the format read from the magic bytes"))])),
+            ("width", integer("width in pixels after EXIF orientation", minimum: 1)),
+            ("height", integer("height in pixels after EXIF orientation", minimum: 1)),
+            ("pages", integer("pages (TIFF directories) in the file; present only when more than one", minimum: 2)),
+        ]
+        properties += DetectorKind.allCases.map { ($0.descriptor.name, .object([("$ref", .string("#/$defs/\($0.descriptor.name)"))])) }
+        properties += [
+            ("gate", .object([("$ref", .string("#/$defs/gate"))])),
+            ("warnings", .object([
+                ("type", .string("array")), ("description", .string("recoverable problems the decoder worked through; present only when there are some")),
+                ("items", .object([("$ref", .string("#/$defs/coded"))])),
+            ])),
+            ("elapsedMs", .object([("type", .string("number")), ("minimum", .int(0)), ("description", .string("wall time for this input in milliseconds, rounded to 0.1"))])),
+        ]
+        return .object([
+            ("type", .string("object")),
+            ("description", .string("An image that was decoded and assessed; a detector that was not run is absent.")),
+            ("required", .array(["path", "format", "width", "height", "gate"].map(JSONValue.string))),
+            ("properties", .object(properties)),
+            ("additionalProperties", .bool(false)),
+        ])
+    }
+
+    static var failed: JSONValue {
+        .object([
+            ("type", .string("object")),
+            ("description", .string("An input that could not be read or decoded.")),
+            ("required", .array([.string("path"), .string("error")])),
+            ("properties", .object([
+                ("path", string("the input as named")),
+                ("error", coded(codes: ImagingError.Kind.allCases.map(\.rawValue))),
+            ])),
+            ("additionalProperties", .bool(false)),
+        ])
+    }
+
+    static var gate: JSONValue {
+        let reasons = JSONValue.array(GateReason.allCases.map { .string($0.rawValue) })
+        return .object([
+            ("type", .string("object")),
+            ("description", .string("The quality gate's decision for text recognition.")),
+            ("required", .array(["pass", "score", "reasons", "failures"].map(JSONValue.string))),
+            ("properties", .object([
+                ("pass", .object([("type", .string("boolean"))])),
+                ("score", number("readiness for text recognition, 0–1 (1 = ready)", range: 0...1)),
+                ("reasons", .object([
+                    ("type", .string("array")), ("description", .string("the criteria that failed, in the order the gate checks them")),
+                    ("items", .object([("enum", reasons)])),
+                ])),
+                ("failures", .object([
+                    ("type", .string("array")),
+                    ("description", .string("each failed criterion with the value measured and the threshold it failed")),
+                    ("items", .object([
+                        ("type", .string("object")),
+                        ("required", .array(["reason", "measured", "threshold", "message"].map(JSONValue.string))),
+                        ("properties", .object([
+                            ("reason", .object([("enum", reasons)])),
+                            ("measured", .object([("type", .string("number"))])),
+                            ("threshold", .object([("type", .string("number"))])),
+                            ("message", string("the failure in words, e.g. \"text legibility 9.6 < 12\"")),
+                        ])),
+                        ("additionalProperties", .bool(false)),
+                    ])),
+                ])),
+            ])),
+            ("additionalProperties", .bool(false)),
+        ])
+    }
+
+    /// `{"code":…,"message":…}`, with the codes listed when they are known.
+    static func coded(codes: [String]?) -> JSONValue {
+        let code: JSONValue = codes.map { .object([("enum", .array($0.map(JSONValue.string)))]) } ?? string("a stable dotted code")
+        return .object([
+            ("type", .string("object")),
+            ("required", .array([.string("code"), .string("message")])),
+            ("properties", .object([("code", code), ("message", string("what went wrong, in words"))])),
+            ("additionalProperties", .bool(false)),
+        ])
+    }
+
+    /// A detector's member: an object with every descriptor field.
+    static func schema(of descriptor: MetricDescriptor) -> JSONValue {
+        let properties: [(String, JSONValue)] = descriptor.fields.map { field in
+            let meaning = "\(field.meaning) (\(field.units))"
+            switch field.kind {
+            case .number:
+                return (field.name, number(meaning, range: boundedUnits.contains(field.units) ? field.range : nil))
+            case .flag:
+                return (field.name, .object([("type", .string("boolean")), ("description", .string(field.meaning))]))
+            case .label(let values):
+                return (field.name, .object([("enum", .array(values.map(JSONValue.string))), ("description", .string(field.meaning))]))
+            }
+        }
+        return .object([
+            ("type", .string("object")),
+            ("description", .string("\(descriptor.meaning). \(descriptor.caveats)")),
+            ("required", .array(descriptor.fields.map { .string($0.name) })),
+            ("properties", .object(properties)),
+            ("additionalProperties", .bool(false)),
+        ])
+    }
+
+    static func string(_ description: String) -> JSONValue {
+        .object([("type", .string("string")), ("description", .string(description))])
+    }
+
+    static func integer(_ description: String, minimum: Int) -> JSONValue {
+        .object([("type", .string("integer")), ("minimum", .int(minimum)), ("description", .string(description))])
+    }
+
+    static func number(_ description: String, range: ClosedRange<Double>?) -> JSONValue {
+        var members: [(String, JSONValue)] = [("type", .string("number"))]
+        if let range { members += [("minimum", .double(range.lowerBound)), ("maximum", .double(range.upperBound))] }
+        members.append(("description", .string(description)))
+        return .object(members)
+    }
+}

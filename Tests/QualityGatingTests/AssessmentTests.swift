@@ -1,0 +1,119 @@
+import Foundation
+import ImageCodecs
+import ImagingCore
+import QualityGating
+import QualityMetrics
+import Testing
+import _ImagingTestSupport
+
+@Suite("Assessment pipeline and record")
+struct AssessmentTests {
+    let schema = try! SchemaValidator(schema: RecordSchema.scoreRecord.serialized)
+
+    @Test func aFileIsDecodedOnceAnalysedAndGated() throws {
+        let path = Fixtures.path("jpeg/large.jpg")
+        let assessment = Assessor().assess(contentsOf: path)
+        let image = try #require(assessment.image)
+        #expect(assessment.path == path && assessment.error == nil)
+        #expect(image.format == .jpeg && image.size == ImageSize(width: 256, height: 192) && image.pageCount == 1)
+        #expect(image.report.blur != nil && image.report.smudge != nil && image.report.exposure != nil)
+        #expect(image.report.aesthetic != nil && image.report.text != nil)
+        #expect(image.decision == QualityGate().decide(image.report))
+        #expect((assessment.elapsedMilliseconds ?? -1) > 0)
+    }
+
+    @Test func bytesAndDecodedPixelsGiveTheSameAssessment() throws {
+        let path = Fixtures.path("png/rgb8.png")
+        let assessor = Assessor()
+        let fromFile = try #require(assessor.assess(contentsOf: path).image)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let fromBytes = assessor.assess(.encoded(bytes, name: "in-memory"))
+        #expect(fromBytes.path == "in-memory" && fromBytes.image == fromFile)
+        let decoded = try assessor.decode(.file(path: path))
+        #expect(assessor.assess(.decoded(decoded, name: "pixels")).image == fromFile)
+    }
+
+    @Test func aFailedInputHoldsItsError() {
+        let assessment = Assessor().assess(contentsOf: Fixtures.path("png/truncated.png"))
+        #expect(assessment.image == nil && assessment.error?.kind == .truncated && !assessment.passed)
+        #expect(assessment.record.serialized.hasPrefix(#"{"path":"#))
+        #expect(assessment.record[path: "error.code"] == .string("decode.truncated"))
+    }
+
+    @Test func theRecordKeepsTheContractsOrderAndRounding() throws {
+        let record = Assessor().assess(contentsOf: Fixtures.path("jpeg/large.jpg")).record
+        guard case .object(let members) = record else { Issue.record("not an object"); return }
+        #expect(members.map(\.0) == ["path", "format", "width", "height", "blur", "smudge", "exposure", "aesthetic", "text", "gate", "elapsedMs"])
+        // Each detector's members are its descriptor's fields, in order.
+        for kind in DetectorKind.allCases {
+            guard case .object(let fields)? = record[path: kind.descriptor.name] else { Issue.record("no \(kind)"); continue }
+            #expect(fields.map(\.0) == kind.descriptor.fields.map(\.name), "\(kind)")
+            for (name, value) in fields {
+                if case .double(let number) = value { #expect(number == (number * 10_000).rounded() / 10_000, "\(kind).\(name)") }
+            }
+        }
+        #expect(record[path: "gate"].map { Array(Self.keys($0)) } == ["pass", "score", "reasons", "failures"])
+    }
+
+    @Test func recordsDecodeBackToTheSameAssessment() throws {
+        let decoder = JSONDecoder()
+        for fixture in ["jpeg/large.jpg", "png/gray8.png", "png/truncated.png", "tiff/multipage.tif"] {
+            let assessment = Assessor().assess(contentsOf: Fixtures.path(fixture))
+            let text = assessment.record.serialized
+            let decoded = try decoder.decode(Assessment.self, from: Data(text.utf8))
+            // Encoding again gives the same text: nothing is lost but what rounding already dropped.
+            #expect(decoded.record.serialized == text, "\(fixture)")
+        }
+    }
+
+    @Test func recordsOfTheLastVersionStillDecode() throws {
+        // A 0.2 record: reasons were bare codes, with no failures.
+        let old = #"{"path":"a.jpg","format":"jpeg","width":10,"height":8,"blur":{"confidence":0.9,"edgeWidth":3,"edgeWidthMedian":3,"texturedFraction":1,"motionWidth":0,"laplacianVariance":0.1},"gate":{"pass":false,"score":0.1,"reasons":["blur"]},"elapsedMs":3.1}"#
+        let assessment = try JSONDecoder().decode(Assessment.self, from: Data(old.utf8))
+        let image = try #require(assessment.image)
+        #expect(image.decision.reasons == [.blur] && image.report.blur?.edgeWidth == 3 && image.report.smudge == nil)
+        #expect(assessment.elapsedMilliseconds == 3.1)
+    }
+
+    @Test func realRecordsValidateAgainstTheSchema() throws {
+        let inputs = [
+            "jpeg/large.jpg", "png/gray8.png", "png/rgb16.png", "tiff/multipage.tif", "png/truncated.png", "png/huge-dimensions.png",
+            "other/not-an-image.txt", "other/webp.webp",
+        ]
+        for fixture in inputs {
+            let text = Assessor().assess(contentsOf: Fixtures.path(fixture)).record.serialized
+            #expect(schema.problems(text).isEmpty, "\(fixture): \(schema.problems(text))")
+        }
+        let subset = Assessor(Assessor.Configuration(analyzer: QualityAnalyzer(detectors: [.exposure])))
+        let partial = subset.assess(contentsOf: Fixtures.path("jpeg/large.jpg")).record.serialized
+        #expect(schema.problems(partial).isEmpty, "\(schema.problems(partial))")
+    }
+
+    @Test func theSchemaRejectsWhatIsNotARecord() {
+        #expect(!schema.problems(#"{"path":"a"}"#).isEmpty, "neither an image nor an error")
+        #expect(!schema.problems(#"{"path":"a","error":{"code":"decode.nonsense","message":"m"}}"#).isEmpty, "unknown code")
+        let valid = Assessor().assess(contentsOf: Fixtures.path("jpeg/large.jpg")).record.serialized
+        let extra = valid.replacingOccurrences(of: #""blur":{"confidence""#, with: #""blur":{"sharpness":1,"confidence""#)
+        #expect(!schema.problems(extra).isEmpty, "a member no descriptor lists")
+        let gateExtra = valid.replacingOccurrences(of: #""gate":{"pass":"#, with: #""gate":{"extra":1,"pass":"#)
+        #expect(!schema.problems(gateExtra).isEmpty, "a gate member the schema does not list")
+        let outOfRange = valid.replacingOccurrences(of: #""aesthetic":{"score":"#, with: #""aesthetic":{"score":7,"was":"#)
+        #expect(!schema.problems(outOfRange).isEmpty, "a score above 1")
+    }
+
+    @Test func everyDetectorFieldRoundTripsThroughItsDescriptor() throws {
+        var exposure = ExposureObservation()
+        exposure.direction = .under
+        exposure.median = 12.5
+        let text = try JSONValue.encoding(exposure).serialized
+        #expect(text.hasPrefix(#"{"confidence":0,"direction":"under","median":12.5"#))
+        #expect(try JSONDecoder().decode(ExposureObservation.self, from: Data(text.utf8)) == exposure)
+        let bad = text.replacingOccurrences(of: "under", with: "sideways")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ExposureObservation.self, from: Data(bad.utf8)) }
+    }
+
+    static func keys(_ value: JSONValue) -> [String] {
+        if case .object(let members) = value { return members.map(\.0) }
+        return []
+    }
+}
