@@ -78,7 +78,8 @@ let libraries: [Target] = [
             "TextRecognition", "GatedRecognition", "TesseractBackend",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-    .executableTarget(name: "imgquality", dependencies: ["ImageQualityCLI"]),
+    .executableTarget(
+        name: "imgquality", dependencies: ["ImageQualityCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 ]
 
 // MARK: - Unit test bundles

@@ -10,7 +10,7 @@ extension iq_diagnostics {
 
     /// The failure as an `ImagingError`, its message prefixed with the format name.
     func error(_ format: String, status: Int32) -> ImagingError {
-        let kind: ImagingError.Kind
+        let kind: ImagingErrorKind
         switch status == IQ_OK ? failure : status {
         case Int32(IQ_FAIL_TRUNCATED): kind = .truncated
         case Int32(IQ_FAIL_UNSUPPORTED): kind = .unsupportedFeature

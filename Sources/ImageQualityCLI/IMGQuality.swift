@@ -18,4 +18,21 @@ public struct IMGQuality: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Parses the command line and runs the command, awaiting the asynchronous ones (`ocr`).
+    ///
+    /// The entry point calls this instead of `main()`: in top-level code the synchronous
+    /// overloads of `main()` and `run()` are chosen, and they cannot run an async command.
+    public static func runFromCommandLine() async {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -13,42 +13,14 @@ extension CodedError {
     public var description: String { "\(code): \(message)" }
 }
 
-/// Why an input could not be read or decoded.
-public struct ImagingError: CodedError, Equatable {
-    /// The failure classes, each with its stable code.
-    public enum Kind: String, Sendable, CaseIterable {
-        /// The path does not exist.
-        case notFound = "input.notFound"
-        /// The path names a directory where a file was expected.
-        case isDirectory = "input.isDirectory"
-        /// The file exists but cannot be read (permissions, I/O error).
-        case unreadable = "input.unreadable"
-        /// The file has no bytes.
-        case empty = "input.empty"
-        /// The file is larger than `DecodeLimits.maxFileBytes`.
-        case fileTooLarge = "input.tooLarge"
-        /// The bytes are not any image format imgquality recognises.
-        case notAnImage = "decode.notAnImage"
-        /// A recognised image format that imgquality does not decode (HEIF, WebP, GIF, …).
-        case unsupportedFormat = "decode.unsupportedFormat"
-        /// A supported format using a feature this build cannot decode (12-bit JPEG, float TIFF, …).
-        case unsupportedFeature = "decode.unsupportedFeature"
-        /// The data ends before the image does.
-        case truncated = "decode.truncated"
-        /// The data violates its format (bad Huffman code, CRC mismatch, broken IFD, …).
-        case corrupt = "decode.corrupt"
-        /// The header claims more pixels than `DecodeLimits.maxPixels` allows.
-        case tooManyPixels = "decode.tooManyPixels"
-        /// The header claims a zero or negative dimension.
-        case invalidDimensions = "decode.invalidDimensions"
-        /// An allocation failed or a library's memory limit was reached.
-        case outOfMemory = "decode.outOfMemory"
-        /// A structural limit was exceeded (too many progressive scans).
-        case limitExceeded = "decode.limitExceeded"
-        /// The requested page does not exist.
-        case pageOutOfRange = "decode.pageOutOfRange"
-    }
+/// The classes of one error type, each with its stable dotted code as raw value.
+public protocol ErrorKind: RawRepresentable, Sendable, Hashable, CaseIterable where RawValue == String {}
 
+/// An error of one of `Kind`'s classes, with the message the detecting code wrote.
+///
+/// Each error domain is a specialisation: `ImagingError`, `RecognitionError`,
+/// `ProfileError`; their codes are their kinds' raw values.
+public struct KindedError<Kind: ErrorKind>: CodedError, Equatable {
     public var kind: Kind
     public var message: String
 
@@ -58,6 +30,43 @@ public struct ImagingError: CodedError, Equatable {
     }
 
     public var code: String { kind.rawValue }
+}
+
+/// Why an input could not be read or decoded.
+public typealias ImagingError = KindedError<ImagingErrorKind>
+
+/// The classes of `ImagingError`, each with its stable code.
+public enum ImagingErrorKind: String, ErrorKind {
+    /// The path does not exist.
+    case notFound = "input.notFound"
+    /// The path names a directory where a file was expected.
+    case isDirectory = "input.isDirectory"
+    /// The file exists but cannot be read (permissions, I/O error).
+    case unreadable = "input.unreadable"
+    /// The file has no bytes.
+    case empty = "input.empty"
+    /// The file is larger than `DecodeLimits.maxFileBytes`.
+    case fileTooLarge = "input.tooLarge"
+    /// The bytes are not any image format imgquality recognises.
+    case notAnImage = "decode.notAnImage"
+    /// A recognised image format that imgquality does not decode (HEIF, WebP, GIF, …).
+    case unsupportedFormat = "decode.unsupportedFormat"
+    /// A supported format using a feature this build cannot decode (12-bit JPEG, float TIFF, …).
+    case unsupportedFeature = "decode.unsupportedFeature"
+    /// The data ends before the image does.
+    case truncated = "decode.truncated"
+    /// The data violates its format (bad Huffman code, CRC mismatch, broken IFD, …).
+    case corrupt = "decode.corrupt"
+    /// The header claims more pixels than `DecodeLimits.maxPixels` allows.
+    case tooManyPixels = "decode.tooManyPixels"
+    /// The header claims a zero or negative dimension.
+    case invalidDimensions = "decode.invalidDimensions"
+    /// An allocation failed or a library's memory limit was reached.
+    case outOfMemory = "decode.outOfMemory"
+    /// A structural limit was exceeded (too many progressive scans).
+    case limitExceeded = "decode.limitExceeded"
+    /// The requested page does not exist.
+    case pageOutOfRange = "decode.pageOutOfRange"
 }
 
 /// A recoverable problem the decoder worked through; the pixels are still returned.
@@ -109,9 +118,10 @@ private func decodeCoded<Kind>(from decoder: any Decoder, kind: (String) -> Kind
     return (found, try container.decode(String.self, forKey: .message))
 }
 
-extension ImagingError: Codable {
+extension KindedError: Codable {
     public func encode(to encoder: any Encoder) throws { try encodeCoded(code: code, message: message, to: encoder) }
 
+    /// A code that is not one of `Kind`'s is a decoding error.
     public init(from decoder: any Decoder) throws {
         let (kind, message) = try decodeCoded(from: decoder) { Kind(rawValue: $0) }
         self.init(kind, message)

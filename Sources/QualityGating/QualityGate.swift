@@ -105,7 +105,7 @@ public struct GateDecision: Sendable, Equatable, Codable {
             self.failures = failures
         } else {
             let reasons = try container.decodeIfPresent([GateReason].self, forKey: .reasons) ?? []
-            failures = reasons.map { GateFailure(reason: $0, measured: .nan, threshold: .nan) }
+            failures = reasons.map(GateFailure.init(unmeasured:))
         }
     }
 }
@@ -151,19 +151,25 @@ public struct GateFailure: Sendable, Equatable, Codable {
     public var reason: GateReason
     public var measured: Double
     public var threshold: Double
+    /// The failure in words: `text legibility 9.6 < 12`.
+    public let message: String
 
     public init(reason: GateReason, measured: Double, threshold: Double) {
         self.reason = reason
         self.measured = measured
         self.threshold = threshold
+        message = "\(reason.measure) \(Self.short(measured)) \(reason.failsAbove ? ">" : "<") \(Self.short(threshold))"
     }
 
-    /// The failure in words: `text legibility 9.6 < 12`.
-    public var message: String {
-        "\(reason.measure) \(Self.short(measured)) \(reason.failsAbove ? ">" : "<") \(Self.short(threshold))"
+    /// A failure read from a record that gave only its reason.
+    init(unmeasured reason: GateReason) {
+        self.reason = reason
+        measured = .nan
+        threshold = .nan
+        message = "\(reason.measure) failed"
     }
 
-    /// Up to 3 significant decimals, without trailing zeros.
+    /// Up to 4 decimals below 1, 2 below 10, 1 from 10, without trailing zeros.
     static func short(_ value: Double) -> String {
         guard value.isFinite else { return "?" }
         let digits = abs(value) >= 10 ? 1 : abs(value) >= 1 ? 2 : 4
@@ -171,25 +177,6 @@ public struct GateFailure: Sendable, Equatable, Codable {
         while text.contains("."), text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case reason, measured, threshold, message
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(measured, forKey: .measured)
-        try container.encode(threshold, forKey: .threshold)
-        try container.encode(message, forKey: .message)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        reason = try container.decode(GateReason.self, forKey: .reason)
-        measured = try container.decodeIfPresent(Double.self, forKey: .measured) ?? .nan
-        threshold = try container.decodeIfPresent(Double.self, forKey: .threshold) ?? .nan
     }
 }
 

@@ -96,21 +96,12 @@ public struct QualityProfile: Sendable, Equatable, Codable {
 }
 
 /// Why a profile cannot be used.
-public struct ProfileError: CodedError, Equatable {
-    public enum Kind: String, Sendable {
-        /// The file cannot be read.
-        case unreadable = "profile.unreadable"
-        /// The file is not a profile this version understands.
-        case invalid = "profile.invalid"
-    }
+public typealias ProfileError = KindedError<ProfileErrorKind>
 
-    public var kind: Kind
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var code: String { kind.rawValue }
+/// The classes of `ProfileError`, each with its stable code.
+public enum ProfileErrorKind: String, ErrorKind {
+    /// The file cannot be read.
+    case unreadable = "profile.unreadable"
+    /// The file is not a profile this version understands.
+    case invalid = "profile.invalid"
 }

@@ -54,7 +54,7 @@ public enum RecordSchema {
             ("required", .array([.string("path"), .string("error")])),
             ("properties", .object([
                 ("path", string("the input as named")),
-                ("error", coded(codes: ImagingError.Kind.allCases.map(\.rawValue))),
+                ("error", coded(codes: ImagingErrorKind.allCases.map(\.rawValue))),
             ])),
             ("additionalProperties", .bool(false)),
         ])

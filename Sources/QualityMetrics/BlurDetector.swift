@@ -44,9 +44,8 @@ public struct BlurDetector: Sendable {
         // Motion blur along a direction drains that direction's gradient energy, so tiles
         // judge by the others. Over the whole frame, a direction whose edges are 1.5×
         // wider than the sharpest direction's is the direction of motion. It must still
-        // carry 0.5% of the gradient energy, below which noise decides its width: long
-        // motion leaves the blurred direction 1–2% (4% of the long side along x left
-        // 0.5–1.4% on the photographs of Datasets/).
+        // carry 0.5% of the gradient energy, below which noise decides its width (long
+        // motion leaves the blurred direction only a few percent).
         var motionWidth = 0.0
         let totalGradient = tiles.gradient.reduce(0, +)
         if totalGradient > 0 {

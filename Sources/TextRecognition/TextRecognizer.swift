@@ -220,29 +220,20 @@ public struct TextLayout: Sendable, Equatable {
 }
 
 /// Why a recognition failed or was refused.
-public struct RecognitionError: CodedError, Equatable {
-    public enum Kind: String, Sendable {
-        /// An option the recognizer cannot honour (it never ignores one silently).
-        case unsupportedOption = "recognize.unsupportedOption"
-        /// An option outside its valid range.
-        case invalidOption = "recognize.invalidOption"
-        /// The engine cannot start (missing language data, missing program).
-        case engineUnavailable = "recognize.engineUnavailable"
-        /// Recognition ran past its deadline.
-        case deadlineExceeded = "recognize.deadlineExceeded"
-        /// The engine failed on this image.
-        case failed = "recognize.failed"
-    }
+public typealias RecognitionError = KindedError<RecognitionErrorKind>
 
-    public var kind: Kind
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var code: String { kind.rawValue }
+/// The classes of `RecognitionError`, each with its stable code.
+public enum RecognitionErrorKind: String, ErrorKind {
+    /// An option the recognizer cannot honour (it never ignores one silently).
+    case unsupportedOption = "recognize.unsupportedOption"
+    /// An option outside its valid range.
+    case invalidOption = "recognize.invalidOption"
+    /// The engine cannot start (missing language data, missing program).
+    case engineUnavailable = "recognize.engineUnavailable"
+    /// Recognition ran past its deadline.
+    case deadlineExceeded = "recognize.deadlineExceeded"
+    /// The engine failed on this image.
+    case failed = "recognize.failed"
 }
 
 /// A text recognizer behind imgquality's gate.

@@ -1,3 +1,3 @@
 import ImageQualityCLI
 
-await IMGQuality.main()
+await IMGQuality.runFromCommandLine()
