@@ -34,7 +34,7 @@ extension iq_diagnostics {
                 let text = withUnsafeBytes(of: &warning.message) {
                     String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                let kind: DecodeWarning.Kind
+                let kind: DecodeWarningKind
                 switch warning.kind {
                 case Int32(IQ_WARN_TRUNCATED): kind = .truncated
                 case Int32(IQ_WARN_CORRUPT): kind = .corrupt

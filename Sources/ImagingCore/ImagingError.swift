@@ -14,13 +14,20 @@ extension CodedError {
 }
 
 /// The classes of one error type, each with its stable dotted code as raw value.
-public protocol ErrorKind: RawRepresentable, Sendable, Hashable, CaseIterable where RawValue == String {}
+public protocol ErrorKind: RawRepresentable, Sendable, Hashable, CaseIterable where RawValue == String {
+    /// The kind a code this version does not know reads as; nil makes it a decoding error.
+    static var fallback: Self? { get }
+}
+
+extension ErrorKind {
+    public static var fallback: Self? { nil }
+}
 
 /// An error of one of `Kind`'s classes, with the message the detecting code wrote.
 ///
 /// Each error domain is a specialisation: `ImagingError`, `RecognitionError`,
 /// `ProfileError`; their codes are their kinds' raw values.
-public struct KindedError<Kind: ErrorKind>: CodedError, Equatable {
+public struct KindedError<Kind: ErrorKind>: CodedError, Hashable {
     public var kind: Kind
     public var message: String
 
@@ -71,30 +78,27 @@ public enum ImagingErrorKind: String, ErrorKind {
 
 /// A recoverable problem the decoder worked through; the pixels are still returned.
 ///
-/// Warnings are kept apart from failures so a report can show them; strict
-/// decoding (`DecodeOptions.isStrict`) turns the data-integrity kinds into errors.
-public struct DecodeWarning: Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
-        /// The data ended early and the decoder filled in the rest (libjpeg's "premature end of data").
-        case truncated = "decode.truncated"
-        /// Corrupt data was skipped or resynchronised (bad Huffman code, extraneous bytes, bad CRC).
-        case corrupt = "decode.corrupt"
-        /// Anything else a library chose to mention (unknown TIFF tags, odd markers).
-        case other = "decode.warning"
-    }
+/// Warnings have the shape of errors (a kind with a stable code, and a message) but are
+/// kept apart from failures so a report can show them; strict decoding
+/// (`DecodeOptions.isStrict`) turns the data-integrity kinds into errors.
+public typealias DecodeWarning = KindedError<DecodeWarningKind>
 
-    public var kind: Kind
-    public var message: String
+/// The classes of `DecodeWarning`, each with its stable code.
+public enum DecodeWarningKind: String, ErrorKind {
+    /// The data ended early and the decoder filled in the rest (libjpeg's "premature end of data").
+    case truncated = "decode.truncated"
+    /// Corrupt data was skipped or resynchronised (bad Huffman code, extraneous bytes, bad CRC).
+    case corrupt = "decode.corrupt"
+    /// Anything else a library chose to mention (unknown TIFF tags, odd markers).
+    case other = "decode.warning"
 
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
+    /// A warning this version does not know reads as `other`.
+    public static var fallback: Self? { .other }
+}
 
-    public var code: String { kind.rawValue }
+extension KindedError where Kind == DecodeWarningKind {
     /// Whether the pixels may differ from what the encoder wrote.
     public var affectsPixels: Bool { kind != .other }
-    public var description: String { "\(code): \(message)" }
 }
 
 /// The record's `{"code":…,"message":…}`, the shape both failures and warnings print as.
@@ -121,19 +125,10 @@ private func decodeCoded<Kind>(from decoder: any Decoder, kind: (String) -> Kind
 extension KindedError: Codable {
     public func encode(to encoder: any Encoder) throws { try encodeCoded(code: code, message: message, to: encoder) }
 
-    /// A code that is not one of `Kind`'s is a decoding error.
+    /// A code that is not one of `Kind`'s reads as `Kind.fallback`, or is a decoding error.
     public init(from decoder: any Decoder) throws {
-        let (kind, message) = try decodeCoded(from: decoder) { Kind(rawValue: $0) }
+        let (kind, message) = try decodeCoded(from: decoder) { Kind(rawValue: $0) ?? Kind.fallback }
         self.init(kind, message)
     }
 }
 
-extension DecodeWarning: Codable {
-    public func encode(to encoder: any Encoder) throws { try encodeCoded(code: code, message: message, to: encoder) }
-
-    /// A code this version does not know reads as `.other`.
-    public init(from decoder: any Decoder) throws {
-        let (kind, message) = try decodeCoded(from: decoder) { Kind(rawValue: $0) ?? .other }
-        self.init(kind, message)
-    }
-}

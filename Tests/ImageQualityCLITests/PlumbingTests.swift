@@ -86,7 +86,7 @@ struct PlumbingTests {
     @Test func inProcessRunCountsAndWrites() throws {
         let folder = try TemporaryDirectory()
         let outputPath = folder.path + "/out.jsonl"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         let output = open(outputPath, O_WRONLY)
         let run = BatchRun(
             inputs: [Fixtures.path("png/gray8.png"), Fixtures.path("png/huge-dimensions.png")],
