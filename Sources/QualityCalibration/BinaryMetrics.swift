@@ -1,4 +1,5 @@
 import ImagingCore
+
 /// One labeled measurement: higher `value` should mean "defective" (`label` 1).
 public struct LabeledValue: Sendable, Equatable {
     public var value: Double
@@ -10,12 +11,19 @@ public struct LabeledValue: Sendable, Equatable {
     }
 }
 
-/// Why a calibration cannot be computed.
-public struct CalibrationError: CodedError, Equatable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    /// Every calibration failure is the data's: too few rows, one class, no threshold that meets a target.
-    public var code: String { "calibrate.insufficientData" }
+/// Why a dataset cannot be calibrated.
+public typealias CalibrationError = KindedError<CalibrationErrorKind>
+
+/// The classes of `CalibrationError`.
+public enum CalibrationErrorKind: String, ErrorKind {
+    /// The data cannot support the fit or the target: too few rows, one class only, no
+    /// threshold that meets the target.
+    case insufficientData = "calibrate.insufficientData"
+}
+
+extension KindedError where Kind == CalibrationErrorKind {
+    /// A calibration failure: always the data's.
+    public init(_ message: String) { self.init(.insufficientData, message) }
 }
 
 /// A point of a threshold sweep: everything at or above `threshold` is called defective.
