@@ -1,3 +1,4 @@
+import ImagingCore
 import GatedRecognition
 import QualityGating
 import TextRecognition

@@ -22,6 +22,11 @@ struct AnalysisFlags: ParsableArguments {
         valueName: "file"))
     var profile: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "How to judge images: auto (a document when a page of text is found, else a photo), document or photo.",
+        valueName: "kind"))
+    var content: ContentJudgement?
+
     /// The assessment configuration after the profile and policy files.
     func configuration(decodeOptions: DecodeOptions) throws -> Assessor.Configuration {
         var analyzer = QualityAnalyzer(detectors: detectors.kinds)
@@ -40,6 +45,7 @@ struct AnalysisFlags: ParsableArguments {
                 throw ValidationError("Cannot read the policy \(policy): \(error)")
             }
         }
+        if let content { resolved.content = content }
         return Assessor.Configuration(analyzer: analyzer, gate: QualityGate(policy: resolved), decodeOptions: decodeOptions)
     }
 }
@@ -194,3 +200,5 @@ struct BatchRun {
         return summary
     }
 }
+
+extension ContentJudgement: ExpressibleByArgument {}

@@ -28,6 +28,12 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     /// below it the reason is `textContrast`. From `Scripts/measure/text_contrast.py`:
     /// the lowest contrast at which Tesseract still read pages of `Datasets/documents`.
     public var minimumTextContrast: Double
+    /// Smallest `gate.score` that passes (0: only the per-criterion checks decide); below
+    /// it the reason is `score`.
+    public var minimumScore: Double = 0
+    /// How images are judged: by what the text detector finds (`auto`), or always as a
+    /// document or as a photo.
+    public var content: ContentJudgement = .auto
 
     /// The built-in thresholds: blur, smudge and exposure are the best-F1 confidence
     /// thresholds chosen on the train splits of `Datasets/` by `imgquality calibrate`
@@ -57,6 +63,8 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         minimumLinePitch = try container.decodeIfPresent(Double.self, forKey: .minimumLinePitch) ?? fallback.minimumLinePitch
         minimumLegibility = try container.decodeIfPresent(Double.self, forKey: .minimumLegibility) ?? fallback.minimumLegibility
         minimumTextContrast = try container.decodeIfPresent(Double.self, forKey: .minimumTextContrast) ?? fallback.minimumTextContrast
+        minimumScore = try container.decodeIfPresent(Double.self, forKey: .minimumScore) ?? fallback.minimumScore
+        content = try container.decodeIfPresent(ContentJudgement.self, forKey: .content) ?? fallback.content
     }
 
     /// Reads a policy file.
@@ -66,17 +74,35 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     }
 }
 
+/// How the gate judges an image.
+public enum ContentJudgement: String, Sendable, Codable, CaseIterable {
+    /// A document when the text detector finds a page (`TextObservation.showsPage`), else a photo.
+    case auto
+    /// Always by its text: legibility, contrast and size.
+    case document
+    /// Always by the photographic confidences: blur, smudge and exposure.
+    case photo
+}
+
+/// What the gate judged an image as.
+public enum JudgedContent: String, Sendable, Codable, CaseIterable {
+    case document, photo
+}
+
 /// Whether an image is ready for text recognition, how ready, and why not.
 public struct GateDecision: Sendable, Equatable, Codable {
     public var pass: Bool
     /// Readiness for text recognition, 0–1 (1 = ready).
     public var score: Double
+    /// What the image was judged as.
+    public var content: JudgedContent
     /// The criteria that failed, each with the value measured and the threshold it failed.
     public var failures: [GateFailure]
 
-    public init(pass: Bool, score: Double, failures: [GateFailure]) {
+    public init(pass: Bool, score: Double, content: JudgedContent, failures: [GateFailure]) {
         self.pass = pass
         self.score = score
+        self.content = content
         self.failures = failures
     }
 
@@ -84,13 +110,14 @@ public struct GateDecision: Sendable, Equatable, Codable {
     public var reasons: [GateReason] { failures.map(\.reason) }
 
     enum CodingKeys: String, CodingKey {
-        case pass, score, reasons, failures
+        case pass, score, content, reasons, failures
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(pass, forKey: .pass)
         try container.encode(score, forKey: .score)
+        try container.encode(content, forKey: .content)
         try container.encode(reasons, forKey: .reasons)
         try container.encode(failures, forKey: .failures)
     }
@@ -101,6 +128,7 @@ public struct GateDecision: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         pass = try container.decode(Bool.self, forKey: .pass)
         score = try container.decodeIfPresent(Double.self, forKey: .score) ?? .nan
+        content = try container.decodeIfPresent(JudgedContent.self, forKey: .content) ?? .photo
         if let failures = try container.decodeIfPresent([GateFailure].self, forKey: .failures) {
             self.failures = failures
         } else {
@@ -124,6 +152,8 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
     case textContrast
     /// Text whose lines are closer than `minimumLinePitch` full-resolution pixels.
     case textSize
+    /// A gate score under the policy's `minimumScore`.
+    case score
 
     /// What the criterion measures, in words, for help texts and messages.
     public var measure: String {
@@ -134,6 +164,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
         case .textLegibility: "text legibility"
         case .textContrast: "text contrast"
         case .textSize: "text line pitch"
+        case .score: "gate score"
         }
     }
 
@@ -141,7 +172,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
     public var failsAbove: Bool {
         switch self {
         case .blur, .smudge, .exposure: true
-        case .textLegibility, .textContrast, .textSize: false
+        case .textLegibility, .textContrast, .textSize, .score: false
         }
     }
 }
@@ -190,18 +221,19 @@ public struct QualityGate: Sendable {
 
     /// Decides on a report. Detectors that were not run neither fail nor lower the score.
     ///
-    /// An image with text (the `text` detector found lines or text-like marks) is judged
-    /// by what a recognizer needs, measured on its text: `textLegibility` when its
-    /// legibility is under `minimumLegibility`, `textContrast` when ink and paper are
+    /// A document (`judgedContent`: the text detector found a page, or the policy says so)
+    /// is judged by what a recognizer needs, measured on its text: `textLegibility` when
+    /// its legibility is under `minimumLegibility`, `textContrast` when ink and paper are
     /// closer than `minimumTextContrast`, `textSize` when its lines are closer than
     /// `minimumLinePitch`. Smudge and photographic exposure are reported but do not decide:
-    /// a dark but clean page or a softened page of large text reads well. Any other image
-    /// is judged by the blur, smudge and exposure confidences against their thresholds.
+    /// a dark but clean page or a softened page of large text reads well. A photo, even one
+    /// with a sign or a label in it, is judged by the blur, smudge and exposure confidences
+    /// against their thresholds.
     ///
     /// The score multiplies one factor per criterion, each 0.5 at its threshold: for
     /// confidences `1 − confidence` scaled so; for legibility and contrast a factor
-    /// proportional to the value up to 1 at twice the minimum; for the line pitch of an
-    /// image judged by its confidences, 1 at three times the minimum.
+    /// proportional to the value up to 1 at twice the minimum. A policy's `minimumScore`
+    /// rejects a lower score with the reason `score`.
     public func decide(_ report: QualityReport) -> GateDecision {
         var failures: [GateFailure] = []
         var score = 1.0
@@ -215,12 +247,8 @@ public struct QualityGate: Sendable {
             if confidence <= threshold { return 1 - 0.5 * confidence / max(threshold, 1e-9) }
             return 0.5 * (1 - confidence) / max(1 - threshold, 1e-9)
         }
-        func sizeFactor(_ value: Double, minimum: Double) -> Double {
-            // 0 at 0, 0.5 at the minimum, 1 at three times it.
-            let ratio = value / max(minimum, 1e-9)
-            return ratio < 1 ? 0.5 * max(0, ratio) : min(1, 0.5 + 0.25 * (ratio - 1))
-        }
-        if let text = report.text, text.hasText, text.legibility > 0 {
+        let content = judgedContent(report)
+        if content == .document, let text = report.text {
             // Linear: 0.5 at the minimum, 1 (ready) from twice it.
             check(.textLegibility, text.legibility, policy.minimumLegibility)
             score *= min(1, text.legibility / max(2 * policy.minimumLegibility, 1e-9))
@@ -240,11 +268,20 @@ public struct QualityGate: Sendable {
                 check(.exposure, exposure.confidence, policy.exposure)
                 score *= factor(exposure.confidence, threshold: policy.exposure)
             }
-            if let text = report.text, text.linePitch > 0 {
-                check(.textSize, text.linePitch, policy.minimumLinePitch)
-                score *= sizeFactor(text.linePitch, minimum: policy.minimumLinePitch)
-            }
         }
-        return GateDecision(pass: failures.isEmpty, score: max(0, min(1, score)), failures: failures)
+        score = max(0, min(1, score))
+        if policy.minimumScore > 0 { check(.score, score, policy.minimumScore) }
+        return GateDecision(pass: failures.isEmpty, score: score, content: content, failures: failures)
+    }
+
+    /// Whether the report is judged as a document or a photo under the policy. Without the
+    /// text detector's report there is no text to judge: a photo.
+    public func judgedContent(_ report: QualityReport) -> JudgedContent {
+        guard let text = report.text else { return .photo }
+        switch policy.content {
+        case .document: return .document
+        case .photo: return .photo
+        case .auto: return text.showsPage ? .document : .photo
+        }
     }
 }

@@ -65,10 +65,14 @@ public enum RecordSchema {
         return .object([
             ("type", .string("object")),
             ("description", .string("The quality gate's decision for text recognition.")),
-            ("required", .array(["pass", "score", "reasons", "failures"].map(JSONValue.string))),
+            ("required", .array(["pass", "score", "content", "reasons", "failures"].map(JSONValue.string))),
             ("properties", .object([
                 ("pass", .object([("type", .string("boolean"))])),
                 ("score", number("readiness for text recognition, 0–1 (1 = ready)", range: 0...1)),
+                ("content", .object([
+                    ("enum", .array(JudgedContent.allCases.map { .string($0.rawValue) })),
+                    ("description", .string("what the image was judged as: a document by its text, a photo by its blur, smudge and exposure")),
+                ])),
                 ("reasons", .object([
                     ("type", .string("array")), ("description", .string("the criteria that failed, in the order the gate checks them")),
                     ("items", .object([("enum", reasons)])),
@@ -115,6 +119,15 @@ public enum RecordSchema {
                 return (field.name, .object([("type", .string("boolean")), ("description", .string(field.meaning))]))
             case .label(let values):
                 return (field.name, .object([("enum", .array(values.map(JSONValue.string))), ("description", .string(field.meaning))]))
+            case .boxes:
+                let coordinate = JSONValue.object([("type", .string("integer")), ("minimum", .int(0))])
+                let box = JSONValue.object([
+                    ("type", .string("object")),
+                    ("required", .array(["x", "y", "width", "height"].map(JSONValue.string))),
+                    ("properties", .object(["x", "y", "width", "height"].map { ($0, coordinate) })),
+                    ("additionalProperties", .bool(false)),
+                ])
+                return (field.name, .object([("type", .string("array")), ("items", box), ("description", .string(meaning))]))
             }
         }
         return .object([

@@ -45,7 +45,8 @@ public struct CalculateImageAestheticsScoresRequest: ImageQualityRequest {
     public init() {}
     public var detectors: Set<DetectorKind> { [.aesthetic] }
     public func perform(on image: AnalysisImage) -> AestheticsObservation {
-        AestheticsDetector().analyze(image, blur: BlurDetector().analyze(image), exposure: ExposureDetector().analyze(image))
+        // The analyzer runs what aesthetics builds on (blur, exposure, the text found) once.
+        QualityAnalyzer(detectors: [.aesthetic]).analyze(image).aesthetic ?? AestheticsObservation()
     }
 }
 

@@ -22,18 +22,19 @@ public struct AestheticsDetector: Sendable {
     /// Weights of sharpness, exposure, contrast, colourfulness, noise and composition.
     public static let weights = (sharpness: 0.3, exposure: 0.2, contrast: 0.15, colour: 0.15, noise: 0.1, composition: 0.1)
 
-    public func analyze(_ image: AnalysisImage, blur: BlurObservation, exposure: ExposureObservation) -> AestheticsObservation {
+    public func analyze(_ image: AnalysisImage, blur: BlurObservation, exposure: ExposureObservation, showsPage: Bool = false) -> AestheticsObservation {
         analyze(
             image, blur: blur, exposure: exposure, tiles: TileAnalysis(image.luma),
-            colourfulness: image.rgb.map { Colourfulness(rgb: $0) })
+            colourfulness: image.rgb.map { Colourfulness(rgb: $0) }, showsPage: showsPage)
     }
 
     /// - Parameters:
     ///   - tiles: the tile analysis of `image.luma`.
     ///   - colourfulness: the analysis image's colourfulness, nil without colour.
+    ///   - showsPage: whether the text detector found a page of text (`TextObservation.showsPage`).
     public func analyze(
         _ image: AnalysisImage, blur: BlurObservation, exposure: ExposureObservation, tiles: TileAnalysis,
-        colourfulness measured: Colourfulness?
+        colourfulness measured: Colourfulness?, showsPage: Bool
     ) -> AestheticsObservation {
         let values = tiles.values
         let contrast = values.total.standardDeviation
@@ -61,13 +62,14 @@ public struct AestheticsDetector: Sendable {
             composition = 1 - ramp(nearest, from: 0.05, to: 0.35)
         }
 
-        // Utility: a bright, colourless page with dark marks, or a screenshot's perfectly flat areas.
+        // Utility: a page of text the text detector found, a bright colourless page with
+        // dark marks, or a screenshot's perfectly flat areas.
         let brightTiles = Double(values.tiles.filter { $0.mean >= 160 }.count) / Double(values.tiles.count)
         let perfectlyFlat = Double(values.tiles.filter { $0.variance == 0 && $0.count > 0 }.count) / Double(values.tiles.count)
         let colourless = 1 - ramp(colourfulness, from: 12, to: 30)
         let document = ramp(brightTiles, from: 0.35, to: 0.7) * colourless * ramp(contrast, from: 15, to: 35)
         let screenshot = ramp(perfectlyFlat, from: 0.1, to: 0.3)
-        let utilityEvidence = max(document, screenshot)
+        let utilityEvidence = max(showsPage ? 1 : 0, document, screenshot)
         let isUtility = utilityEvidence >= 0.5
 
         let w = Self.weights
@@ -118,6 +120,6 @@ public struct AestheticsObservation: DetectorObservation {
         .number("colourfulness", \.colourfulness, "Hasler–Süsstrunk colourfulness M", units: "M", range: 0...200),
         .number("noise", \.noise, "noise σ by Immerkær's mask over the flattest quarter of tiles", units: "8-bit levels", range: 0...64),
         .number("composition", \.composition, "how near the centre of detail is to a rule-of-thirds point, 0–1", units: "score", range: 0...1),
-        .number("utilityEvidence", \.utilityEvidence, "document or screenshot evidence, 0–1", units: "score", range: 0...1),
+        .number("utilityEvidence", \.utilityEvidence, "utility evidence, 0–1: 1 for a page of text found, else a bright colourless page or a screenshot's flat areas", units: "score", range: 0...1),
     ]
 }

@@ -1,3 +1,5 @@
+import ImagingCore
+
 /// What a detector measures, in words and units, for help texts, records, schemas and reports.
 ///
 /// Detectors describe themselves (as libvips operations and VMAF feature extractors
@@ -14,6 +16,8 @@ public struct MetricDescriptor: Sendable, Equatable {
             case flag
             /// One of a few fixed strings.
             case label([String])
+            /// A list of pixel rectangles (`{"x","y","width","height"}`, top-left origin).
+            case boxes
         }
 
         public var name: String
@@ -90,6 +94,9 @@ public struct ObservationField<Observation>: @unchecked Sendable {
         case number(WritableKeyPath<Observation, Double>)
         case flag(WritableKeyPath<Observation, Bool>)
         case label(get: (Observation) -> String, set: (inout Observation, String) -> Bool)
+        case boxes(WritableKeyPath<Observation, [PixelRect]>)
+        /// Written from other members; reading a record derives it again.
+        case derivedFlag((Observation) -> Bool)
     }
 
     public let field: MetricDescriptor.Field
@@ -105,6 +112,16 @@ public struct ObservationField<Observation>: @unchecked Sendable {
     /// A true/false member.
     public static func flag(_ name: String, _ keyPath: WritableKeyPath<Observation, Bool>, _ meaning: String) -> Self {
         Self(field: .init(name, meaning, units: "bool", range: 0...1, kind: .flag), access: .flag(keyPath))
+    }
+
+    /// A true/false member derived from the others: written, and derived again when read.
+    public static func derivedFlag(_ name: String, _ value: @escaping @Sendable (Observation) -> Bool, _ meaning: String) -> Self {
+        Self(field: .init(name, meaning, units: "bool", range: 0...1, kind: .flag), access: .derivedFlag(value))
+    }
+
+    /// A list of rectangles in full-resolution pixels.
+    public static func boxes(_ name: String, _ keyPath: WritableKeyPath<Observation, [PixelRect]>, _ meaning: String) -> Self {
+        Self(field: .init(name, meaning, units: "px", range: 0...1, kind: .boxes), access: .boxes(keyPath))
     }
 
     /// A member holding one of an enumeration's raw values.
@@ -155,21 +172,29 @@ extension DetectorObservation {
             case .number(let keyPath): try container.encode(self[keyPath: keyPath], forKey: key)
             case .flag(let keyPath): try container.encode(self[keyPath: keyPath], forKey: key)
             case .label(let get, _): try container.encode(get(self), forKey: key)
+            case .boxes(let keyPath): try container.encode(self[keyPath: keyPath], forKey: key)
+            case .derivedFlag(let value): try container.encode(value(self), forKey: key)
             }
         }
     }
 
+    /// Members a record lacks (one written by an earlier version) keep their zero value;
+    /// a number written as null (not finite) reads as NaN.
     public init(from decoder: any Decoder) throws {
         self.init()
         let container = try decoder.container(keyedBy: FieldKey.self)
         for member in Self.fields {
             let key = FieldKey(member.field.name)
+            guard container.contains(key) else { continue }
             switch member.access {
             case .number(let keyPath):
-                // Non-finite numbers are written as null.
                 self[keyPath: keyPath] = try container.decodeIfPresent(Double.self, forKey: key) ?? .nan
             case .flag(let keyPath):
                 self[keyPath: keyPath] = try container.decode(Bool.self, forKey: key)
+            case .boxes(let keyPath):
+                self[keyPath: keyPath] = try container.decode([PixelRect].self, forKey: key)
+            case .derivedFlag:
+                continue
             case .label(_, let set):
                 let text = try container.decode(String.self, forKey: key)
                 guard set(&self, text) else {

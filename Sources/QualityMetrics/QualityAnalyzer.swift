@@ -74,7 +74,8 @@ public struct QualityAnalyzer: Sendable {
     /// shorter side still covers the analysis and detail sizes.
     public func decodeOptions(base: DecodeOptions = DecodeOptions()) -> DecodeOptions {
         var options = base
-        options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic)
+        // Colour: smudge's veil, aesthetics, and whether a page of text has colour.
+        options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic) || detectors.contains(.text)
         options.scale = .atLeast(shortSide: detectors.contains(.text) ? 1536 : 768)
         return options
     }
@@ -87,7 +88,8 @@ public struct QualityAnalyzer: Sendable {
         if detectors.contains(.exposure) { report.exposure = shared.exposure }
         if detectors.contains(.aesthetic) {
             report.aesthetic = aesthetics.analyze(
-                image, blur: shared.blur, exposure: shared.exposure, tiles: shared.tiles, colourfulness: shared.colourfulness)
+                image, blur: shared.blur, exposure: shared.exposure, tiles: shared.tiles, colourfulness: shared.colourfulness,
+                showsPage: shared.located.showsPage)
         }
         if detectors.contains(.text) { report.text = shared.text }
         return report
@@ -96,8 +98,9 @@ public struct QualityAnalyzer: Sendable {
 
 /// The intermediates several detectors read, each computed on first use and at most
 /// once per image: the tile analysis (blur, smudge, aesthetics), the detail analysis
-/// (text estimate, exposure's ink level), colourfulness (exposure, aesthetics), and the
-/// blur, exposure and text estimate other detectors build on.
+/// (text estimate, exposure's ink level), colourfulness (exposure, aesthetics), the text
+/// found (text, aesthetics' utility), and the blur, exposure and text estimate other
+/// detectors build on.
 private final class SharedAnalysis {
     let image: AnalysisImage
     let analyzer: QualityAnalyzer
@@ -115,6 +118,9 @@ private final class SharedAnalysis {
     /// detector will report them.
     lazy var textEstimate = TextDetector.estimate(
         detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: analyzer.detectors.contains(.text))
-    lazy var text = TextDetector.judging(textEstimate, blur: blur, scale: image.scale)
+    /// The estimate with the text `TextFinder` located.
+    lazy var located = TextDetector.locating(
+        textEstimate, found: TextFinder.find(image.textPlane, scale: image.textScale), colourfulness: colourfulness)
+    lazy var text = TextDetector.judging(located, blur: blur, scale: image.scale)
     lazy var exposure = analyzer.exposure.analyze(image, detail: detail, colourfulness: colourfulness, text: textEstimate)
 }

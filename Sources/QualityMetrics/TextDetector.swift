@@ -27,7 +27,28 @@ public enum TextDetector {
         _ image: AnalysisImage, detail analysis: DetailAnalysis, blur: BlurObservation
     ) -> TextObservation {
         let text = estimate(detail: image.detail, analysis: analysis, scale: image.detailScale, measuresEdges: true)
-        return judging(text, blur: blur, scale: image.scale)
+        let found = TextFinder.find(image.textPlane, scale: image.textScale)
+        let colourfulness = image.rgb.map { Colourfulness(rgb: $0) }
+        return judging(locating(text, found: found, colourfulness: colourfulness), blur: blur, scale: image.scale)
+    }
+
+    /// The most line boxes a record lists.
+    public static let maximumRegions = 64
+
+    /// `estimate` with what `TextFinder` found on the same image. Where the ink-per-row
+    /// profile shows no period, the distance between the lines found is the line pitch.
+    public static func locating(_ estimate: TextObservation, found: TextFinder.Result, colourfulness: Colourfulness?) -> TextObservation {
+        var text = estimate
+        text.colourfulness = colourfulness?.value ?? -1
+        if text.linePitch == 0 { text.linePitch = found.linePitch }
+        text.lines = Double(found.lines.count)
+        text.characters = Double(found.characterCount)
+        text.xHeight = found.characterHeight
+        text.coverage = found.coverage
+        text.extent = found.extent
+        text.polarity = found.polarity
+        text.regions = Array(found.lines.prefix(maximumRegions))
+        return text
     }
 
     /// `estimate` with its legibility, from the blur of the same image whose analysis
@@ -97,6 +118,7 @@ public enum TextDetector {
         return TextObservation(
             detected: detected, strokeWidth: strokeWidth, inkFraction: ink,
             linePitch: lines.pitch * scale, lineRegularity: lines.regularity, contrast: split.brightMean - split.darkMean,
+            paperLevel: split.brightMean,
             softEdgeWidth: fullResolutionWidth(edges.softWidth, scale: scale), edgeAnisotropy: edges.anisotropy)
     }
 
@@ -182,13 +204,32 @@ public struct TextObservation: DetectorObservation {
     /// How many blur-limited resolution elements one text line spans (0 without text);
     /// see `legibility(edgeWidth:scale:)`.
     public var legibility = 0.0
+    /// Lines of text `TextFinder` found (character-like marks aligned in rows).
+    public var lines = 0.0
+    /// Characters in those lines.
+    public var characters = 0.0
+    /// Median character height of those lines, full-resolution pixels (0 without lines).
+    public var xHeight = 0.0
+    /// Share of the frame the line boxes cover.
+    public var coverage = 0.0
+    /// Share of the frame inside the box around every line.
+    public var extent = 0.0
+    /// Whether the lines are dark marks, light marks, or both.
+    public var polarity = TextFinder.Polarity.none
+    /// The line boxes, full-resolution pixels, top to bottom (at most `TextDetector.maximumRegions`).
+    public var regions: [PixelRect] = []
+    /// The frame's colourfulness (Hasler–Süsstrunk M), −1 when decoded without colour.
+    public var colourfulness = -1.0
+    /// The paper's level: the mean of the brighter of Otsu's two classes, 8-bit.
+    public var paperLevel = 0.0
 
     public init() {}
 
     public init(
         detected: Bool, strokeWidth: Double, inkFraction: Double, linePitch: Double, lineRegularity: Double,
-        contrast: Double, softEdgeWidth: Double = 0, edgeAnisotropy: Double = 1, legibility: Double = 0
+        contrast: Double, paperLevel: Double = 0, softEdgeWidth: Double = 0, edgeAnisotropy: Double = 1, legibility: Double = 0
     ) {
+        self.paperLevel = paperLevel
         self.detected = detected
         self.strokeWidth = strokeWidth
         self.inkFraction = inkFraction
@@ -210,10 +251,48 @@ public struct TextObservation: DetectorObservation {
         .number("softEdgeWidth", \.softEdgeWidth, "contrast over the steepest gradient along the direction of least gradient energy (a ramp of length L measures L, a sharp edge about 2), full-resolution pixels with a sharp edge's own width counted once", units: "px", range: 0...1000),
         .number("edgeAnisotropy", \.edgeAnisotropy, "steepest gradient across that direction over the steepest along it: about 1 when sharp or evenly blurred, 2–4 when smeared by motion", units: "ratio", range: 1...1000),
         .number("legibility", \.legibility, "line pitch over the blur-limited resolution: the smaller of pitch / √(blur² + 1), blur being the edge width beyond a sharp edge's, and 2.5 · pitch / (softEdgeWidth · edgeAnisotropy^¼); 0 without text", units: "ratio", range: 0...1000),
+        .number("lines", \.lines, "lines of text found: character-like marks aligned in rows", units: "count", range: 0...10_000),
+        .number("characters", \.characters, "characters in those lines", units: "count", range: 0...1_000_000),
+        .number("xHeight", \.xHeight, "median character height of the lines found, full-resolution pixels", units: "px", range: 0...10_000),
+        .number("coverage", \.coverage, "share of the frame covered by the lines found", units: "fraction", range: 0...1),
+        .number("extent", \.extent, "share of the frame inside the box around every line found: how much of the frame the text spans", units: "fraction", range: 0...1),
+        .label("polarity", \.polarity, "dark marks on a light ground, light on dark, mixed, or none"),
+        .boxes("regions", \.regions, "the lines found, full-resolution pixels, top to bottom (at most 64)"),
+        .number("colourfulness", \.colourfulness, "the frame's colourfulness (Hasler–Süsstrunk M), −1 when decoded without colour", units: "M", range: -1...200),
+        .number("paperLevel", \.paperLevel, "the paper's level: the mean of the brighter of Otsu's two classes", units: "8-bit level", range: 0...255),
+        .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, 30 on a frame of dark marks on light paper, or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20)"),
     ]
 
     /// Whether there is text to judge: lines found, or text-like marks.
     public var hasText: Bool { linePitch > 0 || detected }
+
+    /// Characters found that make a page whatever else the frame holds: about two lines of
+    /// body text. A photo with a sign or a label shows fewer.
+    public static let pageCharacters = 100.0
+    /// Characters found that make a page when the frame also reads as ink on paper: half a
+    /// line of body text.
+    public static let inkOnPaperCharacters = 30.0
+    /// Row regularity that makes a page of a frame without colour, when blur leaves no
+    /// character to find: the ink-per-row profile repeats at the line pitch.
+    public static let pageRegularity = 0.4
+    /// Colourfulness (Hasler–Süsstrunk M) under which a frame has no colour to speak of
+    /// (their scale calls about 15 "slightly colourful").
+    public static let colourlessBelow = 20.0
+    /// The least paper level (the brighter Otsu class's mean) of a page: paper reflects
+    /// most of the light, so a frame whose brighter half is darker is not a page's.
+    public static let paperBrighterThan = 128.0
+
+    /// Whether the text is the subject of the image (a page, a receipt, a screen of text)
+    /// rather than incidental to a photo: `pageCharacters` found; or
+    /// `inkOnPaperCharacters` found on a frame whose tones split into dark marks on light
+    /// paper (`detected`); or, for a page too blurred for its characters to be found, rows
+    /// at a regular pitch on a bright frame without colour.
+    public var showsPage: Bool {
+        if characters >= Self.pageCharacters { return true }
+        if detected && characters >= Self.inkOnPaperCharacters { return true }
+        let colourless = colourfulness >= 0 && colourfulness < Self.colourlessBelow
+        return colourless && paperLevel >= Self.paperBrighterThan && linePitch > 0 && lineRegularity >= Self.pageRegularity
+    }
 
     /// Text lines over the resolution blur leaves, the size that matters to a recognizer:
     /// `pitch / √(b² + 1)` with `b` the blur in full-resolution pixels, `scale · √(w² − 0.5²)`

@@ -52,7 +52,7 @@ struct AssessmentTests {
                 if case .double(let number) = value { #expect(number == (number * 10_000).rounded() / 10_000, "\(kind).\(name)") }
             }
         }
-        #expect(record[path: "gate"].map { Array(Self.keys($0)) } == ["pass", "score", "reasons", "failures"])
+        #expect(record[path: "gate"].map { Array(Self.keys($0)) } == ["pass", "score", "content", "reasons", "failures"])
     }
 
     @Test func recordsDecodeBackToTheSameAssessment() throws {

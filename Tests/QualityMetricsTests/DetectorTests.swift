@@ -147,6 +147,8 @@ struct GateTests {
         report.text = TextObservation(
             detected: linePitch > 0, strokeWidth: 2, inkFraction: 0.1, linePitch: linePitch, lineRegularity: 0.5,
             contrast: 200)
+        // A page: characters found in lines (a photo with no text has none).
+        report.text?.characters = linePitch > 0 ? 500 : 0
         return report
     }
 
@@ -191,8 +193,7 @@ struct GateTests {
         #expect(clean.pass && clean.reasons.isEmpty)
         #expect(gate.decide(report(blur: 0.9, exposure: 0.1)).reasons == [.blur])
         #expect(gate.decide(report(blur: 0.9, exposure: 0.8)).reasons == [.blur, .exposure])
-        #expect(gate.decide(report(blur: 0.1, exposure: 0.1, linePitch: 10)).reasons == [.textSize])
-        #expect(gate.decide(report(blur: 0.1, exposure: 0.1, linePitch: 40)).pass)
+        #expect(gate.decide(report(blur: 0.1, exposure: 0.1)).content == .photo)
     }
 
     @Test func failuresCarryTheMeasurementAndThreshold() {
@@ -204,6 +205,14 @@ struct GateTests {
         #expect(blurred.failures.map(\.message) == ["blur confidence 0.8123 > 0.5"])
         // A photo's blur and a page's illegible text are different reasons.
         #expect(GateReason.blur != GateReason.textLegibility)
+    }
+
+    @Test func aMinimumScoreRejectsWhatPassesEachCheck() {
+        var policy = QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16)
+        policy.minimumScore = 0.9
+        let decision = QualityGate(policy: policy).decide(report(blur: 0.4, exposure: 0))
+        #expect(!decision.pass && decision.reasons == [.score], "\(decision)")
+        #expect(decision.failures.first?.threshold == 0.9 && decision.failures.first?.message.hasPrefix("gate score 0.6") == true)
     }
 
     @Test func scoreFallsAsDefectsGrow() {

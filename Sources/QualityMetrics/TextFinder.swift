@@ -1,0 +1,305 @@
+import ImageKernels
+import ImagingCore
+
+/// Finds text: character-like marks, grouped into lines by alignment and spacing.
+///
+/// 1. Each pixel is compared with the mean of its neighbourhood (a box of about a 48th of
+///    the long side, at least 17 pixels): darker by `margin` levels is dark ink, brighter
+///    by as much is light ink (text on a dark ground). Both polarities are searched.
+/// 2. Connected marks of each polarity (8-connectivity, labelled run by run) are kept as
+///    character candidates when they have a character's proportions: at least
+///    `minimumCharacterHeight` pixels tall and at most a fifth of the plane, width 0.1 to
+///    2.5 heights, filling 12–85% of their box, with strokes (mean horizontal run) under
+///    half their height. Bars (planks, blinds, railings) fail the proportions, blocks (bricks,
+///    windows) the fill, and blobs of foliage rarely survive the next step.
+/// 3. Candidates link to the next on their right when their heights differ by less than
+///    2×, their centres by less than 0.3 height vertically, and the gap between them is
+///    under 1.2 heights. A chain of at least `minimumLineCharacters` candidates whose
+///    centres stay within a quarter height of their median, and whose heights and stroke
+///    widths are as even as a typeface's, is a line of text.
+///
+/// Regions, heights and line pitch are in full-resolution pixels.
+public enum TextFinder {
+    /// Marks shorter than this (plane pixels) are not read as characters: below it even a
+    /// recognizer that is given them reads little.
+    public static let minimumCharacterHeight = 7
+    /// Contrast (8-bit levels) a mark needs over its neighbourhood's mean.
+    public static let margin = 10
+    /// Characters a line needs: a word or two.
+    public static let minimumLineCharacters = 6
+
+    /// What was found on one plane.
+    public struct Result: Sendable, Equatable {
+        /// Line boxes, in full-resolution pixels, top to bottom.
+        public var lines: [PixelRect] = []
+        /// Characters in all lines.
+        public var characterCount = 0
+        /// Median character height in full-resolution pixels (close to the x-height for
+        /// lower-case text): 0 without lines.
+        public var characterHeight = 0.0
+        /// Median distance between the centres of vertically adjacent lines that overlap
+        /// horizontally, in full-resolution pixels: 0 with fewer than two such lines.
+        public var linePitch = 0.0
+        /// Share of the frame covered by line boxes.
+        public var coverage = 0.0
+        /// Share of the frame covered by the box around every line: how much of the frame the text spans.
+        public var extent = 0.0
+        /// Which marks the lines are made of.
+        public var polarity = Polarity.none
+    }
+
+    /// Dark marks on a light ground, light marks on a dark ground, or both.
+    public enum Polarity: String, Sendable, CaseIterable {
+        case none, dark, light, mixed
+    }
+
+    /// A connected mark.
+    struct Mark {
+        var minX: Int32, minY: Int32, maxX: Int32, maxY: Int32
+        var pixels: Int32, runs: Int32
+
+        var width: Int { Int(maxX - minX) + 1 }
+        /// Mean horizontal run: about the stroke width for a character.
+        var stroke: Double { Double(pixels) / Double(runs) }
+        var height: Int { Int(maxY - minY) + 1 }
+        var centreY: Double { (Double(minY) + Double(maxY)) / 2 }
+    }
+
+    /// Finds the text of `plane`, whose pixels are `scale` full-resolution pixels wide.
+    public static func find(_ plane: PixelBuffer<UInt8>, scale: Double) -> Result {
+        let width = plane.width, height = plane.height
+        guard width >= 3 * minimumCharacterHeight, height >= 2 * minimumCharacterHeight else { return Result() }
+        let radius = max(8, max(width, height) / 96)
+        let polarities = inkMasks(plane, radius: radius)
+        var lines: [(box: PixelRect, characters: [Mark])] = []
+        var found: Set<Polarity> = []
+        for (polarity, mask) in [(Polarity.dark, polarities.dark), (.light, polarities.light)] {
+            let marks = connectedMarks(mask, width: width, height: height).filter { isCharacter($0, planeHeight: height) }
+            let chains = textLines(marks)
+            if !chains.isEmpty { found.insert(polarity) }
+            lines += chains
+        }
+        guard !lines.isEmpty else { return Result() }
+        lines.sort { $0.box.y < $1.box.y }
+        var result = Result()
+        result.polarity = found.count == 2 ? .mixed : found.first ?? .none
+        result.lines = lines.map { line in
+            PixelRect(
+                x: Int(Double(line.box.x) * scale), y: Int(Double(line.box.y) * scale),
+                width: Int((Double(line.box.width) * scale).rounded(.up)), height: Int((Double(line.box.height) * scale).rounded(.up)))
+        }
+        let characters = lines.flatMap(\.characters)
+        result.characterCount = characters.count
+        result.characterHeight = median(characters.map { Double($0.height) }) * scale
+        result.coverage = min(1, Double(lines.reduce(0) { $0 + $1.box.width * $1.box.height }) / Double(width * height))
+        result.linePitch = linePitch(lines.map(\.box)) * scale
+        let left = lines.map(\.box.x).min()!, top = lines.map(\.box.y).min()!
+        let right = lines.map { $0.box.x + $0.box.width }.max()!, bottom = lines.map { $0.box.y + $0.box.height }.max()!
+        result.extent = Double((right - left) * (bottom - top)) / Double(width * height)
+        return result
+    }
+
+    // MARK: - Steps
+
+    /// Dark and light ink: pixels `margin` levels beyond the mean of a (2·radius + 1)² box.
+    static func inkMasks(_ plane: PixelBuffer<UInt8>, radius: Int) -> (dark: [UInt8], light: [UInt8]) {
+        let width = plane.width, height = plane.height, stride = plane.rowStride
+        var dark = [UInt8](repeating: 0, count: width * height), light = dark
+        // Column sums over the vertical window, updated row by row; a running sum across them.
+        var columns = [Int32](repeating: 0, count: width)
+        plane.withUnsafeBufferPointer { samples in
+            let base = samples.baseAddress!
+            var top = 0, bottom = -1  // rows currently summed: top...bottom
+            for y in 0..<height {
+                let wantTop = max(0, y - radius), wantBottom = min(height - 1, y + radius)
+                while bottom < wantBottom {
+                    bottom += 1
+                    let row = base + bottom * stride
+                    for x in 0..<width { columns[x] += Int32(row[x]) }
+                }
+                while top < wantTop {
+                    let row = base + top * stride
+                    for x in 0..<width { columns[x] -= Int32(row[x]) }
+                    top += 1
+                }
+                let rows = Int32(bottom - top + 1)
+                let row = base + y * stride
+                var sum: Int32 = 0
+                var left = 0, right = -1
+                for x in 0..<width {
+                    let wantLeft = max(0, x - radius), wantRight = min(width - 1, x + radius)
+                    while right < wantRight {
+                        right += 1
+                        sum += columns[right]
+                    }
+                    while left < wantLeft {
+                        sum -= columns[left]
+                        left += 1
+                    }
+                    let count = rows * Int32(right - left + 1)
+                    let value = Int32(row[x]) * count
+                    let threshold = Int32(margin) * count
+                    if value < sum - threshold {
+                        dark[y * width + x] = 1
+                    } else if value > sum + threshold {
+                        light[y * width + x] = 1
+                    }
+                }
+            }
+        }
+        return (dark, light)
+    }
+
+    /// The 8-connected components of a 0/1 mask, labelled run by run with union–find.
+    static func connectedMarks(_ mask: [UInt8], width: Int, height: Int) -> [Mark] {
+        var runStart: [Int32] = [], runEnd: [Int32] = [], runRow: [Int32] = []
+        var parent: [Int32] = []
+        func find(_ i: Int32) -> Int32 {
+            var i = i
+            while parent[Int(i)] != i {
+                parent[Int(i)] = parent[Int(parent[Int(i)])]
+                i = parent[Int(i)]
+            }
+            return i
+        }
+        var previousFirst = 0, previousCount = 0
+        mask.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                let first = runStart.count
+                var x = 0
+                let row = pixels.baseAddress! + y * width
+                while x < width {
+                    guard row[x] != 0 else {
+                        x += 1
+                        continue
+                    }
+                    let start = x
+                    while x < width && row[x] != 0 { x += 1 }
+                    let id = Int32(runStart.count)
+                    runStart.append(Int32(start))
+                    runEnd.append(Int32(x - 1))
+                    runRow.append(Int32(y))
+                    parent.append(id)
+                    // Runs of the previous row touching this one (diagonals included).
+                    for p in previousFirst..<(previousFirst + previousCount)
+                    where Int(runStart[p]) <= x && Int(runEnd[p]) >= start - 1 {
+                        let a = find(Int32(p)), b = find(id)
+                        if a != b { parent[Int(max(a, b))] = min(a, b) }
+                    }
+                }
+                previousFirst = first
+                previousCount = runStart.count - first
+            }
+        }
+        var index = [Int32: Int]()
+        var marks: [Mark] = []
+        for i in 0..<runStart.count {
+            let root = find(Int32(i))
+            let length = runEnd[i] - runStart[i] + 1
+            if let m = index[root] {
+                marks[m].minX = min(marks[m].minX, runStart[i])
+                marks[m].maxX = max(marks[m].maxX, runEnd[i])
+                marks[m].maxY = max(marks[m].maxY, runRow[i])
+                marks[m].pixels += length
+                marks[m].runs += 1
+            } else {
+                index[root] = marks.count
+                marks.append(Mark(minX: runStart[i], minY: runRow[i], maxX: runEnd[i], maxY: runRow[i], pixels: length, runs: 1))
+            }
+        }
+        return marks
+    }
+
+    /// Whether a mark has a character's proportions.
+    static func isCharacter(_ mark: Mark, planeHeight: Int) -> Bool {
+        let h = mark.height, w = mark.width
+        guard h >= minimumCharacterHeight, h <= max(minimumCharacterHeight, planeHeight / 5) else { return false }
+        let aspect = Double(w) / Double(h)
+        guard aspect >= 0.1, aspect <= 2.5 else { return false }
+        let fill = Double(mark.pixels) / Double(w * h)
+        guard fill >= 0.12, fill <= 0.85 else { return false }
+        let stroke = Double(mark.pixels) / Double(mark.runs)
+        return stroke < 0.5 * Double(h)
+    }
+
+    /// Chains of character candidates aligned as text lines, with their boxes.
+    static func textLines(_ marks: [Mark]) -> [(box: PixelRect, characters: [Mark])] {
+        guard marks.count >= 3 else { return [] }
+        let order = marks.indices.sorted { marks[$0].minX < marks[$1].minX }
+        var parent = Array(0..<marks.count)
+        func find(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i {
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            }
+            return i
+        }
+        for (position, i) in order.enumerated() {
+            let a = marks[i]
+            let ha = Double(a.height)
+            var next = position + 1
+            while next < order.count {
+                let b = marks[order[next]]
+                next += 1
+                let gap = Double(b.minX) - Double(a.maxX)
+                // Later marks start further right; none can link once the gap exceeds what
+                // the tallest partner allowed (twice this height) would allow.
+                if gap > 2.4 * ha { break }
+                let hb = Double(b.height), tallest = max(ha, hb)
+                guard gap <= 1.2 * tallest else { continue }
+                guard gap >= -0.3 * tallest, tallest <= 2 * min(ha, hb), abs(a.centreY - b.centreY) <= 0.3 * tallest else { continue }
+                let ra = find(i), rb = find(order[next - 1])
+                if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+            }
+        }
+        var groups: [Int: [Mark]] = [:]
+        for i in marks.indices { groups[find(i), default: []].append(marks[i]) }
+        var lines: [(box: PixelRect, characters: [Mark])] = []
+        for (_, members) in groups where members.count >= minimumLineCharacters {
+            let heights = members.map { Double($0.height) }
+            let typical = median(heights)
+            let centre = median(members.map(\.centreY))
+            // A line: centres within a quarter height of the median, heights and strokes as
+            // even as a typeface makes them (a font's x-height and cap height differ by
+            // about 1.4×; texture varies freely), and as wide as three characters.
+            guard members.allSatisfy({ abs($0.centreY - centre) <= 0.25 * typical + 1 }) else { continue }
+            guard relativeSpread(heights) <= 0.25, relativeSpread(members.map(\.stroke)) <= 0.3 else { continue }
+            let minX = members.map(\.minX).min()!, maxX = members.map(\.maxX).max()!
+            let minY = members.map(\.minY).min()!, maxY = members.map(\.maxY).max()!
+            guard Double(maxX - minX + 1) >= 3 * typical else { continue }
+            lines.append((PixelRect(x: Int(minX), y: Int(minY), width: Int(maxX - minX) + 1, height: Int(maxY - minY) + 1), members))
+        }
+        return lines
+    }
+
+    /// The median distance between centres of lines stacked one under the other.
+    static func linePitch(_ boxes: [PixelRect]) -> Double {
+        let sorted = boxes.sorted { $0.y + $0.height / 2 < $1.y + $1.height / 2 }
+        var distances: [Double] = []
+        for (i, line) in sorted.enumerated() {
+            let centre = Double(line.y) + Double(line.height) / 2
+            // The nearest line below that overlaps this one horizontally.
+            for other in sorted[(i + 1)...] where other.x < line.x + line.width && line.x < other.x + other.width {
+                let distance = Double(other.y) + Double(other.height) / 2 - centre
+                if distance > 0.5 * Double(line.height) {
+                    distances.append(distance)
+                    break
+                }
+            }
+        }
+        return median(distances)
+    }
+
+    /// Median absolute deviation over the median.
+    static func relativeSpread(_ values: [Double]) -> Double {
+        let centre = median(values)
+        guard centre > 0 else { return .infinity }
+        return median(values.map { abs($0 - centre) }) / centre
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        return percentile(values.sorted(), 0.5)
+    }
+}

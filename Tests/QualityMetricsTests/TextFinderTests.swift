@@ -1,0 +1,157 @@
+import Foundation
+import ImageCodecs
+import ImageKernels
+import ImagingCore
+import QualityGating
+import Testing
+import _ImagingTestSupport
+
+@testable import QualityMetrics
+
+/// Text found where it is, on pages whose answer is known, and not found in periodic
+/// structure that is not text.
+@Suite("Text finder")
+struct TextFinderTests {
+    static let datasets = RealPhotoLadderTests.datasets
+
+    static func luma(_ relative: String) throws -> PixelBuffer<UInt8> {
+        try ImageDecoder().decode(contentsOf: "\(datasets)/\(relative)").luma.eightBit
+    }
+
+    /// Rendered pages of `Datasets/documents` (150 ppi, 10–12 pt body text: about 60 lines).
+    @Test func findsTheLinesOfARenderedPage() throws {
+        let page = try Self.luma("documents/images/page01_clean.png")
+        let found = TextFinder.find(page, scale: 1)
+        #expect(found.lines.count >= 30, "\(found.lines.count) lines")
+        #expect(found.characterCount >= 1000, "\(found.characterCount) characters")
+        #expect(found.polarity == .dark)
+        // Body text at 150 ppi: characters about 10–20 pixels tall, lines about 30 apart.
+        #expect((9...22).contains(found.characterHeight), "\(found.characterHeight)")
+        #expect(abs(found.linePitch - 32) < 4, "\(found.linePitch)")
+        #expect(found.extent > 0.4 && found.coverage > 0.1 && found.coverage <= found.extent)
+        for line in found.lines {
+            #expect(line.x >= 0 && line.y >= 0 && line.x + line.width <= page.width && line.y + line.height <= page.height)
+        }
+        #expect(zip(found.lines, found.lines.dropFirst()).allSatisfy { $0.y <= $1.y }, "top to bottom")
+    }
+
+    @Test func findsLightTextOnADarkGround() throws {
+        let page = try Self.luma("documents/images/page01_clean.png")
+        var inverted = page
+        for y in 0..<page.height { for x in 0..<page.width { inverted[x, y] = 255 - page[x, y] } }
+        let dark = TextFinder.find(page, scale: 1), light = TextFinder.find(inverted, scale: 1)
+        #expect(light.polarity == .light)
+        #expect(abs(light.lines.count - dark.lines.count) <= dark.lines.count / 10, "\(light.lines.count) against \(dark.lines.count)")
+    }
+
+    @Test func boxesAreInFullResolutionPixels() throws {
+        let page = try Self.luma("documents/images/page01_clean.png")
+        let full = TextFinder.find(page, scale: 1)
+        let half = AreaResample.resize(page, to: ImageSize(width: page.width / 2, height: page.height / 2))
+        let reduced = TextFinder.find(half, scale: 2)
+        // The line pitch agrees in full-resolution pixels. At half size the shortest
+        // characters fall under the smallest height a mark needs, so the median height can
+        // only grow, and not by more than half.
+        #expect(abs(reduced.linePitch - full.linePitch) < 3, "\(reduced.linePitch) against \(full.linePitch)")
+        #expect(reduced.characterHeight >= full.characterHeight - 1 && reduced.characterHeight <= 1.5 * full.characterHeight,
+                "\(reduced.characterHeight) against \(full.characterHeight)")
+    }
+
+    /// Periodic structure: every scene repeats at a text-like period, and none is text.
+    @Test(arguments: ["planks", "blinds", "brick", "railings", "foliage", "checkerboard"])
+    func findsNoTextInPeriodicStructure(_ scene: String) {
+        let plane = Self.scene(scene)
+        let found = TextFinder.find(plane, scale: 1)
+        #expect(found.characterCount < Int(TextObservation.inkOnPaperCharacters), "\(scene): \(found.characterCount) characters in \(found.lines.count) lines")
+        let report = QualityAnalyzer().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+        #expect(report.text?.showsPage == false, "\(scene): \(String(describing: report.text))")
+        #expect(QualityGate().decide(report).content == .photo)
+    }
+
+    @Test func aPageIsJudgedByItsTextAndAPhotoByItsConfidences() throws {
+        let page = try Self.luma("documents/images/page01_clean.png")
+        let pageReport = QualityAnalyzer().analyze(AnalysisImage(luma: page, fullSize: page.size))
+        #expect(pageReport.text?.showsPage == true && pageReport.aesthetic?.isUtility == true)
+        #expect(QualityGate().decide(pageReport).content == .document)
+        var photoPolicy = QualityPolicy.default
+        photoPolicy.content = .photo
+        #expect(QualityGate(policy: photoPolicy).decide(pageReport).content == .photo)
+
+        let photo = try Self.luma("blur/images/kde-bythewater_clean.jpg")
+        let photoReport = QualityAnalyzer().analyze(AnalysisImage(luma: photo, fullSize: photo.size))
+        #expect(photoReport.text?.showsPage == false, "\(String(describing: photoReport.text))")
+        #expect(QualityGate().decide(photoReport).content == .photo)
+        var documentPolicy = QualityPolicy.default
+        documentPolicy.content = .document
+        let forced = QualityGate(policy: documentPolicy).decide(photoReport)
+        #expect(forced.content == .document && forced.failures.allSatisfy { [.textLegibility, .textContrast, .textSize].contains($0.reason) })
+    }
+
+    @Test func everyCleanPhotographOfTheDatasetsIsAPhoto() throws {
+        let rows = try RealPhotoLadderTests.rows("blur").filter { $0["degradation"] == "clean" }
+        #expect(rows.count == 16)
+        let assessor = Assessor()
+        for row in rows {
+            let assessment = assessor.assess(contentsOf: "\(Self.datasets)/blur/\(row["path"]!)")
+            #expect(assessment.image?.decision.content == .photo, "\(row["path"]!): \(String(describing: assessment.image?.report.text))")
+        }
+    }
+
+    // MARK: - Scenes
+
+    static let size = (width: 640, height: 480)
+
+    /// Periodic non-text scenes at periods of 10–40 pixels, with texture and noise.
+    static func scene(_ name: String) -> PixelBuffer<UInt8> {
+        let (width, height) = size
+        var generator = SeededGenerator(seed: 11)
+        var pixels = [Float](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let grain = Float.random(in: -6...6, using: &generator)
+                let value: Float
+                switch name {
+                case "planks":
+                    // Boards 28 px tall with dark seams and a wavy grain along them.
+                    let seam = y % 28 < 2
+                    value = seam ? 60 : 150 + 20 * sin(Float(x) / 9 + Float(y / 28) * 1.7) + 10 * sin(Float(y) * 0.9)
+                case "blinds":
+                    // Slats 18 px with a shaded edge.
+                    let phase = Float(y % 18) / 18
+                    value = 90 + 140 * phase
+                case "brick":
+                    // Bricks 48 × 20 with 3-px mortar, alternate rows offset by half a brick.
+                    let row = y / 20, offset = row % 2 == 0 ? 0 : 24
+                    let mortar = y % 20 < 3 || (x + offset) % 48 < 3
+                    value = mortar ? 200 : 110 + Float((x + offset) / 48 * 37 % 30)
+                case "railings":
+                    // Vertical bars 4 px wide every 22 px, a rail every 120 rows.
+                    let bar = x % 22 < 4 || y % 120 < 5
+                    value = bar ? 30 : 200
+                case "foliage":
+                    // Overlapping leaves: dark ellipses on a mid-tone ground.
+                    value = 150
+                case "checkerboard":
+                    value = ((x / 16) + (y / 16)) % 2 == 0 ? 40 : 220
+                default:
+                    value = 128
+                }
+                pixels[y * width + x] = value + grain
+            }
+        }
+        if name == "foliage" {
+            for _ in 0..<900 {
+                let cx = Int.random(in: 0..<width, using: &generator), cy = Int.random(in: 0..<height, using: &generator)
+                let rx = Float.random(in: 4...12, using: &generator), ry = Float.random(in: 3...9, using: &generator)
+                let tone = Float.random(in: 30...110, using: &generator)
+                for y in max(0, cy - 12)..<min(height, cy + 12) {
+                    for x in max(0, cx - 12)..<min(width, cx + 12) {
+                        let dx = Float(x - cx) / rx, dy = Float(y - cy) / ry
+                        if dx * dx + dy * dy <= 1 { pixels[y * width + x] = tone }
+                    }
+                }
+            }
+        }
+        return Scenes.plane(pixels, width: width, height: height)
+    }
+}
