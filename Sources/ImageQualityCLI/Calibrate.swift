@@ -159,6 +159,7 @@ struct Calibrate: ParsableCommand {
         if let chosen = result.chosen {
             lines.append("chosen: \(chosen.name), confidence threshold \(CalibrationReport.f(chosen.confidence)); test precision \(CalibrationReport.f(chosen.test.precision)), recall \(CalibrationReport.f(chosen.test.recall))")
         }
+        if let gate = result.profile?.gate { lines.append("minimum gate score \(CalibrationReport.f(gate.minimumScore, 4)) written to profile.json") }
         if let s = result.spearman { lines.append("Spearman \(CalibrationReport.f(s)) \(CalibrationReport.interval(result.spearmanInterval)), Pearson \(CalibrationReport.f(result.pearson))") }
         if !result.failures.isEmpty { lines.append("\(result.failures.count) images could not be measured (listed in the report)") }
         lines.append("report: \(report)/index.html")

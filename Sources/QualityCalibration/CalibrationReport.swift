@@ -119,7 +119,13 @@ public struct CalibrationReport {
             for row in result.thresholds {
                 out += "| \(row.name) | \(Self.f(row.train.threshold, 4)) | \(Self.f(row.confidence)) | \(Self.f(row.test.precision)) | \(Self.f(row.test.recall)) | \(Self.f(row.test.f1)) | \(Self.f(row.test.falsePositiveRate)) |\n"
             }
-            if let chosen = result.chosen { out += "\nChosen: **\(chosen.name)**, confidence threshold \(Self.f(chosen.confidence)), written to `profile.json`.\n" }
+            if let chosen = result.chosen {
+                if let gate = result.profile?.gate {
+                    out += "\nChosen: **\(chosen.name)**: images with a gate score under \(Self.f(gate.minimumScore, 4)) are rejected (`minimumScore` in `profile.json`).\n"
+                } else {
+                    out += "\nChosen: **\(chosen.name)**, confidence threshold \(Self.f(chosen.confidence)), written to `profile.json`.\n"
+                }
+            }
             let (fp, fn) = worst
             out += "\n## Worst errors at the chosen threshold\n\n"
             out += fp.isEmpty ? "No false positives.\n" : fp.map { "- false positive: `\($0.0.path)` (confidence \(Self.f($0.1)))\n" }.joined()

@@ -211,7 +211,16 @@ public struct Calibrator: Sendable {
         result.reliabilityBins = reliability(confidences: confidences, labels: testSamples.map { $0.label! })
         result.calibrationError = expectedCalibrationError(result.reliabilityBins)
         result.testAnalysis = testAnalysis
-        if quantity != .gate {
+        if quantity == .gate {
+            // Defect values at or above the threshold t are rejected, i.e. scores at or below
+            // 1 − t. The minimum passing score is cut halfway to the next training value below
+            // t, so the chosen split holds for the gate's "score under the minimum fails".
+            let t = chosen.train.threshold
+            let below = trainValues.map(\.value).filter { $0 < t }.max() ?? t - 1e-6
+            result.profile = QualityProfile(
+                created: result.created, command: result.command, dataset: result.datasetPath, detectors: [:],
+                gate: GateCalibration(minimumScore: 1 - (t + below) / 2, target: target.description, auc: testAnalysis.auc))
+        } else {
             result.profile = QualityProfile(
                 created: result.created, command: result.command, dataset: result.datasetPath,
                 detectors: [
@@ -257,6 +266,11 @@ public struct Calibrator: Sendable {
             guard let threshold = best else { throw CalibrationError("no threshold keeps a mean score of \(accuracyTarget) on the training split") }
             let trainAccepted = zip(trainReadiness, trainScored).filter { $0.0 >= threshold }.map { $0.1.score! }
             let testAccepted = zip(readiness, scored).filter { $0.0 >= threshold }.map { $0.1.score! }
+            if quantity == .gate {
+                result.profile = QualityProfile(
+                    created: result.created, command: result.command, dataset: result.datasetPath, detectors: [:],
+                    gate: GateCalibration(minimumScore: threshold, target: "mean score ≥ \(accuracyTarget)", auc: nil))
+            }
             result.accuracyThreshold = (
                 accuracyTarget, quantity.higherIsDefect ? -threshold : threshold,
                 trainAccepted.reduce(0, +) / Double(max(1, trainAccepted.count)),

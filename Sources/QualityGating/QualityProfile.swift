@@ -24,6 +24,21 @@ public struct DetectorCalibration: Sendable, Equatable, Codable {
     }
 }
 
+/// What calibration chose for the gate as a whole: the smallest `gate.score` that passes.
+public struct GateCalibration: Sendable, Equatable, Codable {
+    public var minimumScore: Double
+    /// How it was chosen (`best F1`, `mean score ≥ 0.9`, …).
+    public var target: String
+    /// Held-out AUC of the gate score on the dataset, when it had labels.
+    public var auc: Double?
+
+    public init(minimumScore: Double, target: String, auc: Double?) {
+        self.minimumScore = minimumScore
+        self.target = target
+        self.auc = auc
+    }
+}
+
 /// A calibration profile: per detector, the fitted mapping and chosen threshold, with
 /// the dataset, date and command that produced it. `score`, `gate` and `ocr` load it
 /// with `--profile`; `imgquality calibrate` writes it next to its report.
@@ -33,13 +48,18 @@ public struct QualityProfile: Sendable, Equatable, Codable {
     public var command: String
     public var dataset: String
     public var detectors: [String: DetectorCalibration]
+    /// The gate's minimum score, from `calibrate --detector gate`.
+    public var gate: GateCalibration?
 
-    public init(created: String, command: String, dataset: String, detectors: [String: DetectorCalibration]) {
+    public init(
+        created: String, command: String, dataset: String, detectors: [String: DetectorCalibration], gate: GateCalibration? = nil
+    ) {
         version = 1
         self.created = created
         self.command = command
         self.dataset = dataset
         self.detectors = detectors
+        self.gate = gate
     }
 
     /// The detectors a profile can calibrate: those whose descriptor names a calibrated measure.
@@ -79,6 +99,7 @@ public struct QualityProfile: Sendable, Equatable, Codable {
 
     /// Replaces the calibrated detectors' mappings and the policy's thresholds.
     public func apply(to analyzer: inout QualityAnalyzer, policy: inout QualityPolicy) {
+        if let gate { policy.minimumScore = gate.minimumScore }
         if let blur = detectors["blur"] {
             analyzer.blur.mapping = blur.mapping
             policy.blur = blur.threshold

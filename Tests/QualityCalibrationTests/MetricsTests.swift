@@ -1,4 +1,6 @@
 import Foundation
+import QualityGating
+import QualityMetrics
 import Testing
 
 @testable import QualityCalibration
@@ -104,5 +106,32 @@ struct CalibrationMetricsTests {
         #expect(ranks([3, 1, 3, 2]) == [3.5, 1, 3.5, 2])
         #expect(pearson([1, 1, 1], [1, 2, 3]) == nil)
         #expect(abs(pearson([1, 2, 3], [2, 4, 7])! - 0.9933992677987828) < 1e-12)
+    }
+}
+
+@Suite("Gate calibration")
+struct GateCalibrationTests {
+    /// Gate scores where rejected images (label 1) score low: best F1 cuts between 0.4 and 0.6.
+    func samples() -> [CalibrationSample] {
+        let scores: [(Double, Int)] = [(0.9, 0), (0.8, 0), (0.7, 0), (0.6, 0), (0.4, 1), (0.3, 1), (0.2, 1), (0.1, 1)]
+        return scores.enumerated().map { index, pair in
+            var sample = CalibrationSample(path: "\(index).jpg", file: "/\(index).jpg", label: pair.1, score: nil, split: nil, extras: [])
+            sample.measurement = pair.0
+            return sample
+        }
+    }
+
+    @Test func writesTheMinimumScoreItChoseAndAPolicyAppliesIt() throws {
+        let result = try Calibrator(quantity: .gate, bootstrapResamples: 0).calibrate(samples(), datasetPath: "labels.csv", command: "test", created: "now")
+        let gate = try #require(result.profile?.gate)
+        #expect(result.profile?.detectors.isEmpty == true)
+        // Rejected at or above a defect value t = 1 − score: the minimum score lies between the classes.
+        #expect(gate.minimumScore > 0.4 && gate.minimumScore <= 0.6, "\(gate.minimumScore)")
+        var analyzer = QualityAnalyzer()
+        var policy = QualityPolicy.default
+        result.profile?.apply(to: &analyzer, policy: &policy)
+        #expect(policy.minimumScore == gate.minimumScore)
+        let decoded = try JSONDecoder().decode(QualityProfile.self, from: try #require(result.profile).encoded())
+        #expect(decoded.gate == gate)
     }
 }

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""One accuracy table: every detector and the gate on every labeled set, beside baselines.
+
+    swift build -c release --product imgquality
+    .venv-datasets/bin/python Scripts/measure/accuracy_table.py [--imgquality PATH] [--shared ../shared/datasets] [--sources]
+
+Scores every image of each set with `imgquality score` (default settings, 2 jobs), then
+prints a Markdown table: per set, the detector's AUC (binary labels) or the gate score's
+Spearman with the OCR score (continuous labels), the gate's decisions, and the baselines
+computed here from the same files with Pillow and numpy (Laplacian variance as
+`cv2.Laplacian(gray, CV_64F).var()` computes it; |mean luminance − 128| or mean luminance;
+pixel count). `--sources` adds a per-source breakdown of each set.
+
+Sets: the test splits of `Datasets/` (what the project generates; their train splits are
+fitted on), and each set of the shared folder when it is present. The `seen` column says
+which sets were looked at while the detectors were designed: their figures are not held
+out. Rows of `exposure-dev` whose label source ends in `_low_confidence` are dropped.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+from collections import defaultdict
+
+import numpy as np
+from PIL import Image
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# Which sets informed the design: every figure on them is in-sample to some degree.
+SEEN = {
+    "Datasets/blur": "train split fitted (mapping); test held out",
+    "Datasets/smudge": "train split fitted (mapping); test held out",
+    "Datasets/exposure": "train split fitted (mapping); test held out",
+    "Datasets/documents": "train split chose the legibility constants; test held out",
+    "exposure-dev": "seen: exposure cues were checked on it",
+    "smudge-dev": "seen: looked at while designing smudge cues",
+    "docs-phone-dev": "seen: the text finder's page rule was checked on it",
+    "exif-samples": "seen: the text finder's page rule was checked on it",
+}
+
+
+def auc(scores, labels):
+    """Mann–Whitney AUC: the chance a positive outranks a negative (ties count half)."""
+    scores, labels = np.asarray(scores, float), np.asarray(labels, int)
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    if len(pos) == 0 or len(neg) == 0:
+        return float("nan")
+    greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(greater) / (len(pos) * len(neg))
+
+
+def ranks(values):
+    values = np.asarray(values, float)
+    order = np.argsort(values, kind="mergesort")
+    result = np.empty(len(values))
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        result[order[i:j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(a, b):
+    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
+
+
+def baselines(path):
+    gray = np.asarray(Image.open(path).convert("L"), dtype=np.float64)
+    lap = gray[1:-1, :-2] + gray[1:-1, 2:] + gray[:-2, 1:-1] + gray[2:, 1:-1] - 4 * gray[1:-1, 1:-1]
+    return {"mean": gray.mean(), "lapvar": lap.var(), "pixels": gray.size}
+
+
+def score(imgquality, paths):
+    """imgquality records by absolute path."""
+    run = subprocess.run([imgquality, "score", "--jobs", "2", "--format", "jsonl", "-"], input="\n".join(paths) + "\n",
+                         capture_output=True, text=True)
+    records = {}
+    for line in run.stdout.splitlines():
+        record = json.loads(line)
+        records[os.path.abspath(record["path"])] = record
+    return records
+
+
+def rows_of(labels_path, keep=lambda row: True):
+    base = os.path.dirname(os.path.abspath(labels_path))
+    out = []
+    for row in csv.DictReader(open(labels_path)):
+        row["file"] = os.path.normpath(os.path.join(base, row["path"]))
+        if keep(row):
+            out.append(row)
+    return out
+
+
+def fmt(value, digits=3):
+    return "—" if value is None or value != value else f"{value:.{digits}f}"
+
+
+def pct(part, whole):
+    return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "—"
+
+
+class Table:
+    def __init__(self):
+        self.lines = ["| set | n | measure | imgquality | Laplacian var | mean lum. | pixel count | gate | seen while designing |",
+                      "|---|---|---|---|---|---|---|---|---|"]
+
+    def add(self, name, n, measure, value, lap, lum, pixels, gate):
+        self.lines.append(f"| {name} | {n} | {measure} | **{fmt(value)}** | {fmt(lap)} | {fmt(lum)} | {fmt(pixels)} | {gate} | {SEEN.get(name.split(' ')[0], '')} |")
+
+
+def binary_set(table, name, rows, records, detector, sources):
+    rows = [r for r in rows if r["file"] in records and "error" not in records[r["file"]]]
+    labels = [int(r["label"]) for r in rows]
+    recs = [records[r["file"]] for r in rows]
+    base = [baselines(r["file"]) for r in rows]
+    bad = [rec for rec, label in zip(recs, labels) if label == 1]
+    good = [rec for rec, label in zip(recs, labels) if label == 0]
+    gate = (f"rejects {pct(sum(not r['gate']['pass'] for r in bad), len(bad))} defective, "
+            f"passes {pct(sum(r['gate']['pass'] for r in good), len(good))} clean")
+    table.add(name, len(rows), f"AUC of {detector}.confidence", auc([r[detector]["confidence"] for r in recs], labels),
+              auc([-b["lapvar"] for b in base], labels), auc([abs(b["mean"] - 128) for b in base], labels), None, gate)
+    if sources:
+        key = "source" if rows and "source" in rows[0] else None
+        if key:
+            groups = defaultdict(list)
+            for r, rec in zip(rows, recs):
+                groups[r[key]].append((int(r["label"]), rec))
+            for source, members in sorted(groups.items()):
+                labels_s = [m[0] for m in members]
+                value = auc([m[1][detector]["confidence"] for m in members], labels_s)
+                passed = sum(m[1]["gate"]["pass"] for m in members if m[0] == 0)
+                rejected = sum(not m[1]["gate"]["pass"] for m in members if m[0] == 1)
+                table.lines.append(f"| &nbsp;&nbsp;{name} · {source} | {len(members)} | AUC | {fmt(value)} | | | | "
+                                   f"rejects {rejected}/{labels_s.count(1)}, passes {passed}/{labels_s.count(0)} | |")
+
+
+def score_set(table, name, rows, records, extra=None):
+    rows = [r for r in rows if r["file"] in records and "error" not in records[r["file"]]]
+    target = [float(r["score"]) for r in rows]
+    recs = [records[r["file"]] for r in rows]
+    base = [baselines(r["file"]) for r in rows]
+    documents = sum(rec["gate"]["content"] == "document" for rec in recs)
+    utility = sum(rec.get("aesthetic", {}).get("isUtility", False) for rec in recs)
+    gate = f"judged as documents {pct(documents, len(recs))}; isUtility {pct(utility, len(recs))}"
+    if extra:
+        gate += "; " + extra(rows, recs)
+    table.add(name, len(rows), "Spearman of gate.score with the OCR score", spearman([r["gate"]["score"] for r in recs], target),
+              spearman([b["lapvar"] for b in base], target), spearman([b["mean"] for b in base], target),
+              spearman([b["pixels"] for b in base], target), gate)
+
+
+def cer_decisions(rows, recs):
+    cers = [float(r["cer"]) for r in rows]
+    bad = [rec for rec, c in zip(recs, cers) if c > 0.3]
+    good = [rec for rec, c in zip(recs, cers) if c < 0.05]
+    return (f"rejects {pct(sum(not r['gate']['pass'] for r in bad), len(bad))} with CER > 0.3, "
+            f"loses {pct(sum(not r['gate']['pass'] for r in good), len(good))} with CER < 0.05")
+
+
+def photo_set(table, name, rows, records):
+    recs = [records[r["file"]] for r in rows if r["file"] in records and "error" not in records[r["file"]]]
+    passed = sum(r["gate"]["pass"] for r in recs)
+    documents = sum(r["gate"]["content"] == "document" for r in recs)
+    reasons = defaultdict(int)
+    for r in recs:
+        for reason in r["gate"]["reasons"]:
+            reasons[reason] += 1
+    why = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
+    table.add(name, len(recs), "clean photos passed", None, None, None, None,
+              f"passes {pct(passed, len(recs))}; judged as documents {documents}; rejected for {why or 'nothing'}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--imgquality", default=os.path.join(ROOT, ".build", "release", "imgquality"))
+    parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared", "datasets"))
+    parser.add_argument("--sources", action="store_true", help="add a per-source breakdown")
+    args = parser.parse_args()
+
+    sets = []
+    test = lambda row: row.get("split") == "test"
+    for detector in ("blur", "smudge", "exposure"):
+        sets.append((f"Datasets/{detector}", "binary", rows_of(os.path.join(ROOT, "Datasets", detector, "labels.csv"), test), detector))
+    sets.append(("Datasets/documents", "score", rows_of(os.path.join(ROOT, "Datasets", "documents", "labels.csv"), test), None))
+    shared = os.path.abspath(args.shared)
+    if os.path.isdir(shared):
+        sets.append(("exposure-dev", "binary", rows_of(os.path.join(shared, "exposure-dev", "labels.csv"),
+                                                       lambda r: not r["label_source"].endswith("_low_confidence")), "exposure"))
+        sets.append(("smudge-dev", "binary", rows_of(os.path.join(shared, "smudge-dev", "labels.csv")), "smudge"))
+        sets.append(("docs-phone-dev", "score", rows_of(os.path.join(shared, "docs-phone-dev", "labels.csv")), None))
+        clean = lambda r: r.get("format") in ("JPEG", "TIFF", "PNG") and r.get("megapixels") and float(r["megapixels"]) >= 0.3
+        sets.append(("exif-samples (camera photos ≥ 0.3 MP)", "photos", rows_of(os.path.join(shared, "exif-samples", "labels.csv"), clean), None))
+        sets.append(("exposure-dev label 0", "photos", rows_of(os.path.join(shared, "exposure-dev", "labels.csv"), lambda r: r["label"] == "0"), None))
+        sets.append(("smudge-dev label 0", "photos", rows_of(os.path.join(shared, "smudge-dev", "labels.csv"), lambda r: r["label"] == "0"), None))
+
+    paths = sorted({row["file"] for _, _, rows, _ in sets for row in rows})
+    records = score(args.imgquality, paths)
+    table = Table()
+    for name, kind, rows, detector in sets:
+        if kind == "binary":
+            binary_set(table, name, rows, records, detector, args.sources)
+        elif kind == "score":
+            score_set(table, name, rows, records, cer_decisions if name == "Datasets/documents" else None)
+        else:
+            photo_set(table, name, rows, records)
+    print("\n".join(table.lines))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
