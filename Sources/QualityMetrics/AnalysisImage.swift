@@ -30,13 +30,20 @@ public struct AnalysisImage: Sendable {
     /// The longest side of the detail crop.
     public static let detailSide = 1024
 
-    /// Luma at decode resolution reduced to at most `textSide` on its longer side, where
-    /// text is searched for: fine enough for small print, bounded in cost.
-    public var textPlane: PixelBuffer<UInt8>
-    /// Full-resolution pixels per text-plane pixel.
-    public var textScale: Double
+    /// The luma at decode resolution (shared with the decoded image, not copied), from
+    /// which `textPlane()` is made only when text is searched for.
+    public var decodedLuma: PixelBuffer<UInt8>
     /// The longest side of the text plane.
     public static let textSide = 2048
+
+    /// Luma at decode resolution reduced to at most `textSide` on its longer side, where
+    /// text is searched for (fine enough for small print, bounded in cost), and the
+    /// full-resolution pixels per plane pixel.
+    public func textPlane() -> (plane: PixelBuffer<UInt8>, scale: Double) {
+        let size = AreaResample.size(fitting: decodedLuma.size, longSide: Self.textSide)
+        let plane = size == decodedLuma.size ? decodedLuma : AreaResample.resize(decodedLuma, to: size)
+        return (plane, Double(max(fullSize.width, fullSize.height)) / Double(max(1, max(size.width, size.height))))
+    }
 
     public init(luma: PixelBuffer<UInt8>, rgb: PixelBuffer<UInt8>? = nil, fullSize: ImageSize) {
         let target = AreaResample.size(fitting: luma.size, longSide: Self.longSide)
@@ -48,9 +55,7 @@ public struct AnalysisImage: Sendable {
         scale = Double(max(fullSize.width, fullSize.height)) / Double(max(target.width, target.height))
         detailScale = Double(max(fullSize.width, fullSize.height)) / Double(max(1, max(luma.width, luma.height)))
         detail = Self.centreCrop(luma, side: Self.detailSide)
-        let textSize = AreaResample.size(fitting: luma.size, longSide: Self.textSide)
-        textPlane = textSize == luma.size ? luma : AreaResample.resize(luma, to: textSize)
-        textScale = Double(max(fullSize.width, fullSize.height)) / Double(max(1, max(textSize.width, textSize.height)))
+        decodedLuma = luma
     }
 
     /// The centre `side` × `side` pixels of `plane` (all of a side that is shorter).

@@ -120,7 +120,7 @@ private final class SharedAnalysis {
         detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: analyzer.detectors.contains(.text))
     /// The estimate with the text `TextFinder` located.
     lazy var located = TextDetector.locating(
-        textEstimate, found: TextFinder.find(image.textPlane, scale: image.textScale), colourfulness: colourfulness)
+        textEstimate, found: TextFinder.find(image.textPlane()), colourfulness: colourfulness)
     lazy var text = TextDetector.judging(located, blur: blur, scale: image.scale)
     lazy var exposure = analyzer.exposure.analyze(image, detail: detail, colourfulness: colourfulness, text: textEstimate)
 }

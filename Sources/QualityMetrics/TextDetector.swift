@@ -27,7 +27,7 @@ public enum TextDetector {
         _ image: AnalysisImage, detail analysis: DetailAnalysis, blur: BlurObservation
     ) -> TextObservation {
         let text = estimate(detail: image.detail, analysis: analysis, scale: image.detailScale, measuresEdges: true)
-        let found = TextFinder.find(image.textPlane, scale: image.textScale)
+        let found = TextFinder.find(image.textPlane())
         let colourfulness = image.rgb.map { Colourfulness(rgb: $0) }
         return judging(locating(text, found: found, colourfulness: colourfulness), blur: blur, scale: image.scale)
     }

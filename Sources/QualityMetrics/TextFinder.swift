@@ -65,6 +65,11 @@ public enum TextFinder {
         var centreY: Double { (Double(minY) + Double(maxY)) / 2 }
     }
 
+    /// Finds the text of a plane and its scale, as `AnalysisImage.textPlane()` gives them.
+    public static func find(_ text: (plane: PixelBuffer<UInt8>, scale: Double)) -> Result {
+        find(text.plane, scale: text.scale)
+    }
+
     /// Finds the text of `plane`, whose pixels are `scale` full-resolution pixels wide.
     public static func find(_ plane: PixelBuffer<UInt8>, scale: Double) -> Result {
         let width = plane.width, height = plane.height
@@ -80,7 +85,9 @@ public enum TextFinder {
             lines += chains
         }
         guard !lines.isEmpty else { return Result() }
-        lines.sort { $0.box.y < $1.box.y }
+        // Top to bottom, then left to right: a total order, so records do not depend on the
+        // order groups were collected in.
+        lines.sort { ($0.box.y, $0.box.x, $0.box.width, $0.box.height) < ($1.box.y, $1.box.x, $1.box.width, $1.box.height) }
         var result = Result()
         result.polarity = found.count == 2 ? .mixed : found.first ?? .none
         result.lines = lines.map { line in

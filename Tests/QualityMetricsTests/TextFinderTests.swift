@@ -32,7 +32,8 @@ struct TextFinderTests {
         for line in found.lines {
             #expect(line.x >= 0 && line.y >= 0 && line.x + line.width <= page.width && line.y + line.height <= page.height)
         }
-        #expect(zip(found.lines, found.lines.dropFirst()).allSatisfy { $0.y <= $1.y }, "top to bottom")
+        // A total order (top to bottom, then left to right), so records are the same in every run.
+        #expect(zip(found.lines, found.lines.dropFirst()).allSatisfy { ($0.y, $0.x) <= ($1.y, $1.x) }, "top to bottom, left to right")
     }
 
     @Test func findsLightTextOnADarkGround() throws {
