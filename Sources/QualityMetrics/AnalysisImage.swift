@@ -59,7 +59,7 @@ public struct AnalysisImage: Sendable {
     }
 
     /// The centre `side` × `side` pixels of `plane` (all of a side that is shorter).
-    public static func centreCrop(_ plane: PixelBuffer<UInt8>, side: Int) -> PixelBuffer<UInt8> {
+    static func centreCrop(_ plane: PixelBuffer<UInt8>, side: Int) -> PixelBuffer<UInt8> {
         let width = min(side, plane.width), height = min(side, plane.height)
         if width == plane.width && height == plane.height { return plane }
         let x0 = (plane.width - width) / 2, y0 = (plane.height - height) / 2

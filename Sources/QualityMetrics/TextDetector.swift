@@ -22,16 +22,6 @@ public enum TextDetector {
         cost: "one threshold and one run-length pass over a ≤ 1024² crop; two gradient passes over it; runs blur",
         caveats: "Light text on dark grounds is not measured.")
 
-    /// The text estimate of `image` with its legibility, given the blur of the same image.
-    public static func analyze(
-        _ image: AnalysisImage, detail analysis: DetailAnalysis, blur: BlurObservation
-    ) -> TextObservation {
-        let text = estimate(detail: image.detail, analysis: analysis, scale: image.detailScale, measuresEdges: true)
-        let found = TextFinder.find(image.textPlane())
-        let colourfulness = image.rgb.map { Colourfulness(rgb: $0) }
-        return judging(locating(text, found: found, colourfulness: colourfulness), blur: blur, scale: image.scale)
-    }
-
     /// The most line boxes a record lists.
     public static let maximumRegions = 64
 
