@@ -15,11 +15,9 @@ import sys
 
 import numpy as np
 
+from measurelib import auc, fit_logistic
+
 FEATURES = ["spectralSlope", "highFrequency", "veil", "softness", "widthSpread", "softIslands"]
-
-
-def auc(pos, neg):
-    return sum(1 if p > n else 0.5 if p == n else 0 for p in pos for n in neg) / len(pos) / len(neg)
 
 
 def main(labels_path, records_path):
@@ -33,16 +31,7 @@ def main(labels_path, records_path):
         Y[row["split"]].append(int(row["label"]))
     X = {k: np.array(v) for k, v in X.items()}
     Y = {k: np.array(v) for k, v in Y.items()}
-    mu, sd = X["train"].mean(0), X["train"].std(0) + 1e-9
-    Z = np.c_[np.ones(len(X["train"])), (X["train"] - mu) / sd]
-    w = np.zeros(Z.shape[1])
-    for _ in range(200):
-        p = 1 / (1 + np.exp(-Z @ w))
-        g = Z.T @ (Y["train"] - p) - 1e-2 * np.r_[0, w[1:]]
-        H = (Z * (p * (1 - p))[:, None]).T @ Z + 1e-2 * np.eye(len(w))
-        w += np.linalg.solve(H, g)
-    raw = w[1:] / sd
-    intercept = w[0] - float(np.sum(w[1:] * mu / sd))
+    intercept, raw = fit_logistic(X["train"], Y["train"])
     print("intercept", round(intercept, 4))
     for name, value in zip(FEATURES, raw):
         print(name, round(float(value), 4))

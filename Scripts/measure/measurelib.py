@@ -40,3 +40,26 @@ def cer(truth, text):
 
     gt = normalise(truth)
     return min(1.0, levenshtein(gt, normalise(text)) / max(1, len(gt)))
+
+
+def fit_logistic(X, y, ridge=1e-2):
+    """Logistic regression by Newton–Raphson with a small ridge on standardised features.
+    Returns (intercept, weights) on the raw scale of X's columns."""
+    import numpy as np
+
+    X, y = np.asarray(X, float), np.asarray(y, float)
+    mu, sd = X.mean(0), X.std(0) + 1e-9
+    Z = np.c_[np.ones(len(X)), (X - mu) / sd]
+    w = np.zeros(Z.shape[1])
+    for _ in range(200):
+        p = 1 / (1 + np.exp(-Z @ w))
+        g = Z.T @ (y - p) - ridge * np.r_[0, w[1:]]
+        H = (Z * (p * (1 - p))[:, None]).T @ Z + ridge * np.eye(len(w))
+        w += np.linalg.solve(H, g)
+    raw = w[1:] / sd
+    return w[0] - float(np.sum(w[1:] * mu / sd)), raw
+
+
+def auc(pos, neg):
+    """Mann–Whitney AUC of positives over negatives (ties count half)."""
+    return sum(1 if p > n else 0.5 if p == n else 0 for p in pos for n in neg) / len(pos) / len(neg)

@@ -7,24 +7,38 @@ import Glibc
 import Darwin
 #endif
 
-/// Under- and over-exposure from where the luma mass sits and what is clipped.
+/// Under- and over-exposure from where the scene's detail sits on the tone scale.
 ///
-/// Under-exposure: dark mid-tones, much of the frame crushed near black, and no bright
-/// tones left. A night scene with lit windows keeps bright highlights and a real tonal
-/// range, which lowers the evidence. Over-exposure: highlights clipped *and* shadows lifted; a
-/// well-exposed white page has clipped paper but keeps dark ink, so it is not
-/// called over-exposed.
+/// Exposure decides which tones the scene's detail is recorded in. Under-exposed, the
+/// whole scene sinks: the median and even the brightest detail lie stops below mid-grey.
+/// A deliberate low-key shot or a night scene keeps its subject's detail bright, so the
+/// detail's 90th percentile (`detailP90`: luma weighted by local gradient, where edges
+/// and texture are) stays high even when most of the frame is black. Over-exposed, detail
+/// moves into the compressed top of the scale and large areas clip: the share of detail
+/// whose whole neighbourhood is above level 200 (`highlightDetail`) and the clipped share
+/// rise. Dark ink on white paper has a dark neighbour and does not count. A clipped sky above
+/// a well-exposed subject clips but keeps its detail in the mid-tones.
 ///
-/// Size: histogram fractions do not depend on resolution. Cost: one histogram of
-/// the analysis image.
+/// Each direction is a logistic model of two measures (tone levels as stops from
+/// mid-grey), fitted by `Scripts/measure/fit_exposure.py` on the train split of
+/// `Datasets/exposure`; the evidences are its log-odds.
+///
+/// Size: histogram fractions and tone levels do not depend on resolution. Cost: one
+/// histogram and one gradient pass over the analysis image.
 public struct ExposureDetector: Sendable {
     public var under: LogisticMapping
     public var over: LogisticMapping
 
-    /// Defaults from calibration: `imgquality calibrate Datasets/exposure/labels.csv --detector exposure`
-    /// fits one mapping of the larger evidence (train split; `Reports/exposure/profile.json`).
-    public static let defaultUnder = LogisticMapping(midpoint: 0.2489, slope: 9.8768)
+    /// The evidences are log-odds, so the default mapping is the logistic function itself;
+    /// `imgquality calibrate --detector exposure` refits it on a user's labels.
+    public static let defaultUnder = LogisticMapping(midpoint: 0, slope: 1)
     public static let defaultOver = defaultUnder
+
+    /// Log-odds weights: intercept, median in stops, detail's 90th percentile in stops
+    /// (fitted by `Scripts/measure/fit_exposure.py` on `Datasets/exposure`, train split).
+    static let underWeights = (intercept: -3.1238, median: -2.7674, detailP90: -2.9403)
+    /// Log-odds weights: intercept, highlight detail share, clipped share (same script).
+    static let overWeights = (intercept: -4.376, highlightDetail: 45.2858, highlightClip: 38.2721)
 
     public init(under: LogisticMapping = ExposureDetector.defaultUnder, over: LogisticMapping = ExposureDetector.defaultOver) {
         self.under = under
@@ -36,54 +50,46 @@ public struct ExposureDetector: Sendable {
         meaning: "confidence that the image is badly exposed; direction says under or over",
         direction: "defect",
         fields: ExposureObservation.descriptorFields,
-        cost: "one histogram of the analysis image, and the shared detail analysis and text estimate",
-        caveats: "Deliberately low-key or high-key photographs read as badly exposed.",
-        calibration: .init(measure: "evidence", meaning: "the larger of underEvidence and overEvidence"))
+        cost: "one histogram and one gradient pass over the analysis image, and the shared detail analysis and text estimate",
+        caveats: "A photo whose subject is itself dark (a black cat on coal) or bright (snow) reads as badly exposed; so does a frame that is mostly clipped sky.",
+        calibration: .init(measure: "evidence", meaning: "the larger of underEvidence and overEvidence (log-odds)"))
 
     public func analyze(_ image: AnalysisImage) -> ExposureObservation {
         let detail = DetailAnalysis(image.detail)
-        let text = TextDetector.estimate(detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: false)
-        return analyze(image, detail: detail, colourfulness: image.rgb.map { Colourfulness(rgb: $0) }, text: text)
+        let colourfulness = image.rgb.map { Colourfulness(rgb: $0) }
+        let estimate = TextDetector.estimate(detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: false)
+        let text = TextDetector.locating(estimate, found: TextFinder.find(image.textPlane()), colourfulness: colourfulness)
+        return analyze(image, detail: detail, text: text)
     }
 
     /// - Parameters:
     ///   - detail: the histogram and ink–paper split of `image.detail`.
-    ///   - colourfulness: the analysis image's colourfulness, nil without colour.
-    ///   - text: the text estimate of the same image (shared with the `text` detector).
-    public func analyze(
-        _ image: AnalysisImage, detail: DetailAnalysis, colourfulness: Colourfulness?, text: TextObservation
-    ) -> ExposureObservation {
+    ///   - text: the text found in the same image (shared with the `text` detector): whether
+    ///     it shows a page, and its ink–paper contrast.
+    public func analyze(_ image: AnalysisImage, detail: DetailAnalysis, text: TextObservation) -> ExposureObservation {
         let histogram = Histogram(image.luma)
         let median = Double(histogram.percentile(0.5))
-        let p02 = Double(histogram.percentile(0.02)), p25 = Double(histogram.percentile(0.25))
-        let p75 = Double(histogram.percentile(0.75)), p98 = Double(histogram.percentile(0.98))
+        let p02 = Double(histogram.percentile(0.02)), p98 = Double(histogram.percentile(0.98))
         let shadowClip = histogram.fraction(atOrBelow: 8), highlightClip = histogram.fraction(atOrAbove: 250)
+        let tones = DetailTones(image.luma)
+        // A flat image has no detail to place: its median stands for it.
+        let detailP90 = tones.percentile(0.9) ?? median
+        let highlightDetail = tones.highlightShare
 
-        // Under: dark mid-tones, crushed shadows, and no bright tones at all (the upper
-        // range unused). A night scene with lit windows keeps its highlights, which
-        // removes the last term.
-        let darkMidtones = ramp(median, from: 110, to: 25)
-        let darkUpperTones = ramp(p75, from: 150, to: 50)
-        let crushed = ramp(shadowClip, from: 0.02, to: 0.4)
-        let noHighlights = ramp(p98, from: 200, to: 100)
-        let underEvidence = max(0, min(1, 0.35 * darkMidtones + 0.25 * darkUpperTones + 0.2 * crushed + 0.2 * noHighlights))
-
-        // Over: highlights clipped (detail lost: necessary), with bright mid-tones and lifted shadows.
-        // A bright image whose highlights are not clipped still holds its detail.
-        let brightMidtones = ramp(median, from: 150, to: 235)
-        let clipped = ramp(highlightClip, from: 0.005, to: 0.12)
-        let liftedShadows = ramp(p02, from: 20, to: 110)
-        let brightLowerTones = ramp(p25, from: 110, to: 220)
-        var overEvidence = clipped * (0.4 + 0.3 * brightMidtones + 0.15 * liftedShadows + 0.15 * brightLowerTones)
-        // A page is meant to be bright: over-exposed only when its ink is washed out.
-        // Ink is measured at decode resolution, where thin strokes are not averaged away.
-        let split = detail.split  // ink and paper, if a page
-        let colourless = colourfulness.map { $0.value < 25 } ?? true
-        // A page: short ink runs in regularly spaced lines, without colour.
-        let isPage = text.detected && text.lineRegularity >= 0.25 && colourless
-        // The ink's own level: the darker half of the ink class (edges of strokes are lighter).
-        let inkLevel = isPage ? Double(detail.histogram.percentile(split.darkShare / 2)) : -1
-        if isPage { overEvidence *= ramp(inkLevel, from: 90, to: 160) }
+        let u = Self.underWeights, o = Self.overWeights
+        let underEvidence = u.intercept + u.median * stops(median) + u.detailP90 * stops(detailP90)
+        var overEvidence = o.intercept + o.highlightDetail * highlightDetail + o.highlightClip * highlightClip
+        // A page is meant to be bright (small print at analysis size is faint texture on
+        // white): over-exposed only when its ink is washed out. Its over-exposure probability
+        // is scaled by the ink–paper contrast: none from 40 levels, fully at 10 (about the
+        // document gate's minimum text contrast, 12).
+        let isPage = text.showsPage
+        // The ink's own level at decode resolution: the darker half of the ink class.
+        let inkLevel = isPage ? Double(detail.histogram.percentile(detail.split.darkShare / 2)) : -1
+        if isPage {
+            let probability = 1 / (1 + exp(-overEvidence)) * ramp(text.contrast, from: 40, to: 10)
+            overEvidence = log(max(probability, 1e-9) / (1 - min(probability, 1 - 1e-9)))
+        }
 
         let underConfidence = under(underEvidence), overConfidence = over(overEvidence)
         let direction: ExposureObservation.Direction
@@ -95,9 +101,74 @@ public struct ExposureDetector: Sendable {
         }
         return ExposureObservation(
             confidence: confidence, direction: direction, median: median, p02: p02, p98: p98,
-            shadowClip: shadowClip, highlightClip: highlightClip, underEvidence: underEvidence, overEvidence: overEvidence,
-            inkLevel: inkLevel)
+            shadowClip: shadowClip, highlightClip: highlightClip, detailP90: detailP90, highlightDetail: highlightDetail,
+            underEvidence: underEvidence, overEvidence: overEvidence, inkLevel: inkLevel)
     }
+}
+
+/// An 8-bit level as stops from mid-grey (18 % linear reflectance, level 118): the
+/// sRGB curve undone, then log₂. Level 0 counts as 0.5 so black is finite (about −12).
+func stops(_ level: Double) -> Double {
+    let u = max(level, 0.5) / 255
+    let linear = u <= 0.04045 ? u / 12.92 : pow((u + 0.055) / 1.055, 2.4)
+    return log2(linear / 0.18)
+}
+
+/// Where an image's detail lies on the tone scale: a histogram of the local (3 × 3 mean)
+/// level weighted by the gradient magnitude there, so flat areas (a black background, a
+/// clipped sky) weigh nothing and edges and texture weigh by their contrast; and, weighted
+/// the same way, the detail whose whole 3 × 3 neighbourhood is bright (its darkest pixel
+/// above 200): texture squeezed into the highlights, not the edge of dark ink on white paper.
+struct DetailTones {
+    var weights = [Double](repeating: 0, count: 256)
+    var total = 0.0
+    /// Gradient weight where the neighbourhood's darkest pixel is above `brightFloor`.
+    var brightWeight = 0.0
+    static let brightFloor = 200
+
+    init(_ plane: PixelBuffer<UInt8>) {
+        let width = plane.width, height = plane.height, stride = plane.rowStride
+        guard width >= 3, height >= 3 else { return }
+        var bright = 0.0
+        plane.withUnsafeBufferPointer { pixels in
+            weights.withUnsafeMutableBufferPointer { bins in
+                for y in 1..<(height - 1) {
+                    let above = pixels.baseAddress! + (y - 1) * stride
+                    let row = above + stride, below = row + stride
+                    for x in 1..<(width - 1) {
+                        let gx = Double(Int(row[x + 1]) - Int(row[x - 1])) / 2
+                        let gy = Double(Int(below[x]) - Int(above[x])) / 2
+                        let magnitude = (gx * gx + gy * gy).squareRoot()
+                        guard magnitude > 0 else { continue }
+                        var sum = 0, darkest = 255
+                        for dx in -1...1 {
+                            let a = Int(above[x + dx]), b = Int(row[x + dx]), c = Int(below[x + dx])
+                            sum += a + b + c
+                            darkest = min(darkest, a, b, c)
+                        }
+                        bins[(sum + 4) / 9] += magnitude
+                        if darkest > Self.brightFloor { bright += magnitude }
+                    }
+                }
+            }
+        }
+        total = weights.reduce(0, +)
+        brightWeight = bright
+    }
+
+    /// The level below which a share `q` of the detail lies; nil for a flat image.
+    func percentile(_ q: Double) -> Double? {
+        guard total > 0 else { return nil }
+        var running = 0.0
+        for level in 0..<256 {
+            running += weights[level]
+            if running >= q * total { return Double(level) }
+        }
+        return 255
+    }
+
+    /// The share of the detail whose neighbourhood lies wholly above level 200; 0 for a flat image.
+    var highlightShare: Double { total > 0 ? brightWeight / total : 0 }
 }
 
 /// The exposure detector's answer.
@@ -114,6 +185,10 @@ public struct ExposureObservation: DetectorObservation {
     public var p98 = 0.0
     public var shadowClip = 0.0
     public var highlightClip = 0.0
+    /// The level below which 90 % of the detail (gradient-weighted local level) lies.
+    public var detailP90 = 0.0
+    /// The share of the detail whose 3 × 3 neighbourhood lies wholly above level 200.
+    public var highlightDetail = 0.0
     public var underEvidence = 0.0
     public var overEvidence = 0.0
     /// Mean level of the ink when the image is a page of dark marks on light paper, else −1.
@@ -123,7 +198,8 @@ public struct ExposureObservation: DetectorObservation {
 
     public init(
         confidence: Double, direction: Direction, median: Double, p02: Double, p98: Double, shadowClip: Double,
-        highlightClip: Double, underEvidence: Double, overEvidence: Double, inkLevel: Double
+        highlightClip: Double, detailP90: Double = 0, highlightDetail: Double = 0, underEvidence: Double, overEvidence: Double,
+        inkLevel: Double
     ) {
         self.confidence = confidence
         self.direction = direction
@@ -132,6 +208,8 @@ public struct ExposureObservation: DetectorObservation {
         self.p98 = p98
         self.shadowClip = shadowClip
         self.highlightClip = highlightClip
+        self.detailP90 = detailP90
+        self.highlightDetail = highlightDetail
         self.underEvidence = underEvidence
         self.overEvidence = overEvidence
         self.inkLevel = inkLevel
@@ -145,8 +223,10 @@ public struct ExposureObservation: DetectorObservation {
         .number("p98", \.p98, "98th percentile of luma (the brightest tones)", units: "8-bit level", range: 0...255),
         .number("shadowClip", \.shadowClip, "share of pixels at or below level 8", units: "fraction", range: 0...1),
         .number("highlightClip", \.highlightClip, "share of pixels at or above level 250", units: "fraction", range: 0...1),
-        .number("underEvidence", \.underEvidence, "combined under-exposure evidence before mapping", units: "score", range: 0...1),
-        .number("overEvidence", \.overEvidence, "combined over-exposure evidence before mapping", units: "score", range: 0...1),
-        .number("inkLevel", \.inkLevel, "mean ink level when the image is a page of dark marks on paper, else −1", units: "8-bit level", range: -1...255),
+        .number("detailP90", \.detailP90, "level below which 90% of the detail (gradient-weighted local level) lies; the median for a flat image", units: "8-bit level", range: 0...255),
+        .number("highlightDetail", \.highlightDetail, "share of the detail whose 3×3 neighbourhood lies wholly above level 200", units: "fraction", range: 0...1),
+        .number("underEvidence", \.underEvidence, "under-exposure log-odds from the median and detailP90 in stops, before mapping", units: "log-odds", range: -100...100),
+        .number("overEvidence", \.overEvidence, "over-exposure log-odds from highlightDetail and highlightClip, before mapping", units: "log-odds", range: -100...100),
+        .number("inkLevel", \.inkLevel, "level of the darker half of the ink when the image shows a page, else −1", units: "8-bit level", range: -1...255),
     ]
 }

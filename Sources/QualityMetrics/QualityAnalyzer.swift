@@ -74,9 +74,11 @@ public struct QualityAnalyzer: Sendable {
     /// shorter side still covers the analysis and detail sizes.
     public func decodeOptions(base: DecodeOptions = DecodeOptions()) -> DecodeOptions {
         var options = base
-        // Colour: smudge's veil, aesthetics, and whether a page of text has colour.
-        options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic) || detectors.contains(.text)
-        options.scale = .atLeast(shortSide: detectors.contains(.text) ? 1536 : 768)
+        // Colour: smudge's veil, aesthetics, and whether a page of text has colour (text, and
+        // exposure, which judges a page by its ink).
+        let findsText = detectors.contains(.text) || detectors.contains(.exposure)
+        options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic) || findsText
+        options.scale = .atLeast(shortSide: findsText ? 1536 : 768)
         return options
     }
 
@@ -98,8 +100,8 @@ public struct QualityAnalyzer: Sendable {
 
 /// The intermediates several detectors read, each computed on first use and at most
 /// once per image: the tile analysis (blur, smudge, aesthetics), the detail analysis
-/// (text estimate, exposure's ink level), colourfulness (exposure, aesthetics), the text
-/// found (text, aesthetics' utility), and the blur, exposure and text estimate other
+/// (text estimate, exposure's ink level), colourfulness (text, aesthetics), the text
+/// found (text, exposure's page rule, aesthetics' utility), and the blur, exposure and text estimate other
 /// detectors build on.
 private final class SharedAnalysis {
     let image: AnalysisImage
@@ -122,5 +124,5 @@ private final class SharedAnalysis {
     lazy var located = TextDetector.locating(
         textEstimate, found: TextFinder.find(image.textPlane()), colourfulness: colourfulness)
     lazy var text = TextDetector.judging(located, blur: blur, scale: image.scale)
-    lazy var exposure = analyzer.exposure.analyze(image, detail: detail, colourfulness: colourfulness, text: textEstimate)
+    lazy var exposure = analyzer.exposure.analyze(image, detail: detail, text: located)
 }

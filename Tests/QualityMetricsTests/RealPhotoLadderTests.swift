@@ -106,12 +106,14 @@ struct RealPhotoLadderTests {
 
     @Test func overAndUnderExposure() throws {
         // Direction-specific evidence: a dark original brightened first becomes better exposed,
-        // so the combined confidence may fall before it rises.
+        // so the combined confidence may fall before it rises. The evidences are log-odds,
+        // compared as probabilities (a saturated log-odds of 18 may wobble by 0.6).
+        func probability(_ logOdds: Double) -> Double { 1 / (1 + exp(-logOdds)) }
         try expectLadders("exposure", levels: ["clean:0": 0, "exposure:0.3": 1, "exposure:1.5": 2, "exposure:2": 3, "exposure:3": 4]) {
-            $0.exposure!.overEvidence
+            probability($0.exposure!.overEvidence)
         }
         try expectLadders("exposure", levels: ["clean:0": 0, "exposure:-0.3": 1, "exposure:-1.5": 2, "exposure:-2": 3, "exposure:-3": 4]) {
-            $0.exposure!.underEvidence
+            probability($0.exposure!.underEvidence)
         }
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import ImagingCore
+import Testing
+import _ImagingTestSupport
+
+@testable import QualityMetrics
+
+@Suite("Exposure measures")
+struct ExposureTests {
+    @Test func stopsAreLog2OfLinearLightOverMidGrey() {
+        // Level 118 is 18 % linear (sRGB), white is log₂(1 / 0.18) stops above it.
+        #expect(abs(stops(118)) < 0.02)
+        #expect(abs(stops(255) - log2(1 / 0.18)) < 1e-9)
+        // One stop down halves the linear light: level 118 → 0.09 linear ≈ level 84.
+        #expect(abs(stops(84) + 1) < 0.03)
+        #expect(stops(0).isFinite && stops(0) < -10)
+    }
+
+    @Test func aFlatPlaneHasNoDetail() {
+        let tones = DetailTones(PixelBuffer(width: 40, height: 30, samples: [UInt8](repeating: 90, count: 1200)))
+        #expect(tones.total == 0)
+        #expect(tones.percentile(0.9) == nil)
+        #expect(tones.highlightShare == 0)
+    }
+
+    /// A vertical step from `dark` to `bright`: every gradient sits on the two columns beside
+    /// the step, whose 3 × 3 means are (2·dark + bright)/3 and (dark + 2·bright)/3.
+    @Test func detailLiesAtTheLocalLevelOfTheEdges() {
+        let width = 20, height = 10
+        var samples = [UInt8](repeating: 30, count: width * height)
+        for y in 0..<height { for x in 10..<width { samples[y * width + x] = 210 } }
+        let tones = DetailTones(PixelBuffer(width: width, height: height, samples: samples))
+        // Interior rows only: 8 rows × 2 columns, each of magnitude (210 − 30) / 2.
+        #expect(abs(tones.total - 8 * 2 * 90) < 1e-9)
+        #expect(tones.weights[90] == 8 * 90 && tones.weights[150] == 8 * 90)
+        #expect(tones.percentile(0.5) == 90 && tones.percentile(0.9) == 150)
+        // Every edge pixel has a dark neighbour: none of the detail is highlight detail.
+        #expect(tones.highlightShare == 0)
+    }
+
+    /// Lit windows in a dark night scene keep the detail bright; the same frame with its
+    /// lights darkened as well (under-exposed as a whole) does not.
+    @Test func aNightSceneWithLightsIsLessUnderExposedThanADarkenedOne() {
+        let width = 512, height = 384
+        let photo = Scenes.photo(width: width, height: height, seed: 12)
+        let dark = Scenes.exposed(photo, stops: -4)
+        var night = dark
+        for window in 0..<6 {
+            let x0 = 40 + window * 75, y0 = 120
+            for y in y0..<(y0 + 60) { for x in x0..<(x0 + 40) { night[y * width + x] = photo[y * width + x] } }
+        }
+        let lit = analyze(night, width: width, height: height).exposure!
+        let darkened = analyze(dark, width: width, height: height).exposure!
+        #expect(lit.detailP90 > darkened.detailP90 + 50, "\(lit.detailP90) vs \(darkened.detailP90)")
+        #expect(lit.underEvidence < darkened.underEvidence - 2, "\(lit.underEvidence) vs \(darkened.underEvidence)")
+        #expect(darkened.direction == .under)
+    }
+
+    /// Texture between 205 and 245 is all highlight detail.
+    @Test func faintTextureInTheHighlightsIsHighlightDetail() {
+        let width = 16, height = 16
+        // Vertical stripes two pixels wide, so central differences see every transition.
+        let samples = (0..<(width * height)).map { UInt8(205 + 40 * (($0 % width) / 2 % 2)) }
+        #expect(DetailTones(PixelBuffer(width: width, height: height, samples: samples)).highlightShare == 1)
+    }
+
+    /// Detail pushed into the highlights (+2.5 stops) counts as highlight detail; a clipped
+    /// flat sky over a well-exposed scene clips without moving the detail up.
+    @Test func overExposureMovesDetailIntoTheHighlights() {
+        let width = 512, height = 384
+        let photo = Scenes.photo(width: width, height: height, seed: 13)
+        var sky = photo
+        for y in 0..<(height / 5) { for x in 0..<width { sky[y * width + x] = 255 } }
+        let bright = analyze(Scenes.exposed(photo, stops: 2.5), width: width, height: height).exposure!
+        let clippedSky = analyze(sky, width: width, height: height).exposure!
+        #expect(bright.highlightDetail > 2 * clippedSky.highlightDetail, "\(bright.highlightDetail) vs \(clippedSky.highlightDetail)")
+        #expect(clippedSky.highlightClip > 0.15)
+        #expect(bright.direction == .over)
+        #expect(clippedSky.overEvidence < bright.overEvidence)
+    }
+}
