@@ -258,52 +258,121 @@ def smudge(lin, a, s, long_side, veil):
     return (1.0 - a) * gaussian(lin, s * long_side) + a * veil
 
 
-def ellipse_mask(h, w, rng):
-    """A soft-edged ellipse covering 25-50 % of the frame (mean of the mask)."""
-    y, x = np.mgrid[0:h, 0:w].astype(np.float64) + 0.5
-    for _ in range(10000):
-        frac = rng.uniform(0.25, 0.5)
-        aspect = rng.uniform(0.6, 1.6)
-        area = frac * w * h
-        ra = math.sqrt(area * aspect / math.pi)
-        rb = math.sqrt(area / (aspect * math.pi))
-        theta = rng.uniform(0.0, math.pi)
-        cx = rng.uniform(0.0, w)
-        cy = rng.uniform(0.0, h)
-        dx, dy = x - cx, y - cy
-        u = (dx * math.cos(theta) + dy * math.sin(theta)) / ra
-        v = (-dx * math.sin(theta) + dy * math.cos(theta)) / rb
-        m = 1.0 - smoothstep(0.8, 1.2, np.sqrt(u * u + v * v))
-        coverage = float(m.mean())
-        if 0.25 <= coverage <= 0.5:
-            return m, coverage
-    raise RuntimeError("could not place a partial smudge")
+# Lens contamination, physically modelled (the smudge set). A film on the lens does not
+# move with the scene: each kind acts on the image formed through it, in linear light.
+
+# Clipped highlights hide the light sources' real radiance: streaks and halos are made as if
+# they were 16× (4 stops) brighter than the clipped value.
+HIGHLIGHT_HEADROOM = 16.0
+
+# Scatter PSF: equal-weight Gaussians of σ = these fractions of the long side (spaced
+# evenly in log σ over two decades). Light scattered by an oil film falls off about as
+# 1/r², which puts equal energy in every octave of radius: so does this mix.
+SCATTER_SIGMAS = (0.0025, 0.008, 0.025, 0.08, 0.25)
 
 
-def raindrops(lin, long_side, rng):
-    """8-20 soft round blobs of local blur and slight brightening."""
+def radiance(lin):
+    """Linear light with the clipped pixels (any channel at 0.98 or above) given
+    HIGHLIGHT_HEADROOM: the light a lens actually scatters from a bright source."""
+    clipped = (lin.max(axis=2) >= 0.98)[:, :, None]
+    return np.where(clipped, lin * HIGHLIGHT_HEADROOM, lin)
+
+
+def scattered(lin, long_side):
+    """The scene's radiance through the scatter PSF (unit energy, reflected borders)."""
+    lin = radiance(lin)
+    out = np.zeros_like(lin)
+    for f in SCATTER_SIGMAS:
+        out += gaussian(lin, f * long_side) / len(SCATTER_SIGMAS)
+    return out
+
+
+def smooth_field(h, w, long_side, rng, scale=0.12):
+    """Smooth random field in [0, 1]: white noise low-passed at σ = scale · L, rescaled."""
+    f = ndimage.gaussian_filter(rng.normal(size=(h, w)), scale * long_side, mode="reflect")
+    f -= f.min()
+    return f / max(f.max(), 1e-12)
+
+
+def oil_film(lin, long_side, rng, strength, coverage):
+    """Fingerprint oil: where the film lies (a smooth mask of about `coverage` of the frame),
+    a fraction `strength` of the light is scattered into the long-tailed halo and the
+    direct image is slightly softened (σ = 0.0015 L):
+    out = (1 − a·m)·soft(img) + a·m·scattered(img)."""
+    h, w, _ = lin.shape
+    field = smooth_field(h, w, long_side, rng)
+    cut = np.quantile(field, 1.0 - coverage) if coverage < 1 else -1.0
+    m = smoothstep(cut - 0.08, cut + 0.08, field) if coverage < 1 else 0.6 + 0.4 * field
+    m = m[:, :, None]
+    direct = gaussian(lin, 0.0015 * long_side)
+    direct = lin * (1 - m) + direct * m
+    return (1 - strength * m) * direct + strength * m * scattered(lin, long_side), float(m.mean())
+
+
+def water_drops(lin, long_side, rng):
+    """Water drops: 6–16 small lenses, radius r = U(0.02, 0.06)·L. Inside each the scene
+    around the drop is seen inverted and minified (magnification −U(0.3, 0.7)), blurred
+    (σ = 0.15 r) and a little scattered; a thin dark rim where the drop's edge refracts
+    light away. Returns (image, coverage, count)."""
     h, w, _ = lin.shape
     out = lin.copy()
     union = np.zeros((h, w))
-    count = int(rng.integers(8, 21))
+    count = int(rng.integers(6, 17))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64) + 0.5
+    halo = scattered(lin, long_side)
     for _ in range(count):
-        r = rng.uniform(0.02, 0.05) * long_side
+        r = rng.uniform(0.02, 0.06) * long_side
         cx, cy = rng.uniform(0.0, w), rng.uniform(0.0, h)
-        sigma = 0.25 * r
-        gain = rng.uniform(1.05, 1.15)
-        lift = rng.uniform(0.01, 0.03)
-        margin = r + 4.0 * sigma + 2.0
-        x0, x1 = max(0, int(cx - margin)), min(w, int(math.ceil(cx + margin)))
-        y0, y1 = max(0, int(cy - margin)), min(h, int(math.ceil(cy + margin)))
+        k = rng.uniform(0.3, 0.7)
+        x0, x1 = max(0, int(cx - r - 2)), min(w, int(math.ceil(cx + r + 2)))
+        y0, y1 = max(0, int(cy - r - 2)), min(h, int(math.ceil(cy + r + 2)))
         if x1 <= x0 or y1 <= y0:
             continue
+        X, Y = xx[y0:y1, x0:x1], yy[y0:y1, x0:x1]
+        d = np.hypot(X - cx, Y - cy) / r
+        m = 1.0 - smoothstep(0.85, 1.0, d)
+        sx = np.clip(cx - (X - cx) * k * 4, 0, w - 1)   # the drop images a wider field, inverted
+        sy = np.clip(cy - (Y - cy) * k * 4, 0, h - 1)
+        src = gaussian(lin, 0.15 * r)
+        seen = np.stack([ndimage.map_coordinates(src[:, :, c], [sy - 0.5, sx - 0.5], order=1, mode="nearest")
+                         for c in range(lin.shape[2])], axis=2)
+        seen = 0.85 * seen + 0.15 * halo[y0:y1, x0:x1]
+        rim = 1.0 - 0.5 * np.exp(-((d - 0.93) / 0.05) ** 2)
         crop = out[y0:y1, x0:x1]
-        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float64) + 0.5
-        m = 1.0 - smoothstep(0.7, 1.0, np.hypot(xx - cx, yy - cy) / r)
-        drop = gaussian(crop, sigma) * gain + lift
-        out[y0:y1, x0:x1] = crop * (1.0 - m[:, :, None]) + drop * m[:, :, None]
+        out[y0:y1, x0:x1] = (crop * (1 - m[:, :, None]) + seen * m[:, :, None]) * rim[:, :, None]
         union[y0:y1, x0:x1] = np.maximum(union[y0:y1, x0:x1], m)
     return out, float(union.mean()), count
+
+
+def scratches(lin, long_side, rng):
+    """Scratches and streaks: the highlights (linear light above the 97th percentile)
+    spread along 1–3 lines through every bright point (line PSFs of length U(0.2, 0.5)·L at
+    seeded angles, 2–6 % of their light each, with HIGHLIGHT_HEADROOM), over a mild oil veil
+    (strength 0.15)."""
+    h, w, _ = lin.shape
+    veiled, _ = oil_film(lin, long_side, rng, 0.15, 1.0)
+    lum = luminance(lin)
+    bright = np.where((lum >= np.quantile(lum, 0.97))[:, :, None], lin, 0.0)
+    out = veiled
+    for _ in range(int(rng.integers(1, 4))):
+        kernel = line_kernel(rng.uniform(0.2, 0.5) * long_side, rng.uniform(0, 180))
+        out = out + rng.uniform(0.02, 0.06) * HIGHLIGHT_HEADROOM * convolve(bright, kernel)
+    return out
+
+
+def dust(lin, long_side, rng):
+    """Dust: 10–40 soft dark blobs (radius U(0.005, 0.03)·L, Gaussian profile) that absorb
+    U(0.1, 0.4) of the light, over a mild oil veil (strength 0.1). Returns (image, count)."""
+    h, w, _ = lin.shape
+    out, _ = oil_film(lin, long_side, rng, 0.1, 1.0)
+    shade = np.ones((h, w))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64) + 0.5
+    count = int(rng.integers(10, 41))
+    for _ in range(count):
+        r = rng.uniform(0.005, 0.03) * long_side
+        cx, cy = rng.uniform(0.0, w), rng.uniform(0.0, h)
+        shade *= 1.0 - rng.uniform(0.1, 0.4) * np.exp(-0.5 * (np.hypot(xx - cx, yy - cy) / r) ** 2)
+    return out * shade[:, :, None], count
 
 
 def jpeg_recompress(u8, quality):
@@ -405,7 +474,8 @@ BLUR_GAUSS = [0.0007, 0.003, 0.006, 0.012]
 BLUR_DEFOCUS = [0.004, 0.008, 0.016]
 BLUR_MOTION = [0.01, 0.02, 0.04]
 NOISE_LEVELS = 4.0            # sigma in 8-bit levels (4/255)
-SMUDGE_LEVELS = [(0.15, 0.002), (0.3, 0.004), (0.45, 0.006)]
+OIL_STRENGTHS = [0.4, 0.6, 0.8]  # share of the light an oil film scatters
+SMUDGE_BLUR_NEGATIVE = 0.003      # a soft but clean photo: blur, not a smudge (σ / L)
 EXPOSURE_EVS = [-3.0, -2.0, -1.5, -0.3, 0.0, 0.3, 1.5, 2.0, 3.0]
 
 
@@ -458,36 +528,45 @@ def photo_task(args):
              dict(label=0, degradation="downscale", severity=0.5, px=0, angle=""))
 
     if "smudge" in sets:
-        veil = veil_colour(lin)
-
-        def srow(label, kind, severity, blur_px, coverage, extra=""):
+        def srow(label, kind, severity, coverage, extra=""):
             return dict(label=label, degradation=kind, severity=severity, kind=kind,
-                        blur_px=blur_px, coverage=coverage, drops=extra)
+                        coverage=coverage, drops=extra)
 
-        emit("smudge", "clean", jpg(img), "jpg", srow(0, "clean", 0, 0, 0))
-        for a, s in SMUDGE_LEVELS:
-            u8 = linear_to_srgb_u8(smudge(lin, a, s, L, veil))
-            emit("smudge", f"veil-{fmt(a)}", jpg(u8), "jpg",
-                 srow(1, "veil", a, round(s * L, 3), 1))
+        def camera(u8, name):
+            """Sensor noise (σ = 2 levels) then the JPEG, as a phone would write it."""
+            return jpg(add_noise(u8, 2.0, rng_for(seed, "smudge", sid, "camera", name)))
+
+        emit("smudge", "clean", jpg(img), "jpg", srow(0, "clean", 0, 0))
+        for strength in OIL_STRENGTHS:
+            rng = rng_for(seed, "smudge", sid, "oil", strength)
+            res, coverage = oil_film(lin, L, rng, strength, 1.0)
+            emit("smudge", f"oil-{fmt(strength)}", camera(linear_to_srgb_u8(res), f"oil-{strength}"), "jpg",
+                 srow(1, "oil", strength, round(coverage, 4)))
         for i in (1, 2):
             rng = rng_for(seed, "smudge", sid, "partial", i)
-            a, s = SMUDGE_LEVELS[int(rng.integers(0, len(SMUDGE_LEVELS)))]
-            m, coverage = ellipse_mask(h, w, rng)
-            sm = smudge(lin, a, s, L, veil)
-            u8 = linear_to_srgb_u8(lin * (1.0 - m[:, :, None]) + sm * m[:, :, None])
-            emit("smudge", f"partial-{i}", jpg(u8), "jpg",
-                 srow(1, "partial", a, round(s * L, 3), round(coverage, 4)))
+            strength = OIL_STRENGTHS[int(rng.integers(0, len(OIL_STRENGTHS)))]
+            res, coverage = oil_film(lin, L, rng, strength, float(rng.uniform(0.3, 0.6)))
+            emit("smudge", f"partial-{i}", camera(linear_to_srgb_u8(res), f"partial-{i}"), "jpg",
+                 srow(1, "partial", strength, round(coverage, 4)))
         for i in (1, 2):
             rng = rng_for(seed, "smudge", sid, "drops", i)
-            res, coverage, count = raindrops(lin, L, rng)
-            emit("smudge", f"drops-{i}", jpg(linear_to_srgb_u8(res)), "jpg",
-                 srow(1, "drops", round(coverage, 4), "", round(coverage, 4), count))
+            res, coverage, count = water_drops(lin, L, rng)
+            emit("smudge", f"drops-{i}", camera(linear_to_srgb_u8(res), f"drops-{i}"), "jpg",
+                 srow(1, "drops", round(coverage, 4), round(coverage, 4), count))
+        rng = rng_for(seed, "smudge", sid, "scratch")
+        emit("smudge", "scratch-1", camera(linear_to_srgb_u8(scratches(lin, L, rng)), "scratch"), "jpg",
+             srow(1, "scratch", 1, 1))
+        rng = rng_for(seed, "smudge", sid, "dust")
+        res, count = dust(lin, L, rng)
+        emit("smudge", "dust-1", camera(linear_to_srgb_u8(res), "dust"), "jpg", srow(1, "dust", count, 1, count))
         u8 = add_noise(img, NOISE_LEVELS, rng_for(seed, "photo", sid, "noise"))
-        emit("smudge", "noise-4", jpg(u8), "jpg", srow(0, "noise", NOISE_LEVELS, 0, 0))
-        emit("smudge", "jpeg-q40", jpeg_recompress(img, 40), "jpg", srow(0, "jpeg", 40, 0, 0))
+        emit("smudge", "noise-4", jpg(u8), "jpg", srow(0, "noise", NOISE_LEVELS, 0))
+        emit("smudge", "jpeg-q40", jpeg_recompress(img, 40), "jpg", srow(0, "jpeg", 40, 0))
         for ev in (-0.5, 0.5):
-            emit("smudge", f"ev{ev:+.1f}", jpg(exposure(img, ev)), "jpg",
-                 srow(0, "exposure", ev, 0, 0))
+            emit("smudge", f"ev{ev:+.1f}", jpg(exposure(img, ev)), "jpg", srow(0, "exposure", ev, 0))
+        u8 = linear_to_srgb_u8(gaussian(lin, SMUDGE_BLUR_NEGATIVE * L))
+        emit("smudge", f"gaussian-{fmt(SMUDGE_BLUR_NEGATIVE)}", jpg(u8), "jpg",
+             srow(0, "gaussian", SMUDGE_BLUR_NEGATIVE, 0))
 
     if "exposure" in sets:
         for ev in EXPOSURE_EVS:
@@ -504,7 +583,7 @@ PHOTO_COLUMNS = {
     "blur": ["path", "label", "split", "source", "degradation", "severity", "px", "angle",
              "width", "height"],
     "smudge": ["path", "label", "split", "source", "degradation", "severity", "kind",
-               "blur_px", "coverage", "drops", "width", "height"],
+               "coverage", "drops", "width", "height"],
     "exposure": ["path", "label", "split", "source", "degradation", "severity", "ev",
                  "direction", "width", "height"],
 }
@@ -850,25 +929,39 @@ the `smudge` detector. `label` 1 = smudged, 0 = clean (including the hard negati
 
 ## How the labels were made
 
-All in linear light. A smudge is veiling glare plus softening:
+A physical model of a contaminated lens, in linear light, on the source photo as resized; then
+sensor noise (σ = 2 levels on the 8-bit values) and a q{PHOTO_JPEG_QUALITY} JPEG, as a phone writes
+its files. `L` is the long side in px.
 
-    out = (1 − a) · blur(img, σ = s · L) + a · veil
+- **Scatter.** An oil film scatters part of the light into a wide, long-tailed halo: the image
+  convolved with a PSF that is an equal mix of Gaussians of σ = {", ".join(fmt(f) for f in SCATTER_SIGMAS)} · L
+  (unit energy; equal energy per octave of radius, as a 1/r² glare tail has). Clipped pixels
+  scatter as if {fmt(HIGHLIGHT_HEADROOM)}× brighter (their real radiance is hidden by the clip).
+- **Mask.** Where the film lies: a smooth random field (white noise low-passed at σ = 0.12 L),
+  whole-frame (0.6–1 across the frame) or cut at a quantile for partial films (soft edge).
 
-where `L` is the long side in px, `blur` is a Gaussian with reflected borders and `veil` is the mean
-linear colour of the brightest 5 % of the image's pixels (by Rec. 709 luminance), i.e. the scattered
-light of its highlights.
-
-| kind (= degradation) | formula | severity | label |
+| kind (= degradation) | what | severity | label |
 |---|---|---|---|
-| `veil` | whole frame, (a, s) ∈ {{{", ".join(f"({fmt(a)}, {fmt(s)})" for a, s in SMUDGE_LEVELS)}}} | a | 1 |
-| `partial` | the same inside a soft ellipse: `out = (1 − m)·img + m·smudge`, m = 1 − smoothstep(0.8, 1.2, elliptic radius); the mask's mean (`coverage`) is 25–50 % of the frame; seeded random axes (aspect 0.6–1.6), angle and centre; (a, s) a seeded choice of the three levels | a | 1 |
-| `drops` | raindrops: 8–20 (`drops`) round blobs, radius r = U(0.02, 0.05) · L, seeded random centres; inside each, `out = (1 − m)·img + m·(g·blur(img, σ = 0.25 r) + lift)` with gain g = U(1.05, 1.15), lift = U(0.01, 0.03), m = 1 − smoothstep(0.7, 1.0, d/r) | coverage (mean of the union of the masks) | 1 |
+| `oil` | fingerprint oil over the whole frame: `out = (1 − a·m)·soft(img) + a·m·scatter(img)`, `soft` a Gaussian of σ = 0.0015 L where the film lies, a ∈ {{{", ".join(fmt(a) for a in OIL_STRENGTHS)}}} | a | 1 |
+| `partial` | the same film on 30–60 % of the frame (`coverage`), a a seeded choice of the three | a | 1 |
+| `drops` | 6–16 water drops (`drops`), radius U(0.02, 0.06)·L: each a small lens showing the scene around it inverted and minified, blurred (σ = 0.15 r), 15 % scattered, with a thin dark rim | coverage (union of the drops) | 1 |
+| `scratch` | the highlights (above the 97th percentile of luminance) spread along 1–3 lines of length U(0.2, 0.5)·L at seeded angles (2–6 % of their light each, as if {fmt(HIGHLIGHT_HEADROOM)}× brighter than clipped), over a mild film (a = 0.15) | 1 | 1 |
+| `dust` | 10–40 soft dark blobs (Gaussian, radius U(0.005, 0.03)·L, absorbing 10–40 %) over a mild film (a = 0.1) | count | 1 |
 | `clean` | the source as resized | 0 | 0 |
 | `noise` | Gaussian noise σ = 4/255 on the sRGB values | 4 (levels) | 0 |
 | `jpeg` | q{PHOTO_JPEG_QUALITY} JPEG decoded and saved at quality 40 | 40 | 0 |
 | `exposure` | linear light × 2^EV, EV = ±0.5 | EV | 0 |
+| `gaussian` | hard negative: softened, not veiled (Gaussian σ = {fmt(SMUDGE_BLUR_NEGATIVE)} · L) | σ / L | 0 |
 
-`blur_px` is σ = s · L in pixels; `coverage` is the fraction of the frame affected (1 for `veil`).
+`coverage` is the mean of the film's mask (the union of drops for `drops`).
+
+## How the model was checked
+
+Beside the real dirty-lens photos of the team's `smudge-dev` set (not in this repository),
+by eye: the oil film's lifted blacks and glow around bright areas with edges still in place,
+the drops' soft round patches with their own inverted content, the streaks through highlights,
+and the dust's soft dark spots. See `Scripts/datasets/build.py` (`oil_film`, `water_drops`,
+`scratches`, `dust`).
 """,
         "exposure": f"""# exposure
 

@@ -32,13 +32,13 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # Which sets informed the design: every figure on them is in-sample to some degree.
 SEEN = {
     "Datasets/blur": "train split fitted (mapping); test held out",
-    "Datasets/smudge": "train split fitted (mapping); test held out",
-    "Datasets/exposure": "train split fitted (mapping); test held out",
+    "Datasets/smudge": "train split fitted (cue weights; threshold at 5% false positives); test held out",
+    "Datasets/exposure": "train split fitted (cue weights; best-F1 threshold); test held out",
     "Datasets/documents": "train split chose the legibility constants; test held out",
-    "exposure-dev": "seen: exposure cues were checked on it",
-    "smudge-dev": "seen: looked at while designing smudge cues",
+    "exposure-dev": "seen: the exposure cues were chosen comparing candidates on it",
+    "smudge-dev": "seen: the veil cues were checked on it; the simulated films' strengths were set by eye against its photos",
     "docs-phone-dev": "seen: the text finder's page rule was checked on it",
-    "exif-samples": "seen: the text finder's page rule was checked on it",
+    "exif-samples": "seen: the page rule, and the exposure and smudge cues, were checked on its clean photos",
 }
 
 

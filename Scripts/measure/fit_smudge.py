@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Fits the smudge detector's combination of cues on the train split of Datasets/smudge.
 
-    imgquality score --detectors smudge Datasets/smudge/images > smudge.jsonl
-    Scripts/measure/fit_smudge.py Datasets/smudge/labels.csv smudge.jsonl
+    imgquality score --detectors smudge --format jsonl Datasets/smudge/images > smudge.jsonl
+    Scripts/measure/fit_smudge.py Datasets/smudge/labels.csv smudge.jsonl [CUE ...]
 
 Logistic regression (Newton–Raphson, ridge 0.01 on standardised features) of the
-label on the smudge record's raw cues. Prints the weights on the raw scale, which
-SmudgeDetector.weights holds, and the AUC on train and on the held-out test split.
+label on the smudge record's cues (by default the ones SmudgeDetector combines; name
+others to compare). Prints the weights on the raw scale, which SmudgeDetector.weights
+holds, and the AUC on train and on the held-out test split.
 """
 import csv
 import json
@@ -17,23 +18,23 @@ import numpy as np
 
 from measurelib import auc, fit_logistic
 
-FEATURES = ["spectralSlope", "highFrequency", "veil", "softness", "widthSpread", "softIslands"]
+FEATURES = ["veilFraction", "localContrast", "softIslands"]
 
 
-def main(labels_path, records_path):
+def main(labels_path, records_path, features=FEATURES):
     base = os.path.dirname(os.path.abspath(labels_path))
     records = {os.path.abspath(json.loads(l)["path"]): json.loads(l) for l in open(records_path)}
     X = {"train": [], "test": []}
     Y = {"train": [], "test": []}
     for row in csv.DictReader(open(labels_path)):
         smudge = records[os.path.abspath(os.path.join(base, row["path"]))]["smudge"]
-        X[row["split"]].append([smudge[f] for f in FEATURES])
+        X[row["split"]].append([smudge[f] for f in features])
         Y[row["split"]].append(int(row["label"]))
     X = {k: np.array(v) for k, v in X.items()}
     Y = {k: np.array(v) for k, v in Y.items()}
     intercept, raw = fit_logistic(X["train"], Y["train"])
     print("intercept", round(intercept, 4))
-    for name, value in zip(FEATURES, raw):
+    for name, value in zip(features, raw):
         print(name, round(float(value), 4))
     for split in ("train", "test"):
         z = intercept + X[split] @ raw
@@ -41,6 +42,6 @@ def main(labels_path, records_path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[3:] or FEATURES)

@@ -7,27 +7,38 @@ import Glibc
 import Darwin
 #endif
 
-/// Something on the lens (a fingerprint, grease, raindrops, dust): fine detail lost in
-/// the frequency domain, unevenly across the frame, with veiling glare that lifts
-/// the shadows.
+/// Something on the lens (fingerprint oil, water drops, dust, a scratched film): light
+/// scattered into a veil over the image.
 ///
-/// Per 64-pixel tile of the analysis image (Hann-windowed, mean removed), the radially
-/// averaged power spectrum gives a log-log slope between 1/32 and 3/8 cycles per
-/// pixel. Natural images fall off near −2; a smudge steepens it. The detector
-/// combines the median slope, how uneven the slope is across the frame (a partial
-/// smudge), and glare: the darkest tones lifted above black. It also reports softness
-/// (the median tile edge width), how unevenly sharp the frame is, and soft islands
-/// (tiles much softer than their neighbours, as under drops or a fingerprint).
+/// A film on the lens sends part of every point's light into a wide, long-tailed halo,
+/// which adds to the whole frame: blacks lift relative to what lies beside them, and the
+/// contrast the scene keeps, in stops, shrinks everywhere, while edges stay where they
+/// were. `veilFraction` (darkest over brightest tones per tile, in linear light) and
+/// `localContrast` (stops of contrast in the most contrasty blocks) measure that (see
+/// `VeilAnalysis`); a logistic model of the two, fitted by `Scripts/measure/fit_smudge.py`
+/// on the physically simulated contamination of `Datasets/smudge` (train split), gives the
+/// evidence in log-odds. Blur widens edges but keeps blacks black, so it barely moves
+/// either cue.
 ///
-/// Motion blur, defocus, fog and long exposures also steepen spectra and can score
-/// high: use it together with `blur`. Size: measured on the analysis image. Cost: one
-/// 64×64 FFT per textured tile (≤ 192 tiles).
+/// Also reported, from the frequency domain (per 64-pixel tile of the analysis image,
+/// Hann-windowed, mean removed): the median log-log slope of the radially averaged power
+/// spectrum, its spread across the frame, the high-frequency share; the global veil (the
+/// darkest channel's 2nd percentile), softness, width spread and soft islands (tiles much
+/// softer than their neighbours, as under drops).
+///
+/// Fog, haze and mist lift blacks the same way and score high; so does a frame with no
+/// dark tone anywhere (a white wall, snow). Size: measured on the analysis image. Cost:
+/// one pass for the veil and one 64×64 FFT per textured tile (≤ 192 tiles).
 public struct SmudgeDetector: Sendable {
     public var mapping: LogisticMapping
 
-    /// Default from calibration: `imgquality calibrate Datasets/smudge/labels.csv --detector smudge`
-    /// (logistic fit on the train split; `Reports/smudge/profile.json`).
-    public static let defaultMapping = LogisticMapping(midpoint: 0.3396, slope: 6.1522)
+    /// The evidence is log-odds, so the default mapping is the logistic function itself;
+    /// `imgquality calibrate --detector smudge` refits it on a user's labels.
+    public static let defaultMapping = LogisticMapping(midpoint: 0, slope: 1)
+
+    /// Log-odds weights: intercept, veilFraction, localContrast (fitted by
+    /// `Scripts/measure/fit_smudge.py` on `Datasets/smudge`, train split).
+    static let weights = (intercept: 0.4432, veilFraction: 4.0412, localContrast: -0.8022)
 
     public init(mapping: LogisticMapping = SmudgeDetector.defaultMapping) {
         self.mapping = mapping
@@ -39,8 +50,8 @@ public struct SmudgeDetector: Sendable {
         direction: "defect",
         fields: SmudgeObservation.descriptorFields,
         cost: "one 64×64 FFT per textured tile of the analysis image, and the shared tile analysis",
-        caveats: "Motion blur, defocus, fog and long exposures also score high.",
-        calibration: .init(measure: "evidence", meaning: "the blend of smudge cues before mapping"))
+        caveats: "Fog, haze and mist score high, and so does a frame with no dark tone anywhere (a white wall, snow).",
+        calibration: .init(measure: "evidence", meaning: "log-odds of the veil cues before mapping"))
 
     static let tile = 64
 
@@ -85,29 +96,21 @@ public struct SmudgeDetector: Sendable {
             y0 += n
         }
         let veil = Self.veil(image)
+        let veiling = VeilAnalysis(image)
         let softness = percentile(tiles.widths, 0.5)
         let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
         let islands = Self.softIslands(tiles)
-        guard !slopes.isEmpty else {
-            return SmudgeObservation(
-                confidence: 0, spectralSlope: 0, slopeSpread: 0, highFrequency: 0, veil: veil, evidence: 0, softness: softness,
-                widthSpread: widthSpread, softIslands: islands)
-        }
+        let w = Self.weights
+        let evidence = w.intercept + w.veilFraction * veiling.veilFraction + w.localContrast * veiling.localContrast
         slopes.sort()
         highs.sort()
-        let slope = percentile(slopes, 0.5)
-        let spread = percentile(slopes, 0.75) - percentile(slopes, 0.25)
-        let high = percentile(highs, 0.5)
-        // A fixed blend of a steep spectrum, unevenness across the frame and glare; the
-        // other cues are reported for calibration. `Scripts/measure/fit_smudge.py`
-        // compares the blend with a logistic fit of every cue.
-        let steep = ramp(-slope, from: 2.6, to: 4.2)
-        let uneven = ramp(spread, from: 0.6, to: 1.6)
-        let veiled = ramp(veil, from: 0.08, to: 0.3)
-        let evidence = max(0, min(1, 0.55 * steep + 0.2 * uneven + 0.25 * veiled))
+        let slope = slopes.isEmpty ? 0 : percentile(slopes, 0.5)
+        let spread = slopes.isEmpty ? 0 : percentile(slopes, 0.75) - percentile(slopes, 0.25)
+        let high = highs.isEmpty ? 0 : percentile(highs, 0.5)
         return SmudgeObservation(
             confidence: mapping(evidence), spectralSlope: slope, slopeSpread: spread, highFrequency: high, veil: veil,
-            evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: islands)
+            evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: islands,
+            veilFraction: veiling.veilFraction, localContrast: veiling.localContrast)
     }
 
     /// The share of textured tiles at least 1.8× softer than the median of their textured neighbours.
@@ -205,13 +208,18 @@ public struct SmudgeObservation: DetectorObservation {
     /// Share of textured tiles at least 1.8× softer than the median of their textured
     /// neighbours: blur in patches (drops, a fingerprint), not in whole regions.
     public var softIslands = 0.0
+    /// 10th percentile over tiles of darkest over brightest tones in linear light: a veil
+    /// of scattered light lifts it everywhere.
+    public var veilFraction = 0.0
+    /// 90th percentile over 8-pixel blocks of the standard deviation of log₂ luminance.
+    public var localContrast = 0.0
     public var evidence = 0.0
 
     public init() {}
 
     public init(
         confidence: Double, spectralSlope: Double, slopeSpread: Double, highFrequency: Double, veil: Double, evidence: Double,
-        softness: Double, widthSpread: Double, softIslands: Double
+        softness: Double, widthSpread: Double, softIslands: Double, veilFraction: Double = 0, localContrast: Double = 0
     ) {
         self.confidence = confidence
         self.spectralSlope = spectralSlope
@@ -222,6 +230,8 @@ public struct SmudgeObservation: DetectorObservation {
         self.softness = softness
         self.widthSpread = widthSpread
         self.softIslands = softIslands
+        self.veilFraction = veilFraction
+        self.localContrast = localContrast
     }
 
     public static let fields: [ObservationField<Self>] = [
@@ -233,6 +243,8 @@ public struct SmudgeObservation: DetectorObservation {
         .number("softness", \.softness, "median noise-corrected edge width over textured tiles", units: "px", range: 0...64),
         .number("widthSpread", \.widthSpread, "ln(90th / 10th percentile) of tile edge widths", units: "ln ratio", range: 0...8),
         .number("softIslands", \.softIslands, "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
-        .number("evidence", \.evidence, "blend of steep spectra, unevenness and veil before mapping", units: "score", range: 0...1),
+        .number("veilFraction", \.veilFraction, "10th percentile over 32-px tiles of darkest (2nd percentile of the darkest channel) over brightest (98th of luma) tones, in linear light", units: "fraction", range: 0...1),
+        .number("localContrast", \.localContrast, "90th percentile over 8-px blocks of the standard deviation of log2 luminance", units: "stops", range: 0...8),
+        .number("evidence", \.evidence, "log-odds of a smudge from veilFraction and localContrast, before mapping", units: "log-odds", range: -100...100),
     ]
 }

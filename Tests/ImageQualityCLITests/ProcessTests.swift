@@ -210,7 +210,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.3.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.4.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {
