@@ -960,8 +960,11 @@ its files. `L` is the long side in px.
 Beside the real dirty-lens photos of the team's `smudge-dev` set (not in this repository),
 by eye: the oil film's lifted blacks and glow around bright areas with edges still in place,
 the drops' soft round patches with their own inverted content, the streaks through highlights,
-and the dust's soft dark spots. See `Scripts/datasets/build.py` (`oil_film`, `water_drops`,
-`scratches`, `dust`).
+and the dust's soft dark spots. The first model tried (film strengths 0.2–0.5, the scatter
+PSF's Gaussians weighted by 1/σ) gave films visibly milder than the real ones, whose blacks
+are lifted far more; the strengths and the PSF above come from that comparison. The real
+films are still stronger than most simulated ones. See `Scripts/datasets/build.py`
+(`oil_film`, `water_drops`, `scratches`, `dust`).
 """,
         "exposure": f"""# exposure
 
