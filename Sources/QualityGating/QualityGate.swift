@@ -41,7 +41,7 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     /// by `Reports/make-reports.sh`); the
     /// line pitch is read off the documents measured in `Scripts/measure/accuracy.py`.
     public static let `default` = QualityPolicy(
-        blur: 0.2683, smudge: 0.7484, exposure: 0.4487, minimumLinePitch: 16, minimumLegibility: 12, minimumTextContrast: 12)
+        blur: 0.2683, smudge: 0.7628, exposure: 0.4487, minimumLinePitch: 16, minimumLegibility: 12, minimumTextContrast: 12)
 
     public init(
         blur: Double, smudge: Double, exposure: Double, minimumLinePitch: Double, minimumLegibility: Double = 12,

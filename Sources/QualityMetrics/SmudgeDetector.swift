@@ -38,7 +38,7 @@ public struct SmudgeDetector: Sendable {
 
     /// Log-odds weights: intercept, veilFraction, localContrast (fitted by
     /// `Scripts/measure/fit_smudge.py` on `Datasets/smudge`, train split).
-    static let weights = (intercept: 0.4432, veilFraction: 4.0412, localContrast: -0.8022)
+    static let weights = (intercept: 0.2823, veilFraction: 5.6275, localContrast: -0.6418)
 
     public init(mapping: LogisticMapping = SmudgeDetector.defaultMapping) {
         self.mapping = mapping
@@ -50,7 +50,7 @@ public struct SmudgeDetector: Sendable {
         direction: "defect",
         fields: SmudgeObservation.descriptorFields,
         cost: "one 64×64 FFT per textured tile of the analysis image, and the shared tile analysis",
-        caveats: "Fog, haze and mist score high, and so does a frame with no dark tone anywhere (a white wall, snow).",
+        caveats: "Fog, haze and mist score high, and so does a textured frame with no dark tone anywhere (snow).",
         calibration: .init(measure: "evidence", meaning: "log-odds of the veil cues before mapping"))
 
     static let tile = 64

@@ -14,9 +14,9 @@ import Darwin
 ///   darkest channel) over the brightest (98th percentile of luma), in linear light. A
 ///   clean scene has something near black in most tiles (shadows, dark surfaces, the dark
 ///   side of every edge), so the ratio is near 0; scattered light adds to every pixel and
-///   lifts it. The cue is the 10th percentile over tiles: only a veil over the whole
-///   frame lifts even the tiles with the deepest shadows (a white wall or the sky is one
-///   bright tile among many).
+///   lifts it. The cue is the 10th percentile over textured tiles (flat ones hold nothing
+///   to veil): only a veil over the whole frame lifts even the tiles with the deepest
+///   shadows (a white wall or the sky is one bright tile among many).
 /// - `localContrast`: the 90th percentile over 8-pixel blocks of the standard deviation
 ///   of log₂ luminance: how many stops of contrast the most contrasty places keep. A veil
 ///   compresses it everywhere; blur lowers it only where detail was finer than a block.
@@ -27,6 +27,9 @@ struct VeilAnalysis {
     var localContrast = 0.0
 
     static let tile = 32
+    /// Tiles flatter than this luma variance (a standard deviation of 2 levels) hold no scene
+    /// to veil and are left out: a flat wall has no dark tone, veiled or not.
+    static let flatVariance = 4.0
     static let block = 8
     /// sRGB level → linear light.
     static let linear: [Double] = (0..<256).map { level in
@@ -47,9 +50,12 @@ struct VeilAnalysis {
             var x0 = 0
             while x0 + n <= width {
                 for i in 0..<256 { darkest[i] = 0; bright[i] = 0 }
+                var sum = 0, squares = 0
                 for y in y0..<(y0 + n) {
                     for x in x0..<(x0 + n) {
                         let l = Int(luma[x, y])
+                        sum += l
+                        squares += l * l
                         bright[l] += 1
                         if let rgb = image.rgb {
                             darkest[Int(min(rgb[x, y, 0], rgb[x, y, 1], rgb[x, y, 2]))] += 1
@@ -58,8 +64,10 @@ struct VeilAnalysis {
                         }
                     }
                 }
+                let count = Double(n * n), mean = Double(sum) / count
+                let textured = Double(squares) / count - mean * mean >= Self.flatVariance
                 let high = Self.linear[Self.level(bright, 0.98, count: n * n)]
-                if high > 0.02 {
+                if textured && high > 0.02 {
                     fractions.append(Self.linear[Self.level(darkest, 0.02, count: n * n)] / high)
                 }
                 x0 += n

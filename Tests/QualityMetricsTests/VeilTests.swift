@@ -44,6 +44,14 @@ struct VeilTests {
         }
     }
 
+    /// A flat grey wall (±1 level of noise) has no tone to lift: no tile is textured enough
+    /// to judge, and the veil fraction stays 0.
+    @Test func aFlatWallHoldsNothingToVeil() {
+        var generator = SeededGenerator(seed: 23)
+        let wall = (0..<(width * height)).map { _ in Float(200) + Float.random(in: -1...1, using: &generator) }
+        #expect(veil(wall).veilFraction == 0)
+    }
+
     /// The exact values on a plane of two levels per tile: darkest over brightest in linear light.
     @Test func theVeilFractionIsDarkOverBrightInLinearLight() {
         // Every tile holds levels 60 and 200 in equal parts (vertical stripes).
