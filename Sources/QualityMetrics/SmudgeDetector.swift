@@ -27,7 +27,7 @@ import Darwin
 /// softer than their neighbours, as under drops).
 ///
 /// Fog, haze and mist lift blacks the same way and score high; so does a frame with no
-/// dark tone anywhere (a white wall, snow). Size: measured on the analysis image. Cost:
+/// dark tone anywhere (snow; a flat wall holds no tile to judge). Size: measured on the analysis image. Cost:
 /// one pass for the veil and one 64×64 FFT per textured tile (≤ 192 tiles).
 public struct SmudgeDetector: Sendable {
     public var mapping: LogisticMapping
