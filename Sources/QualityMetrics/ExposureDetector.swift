@@ -109,9 +109,13 @@ public struct ExposureDetector: Sendable {
 /// An 8-bit level as stops from mid-grey (18 % linear reflectance, level 118): the
 /// sRGB curve undone, then log₂. Level 0 counts as 0.5 so black is finite (about −12).
 func stops(_ level: Double) -> Double {
-    let u = max(level, 0.5) / 255
-    let linear = u <= 0.04045 ? u / 12.92 : pow((u + 0.055) / 1.055, 2.4)
-    return log2(linear / 0.18)
+    log2(linearLight(max(level, 0.5)) / 0.18)
+}
+
+/// An 8-bit sRGB level (0–255, fractions allowed) as linear light, 0–1.
+func linearLight(_ level: Double) -> Double {
+    let u = level / 255
+    return u <= 0.04045 ? u / 12.92 : pow((u + 0.055) / 1.055, 2.4)
 }
 
 /// Where an image's detail lies on the tone scale: a histogram of the local (3 × 3 mean)

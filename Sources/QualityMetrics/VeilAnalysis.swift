@@ -32,10 +32,7 @@ struct VeilAnalysis {
     static let flatVariance = 4.0
     static let block = 8
     /// sRGB level → linear light.
-    static let linear: [Double] = (0..<256).map { level in
-        let u = Double(level) / 255
-        return u <= 0.04045 ? u / 12.92 : pow((u + 0.055) / 1.055, 2.4)
-    }
+    static let linear: [Double] = (0..<256).map { linearLight(Double($0)) }
     /// sRGB level → log₂(linear + 0.005) (0.005 keeps black finite, about −7.6 stops).
     static let logLuminance: [Double] = linear.map { log2($0 + 0.005) }
 
@@ -66,9 +63,9 @@ struct VeilAnalysis {
                 }
                 let count = Double(n * n), mean = Double(sum) / count
                 let textured = Double(squares) / count - mean * mean >= Self.flatVariance
-                let high = Self.linear[Self.level(bright, 0.98, count: n * n)]
+                let high = Self.linear[Histogram(counts: bright).percentile(0.98)]
                 if textured && high > 0.02 {
-                    fractions.append(Self.linear[Self.level(darkest, 0.02, count: n * n)] / high)
+                    fractions.append(Self.linear[Histogram(counts: darkest).percentile(0.02)] / high)
                 }
                 x0 += n
             }
@@ -100,16 +97,5 @@ struct VeilAnalysis {
         }
         deviations.sort()
         localContrast = deviations.isEmpty ? 0 : percentile(deviations, 0.9)
-    }
-
-    /// The level at or below which a share `q` of `count` samples lies.
-    static func level(_ histogram: [Int], _ q: Double, count: Int) -> Int {
-        let target = max(1, Int((q * Double(count)).rounded(.up)))
-        var running = 0
-        for level in 0..<256 {
-            running += histogram[level]
-            if running >= target { return level }
-        }
-        return 255
     }
 }
