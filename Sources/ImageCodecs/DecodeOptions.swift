@@ -43,6 +43,9 @@ public enum DecodeScale: Sendable, Hashable {
     case reduced(denominator: Int)
     /// The smallest reduction whose shorter side is still at least `shortSide` pixels.
     case atLeast(shortSide: Int)
+    /// The smallest reduction whose shorter side is at least `shortSide` and whose longer
+    /// side is at least `longSide` pixels.
+    case covering(shortSide: Int, longSide: Int)
 
     /// The libjpeg scale denominator for an image stored at `size`.
     func denominator(for size: ImageSize) -> Int {
@@ -52,8 +55,11 @@ public enum DecodeScale: Sendable, Hashable {
         case .reduced(let denominator):
             return [8, 4, 2].first { $0 <= denominator } ?? 1
         case .atLeast(let shortSide):
-            let short = min(size.width, size.height)
-            for denominator in [8, 4, 2] where (short + denominator - 1) / denominator >= shortSide {
+            return Self.covering(shortSide: shortSide, longSide: 0).denominator(for: size)
+        case .covering(let shortSide, let longSide):
+            let short = min(size.width, size.height), long = max(size.width, size.height)
+            for denominator in [8, 4, 2]
+            where (short + denominator - 1) / denominator >= shortSide && (long + denominator - 1) / denominator >= longSide {
                 return denominator
             }
             return 1

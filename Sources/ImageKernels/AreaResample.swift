@@ -35,8 +35,25 @@ public enum AreaResample {
     public static func resize(
         _ plane: PixelBuffer<UInt8>, to size: ImageSize, implementation: KernelImplementation = .current
     ) -> PixelBuffer<UInt8> {
+        resample(plane, to: size, implementation: implementation)
+    }
+
+    /// Each channel of interleaved samples (RGB, …) resampled to `size`, as `resize(_:to:)` does a plane.
+    public static func resize(
+        interleaved buffer: PixelBuffer<UInt8>, to size: ImageSize, implementation: KernelImplementation = .current
+    ) -> PixelBuffer<UInt8> {
+        resample(buffer, to: size, implementation: implementation)
+    }
+
+    /// Resamples every channel of `plane` (one or interleaved): the vertical pass works on
+    /// whole interleaved rows, element by element; the horizontal pass per channel, with
+    /// the same taps in the same order, so each channel comes out as it would alone.
+    static func resample(
+        _ plane: PixelBuffer<UInt8>, to size: ImageSize, implementation: KernelImplementation
+    ) -> PixelBuffer<UInt8> {
         precondition(size.width >= 1 && size.height >= 1 && size.width <= plane.width && size.height <= plane.height)
         if size == plane.size { return plane }
+        let channels = plane.channels
         let horizontal = Spans(input: plane.width, output: size.width)
         let vertical = Spans(input: plane.height, output: size.height)
         // For each input row, the output rows it contributes to, with weights (at most two:
@@ -46,7 +63,7 @@ public enum AreaResample {
             for (k, w) in weights.enumerated() { contributions[vertical.first[o] + k].append((o, w)) }
         }
         let lastInputRow = vertical.weights.indices.map { vertical.first[$0] + vertical.weights[$0].count - 1 }
-        let outWidth = size.width, width = plane.width
+        let outWidth = size.width, width = plane.width, rowLength = width * channels
         // Horizontal weights flattened to `taps` per output pixel (zero-padded) for a tight loop.
         let taps = horizontal.weights.map(\.count).max() ?? 1
         var starts = horizontal.first
@@ -64,8 +81,8 @@ public enum AreaResample {
         // Vertical pass first, streaming: input rows are added, weighted, into the float rows
         // of the (at most two) output rows in progress; a finished row is resampled
         // horizontally and rounded. Two rows of input width are all the float memory used.
-        var accumulators = [Float](repeating: 0, count: 2 * width)
-        var out = PixelBuffer<UInt8>(width: size.width, height: size.height)
+        var accumulators = [Float](repeating: 0, count: 2 * rowLength)
+        var out = PixelBuffer<UInt8>(width: size.width, height: size.height, channels: channels)
         let stride = plane.rowStride
         plane.withUnsafeBufferPointer { pixels in
             out.withUnsafeMutableBufferPointer { destination in
@@ -75,19 +92,21 @@ public enum AreaResample {
                             for y in 0..<plane.height {
                                 let source = pixels.baseAddress! + y * stride
                                 for (outRow, weight) in contributions[y] {
-                                    let accumulator = rows.baseAddress! + (outRow % 2) * width
-                                    if y == vertical.first[outRow] { accumulator.update(repeating: 0, count: width) }
-                                    addScaled(source, weight, into: accumulator, count: width, implementation)
+                                    let accumulator = rows.baseAddress! + (outRow % 2) * rowLength
+                                    if y == vertical.first[outRow] { accumulator.update(repeating: 0, count: rowLength) }
+                                    addScaled(source, weight, into: accumulator, count: rowLength, implementation)
                                     guard y == lastInputRow[outRow] else { continue }
-                                    let target = destination.baseAddress! + outRow * outWidth
+                                    let target = destination.baseAddress! + outRow * outWidth * channels
                                     var tap = weights.baseAddress!
                                     for ox in 0..<outWidth {
-                                        var total: Float = 0
-                                        let samples = accumulator + first[ox]
-                                        for k in 0..<taps { total += tap[k] * samples[k] }
+                                        for c in 0..<channels {
+                                            var total: Float = 0
+                                            let samples = accumulator + first[ox] * channels + c
+                                            for k in 0..<taps { total += tap[k] * samples[k * channels] }
+                                            // Weights and samples are non-negative: + 0.5 and truncation round.
+                                            target[ox * channels + c] = UInt8(min(255, total + 0.5))
+                                        }
                                         tap += taps
-                                        // Weights and samples are non-negative: + 0.5 and truncation round.
-                                        target[ox] = UInt8(min(255, total + 0.5))
                                     }
                                 }
                             }
@@ -131,32 +150,5 @@ public enum AreaResample {
         return ImageSize(
             width: max(1, Int((Double(plane.width) * scale).rounded())),
             height: max(1, Int((Double(plane.height) * scale).rounded())))
-    }
-
-    /// Each channel of interleaved samples (RGB, …) resampled to `size`, as `resize(_:to:)` does a plane.
-    public static func resize(interleaved buffer: PixelBuffer<UInt8>, to size: ImageSize) -> PixelBuffer<UInt8> {
-        if buffer.size == size { return buffer }
-        let channels = buffer.channels
-        var planes: [PixelBuffer<UInt8>] = []
-        for c in 0..<channels {
-            var plane = PixelBuffer<UInt8>(width: buffer.width, height: buffer.height)
-            buffer.withUnsafeBufferPointer { source in
-                plane.withUnsafeMutableBufferPointer { out in
-                    for y in 0..<buffer.height {
-                        for x in 0..<buffer.width { out[y * buffer.width + x] = source[y * buffer.rowStride + x * channels + c] }
-                    }
-                }
-            }
-            planes.append(resize(plane, to: size))
-        }
-        var out = PixelBuffer<UInt8>(width: size.width, height: size.height, channels: channels)
-        out.withUnsafeMutableBufferPointer { destination in
-            for c in 0..<channels {
-                planes[c].withUnsafeBufferPointer { p in
-                    for i in 0..<(size.width * size.height) { destination[i * channels + c] = p[i] }
-                }
-            }
-        }
-        return out
     }
 }

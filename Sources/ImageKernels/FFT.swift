@@ -38,31 +38,37 @@ public struct FFT: Sendable {
     @inline(__always)
     private func butterflies<T: FFTElement>(_ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>) {
         let n = size
-        for i in 0..<n {
-            let j = reversed[i]
-            if j > i {
-                swap(&re[i], &re[j])
-                swap(&im[i], &im[j])
+        reversed.withUnsafeBufferPointer { reversed in
+            for i in 0..<n {
+                let j = reversed[i]
+                if j > i {
+                    swap(&re[i], &re[j])
+                    swap(&im[i], &im[j])
+                }
             }
         }
-        var half = 1
-        while half < n {
-            let step = n / (2 * half)
-            var start = 0
-            while start < n {
-                for k in 0..<half {
-                    let c = T(cosines[k * step]), s = T(sines[k * step])
-                    let a = start + k, b = a + half
-                    let tr = re[b] * c - im[b] * s
-                    let ti = re[b] * s + im[b] * c
-                    re[b] = re[a] - tr
-                    im[b] = im[a] - ti
-                    re[a] = re[a] + tr
-                    im[a] = im[a] + ti
+        cosines.withUnsafeBufferPointer { cosines in
+            sines.withUnsafeBufferPointer { sines in
+                var half = 1
+                while half < n {
+                    let step = n / (2 * half)
+                    var start = 0
+                    while start < n {
+                        for k in 0..<half {
+                            let c = T(cosines[k * step]), s = T(sines[k * step])
+                            let a = start + k, b = a + half
+                            let tr = re[b] * c - im[b] * s
+                            let ti = re[b] * s + im[b] * c
+                            re[b] = re[a] - tr
+                            im[b] = im[a] - ti
+                            re[a] = re[a] + tr
+                            im[a] = im[a] + ti
+                        }
+                        start += 2 * half
+                    }
+                    half *= 2
                 }
-                start += 2 * half
             }
-            half *= 2
         }
     }
 
@@ -91,35 +97,76 @@ public struct FFT: Sendable {
                 }
             }
         case .simd:
-            var vRe = [SIMD8<Float>](repeating: .zero, count: n), vIm = [SIMD8<Float>](repeating: .zero, count: n)
-            for pass in 0..<2 {
-                var first = 0
-                while first < n {
-                    let lanes = min(8, n - first)
-                    for i in 0..<n {
-                        var r = SIMD8<Float>(), m = SIMD8<Float>()
-                        for lane in 0..<lanes {
-                            let line = first + lane
-                            let index = pass == 0 ? line * n + i : i * n + line
-                            r[lane] = real[index]
-                            m[lane] = imaginary[index]
-                        }
-                        vRe[i] = r
-                        vIm[i] = m
-                    }
-                    vRe.withUnsafeMutableBufferPointer { r in
-                        vIm.withUnsafeMutableBufferPointer { m in transform(real: r.baseAddress!, imaginary: m.baseAddress!) }
-                    }
-                    for i in 0..<n {
-                        for lane in 0..<lanes {
-                            let line = first + lane
-                            let index = pass == 0 ? line * n + i : i * n + line
-                            real[index] = vRe[i][lane]
-                            imaginary[index] = vIm[i][lane]
+            // Eight lines at a time, one per lane. Rows are gathered with a stride of n;
+            // columns are eight adjacent floats of each row, loaded and stored whole.
+            var vRe = [SIMD8<Float>](repeating: .zero, count: n), vIm = vRe
+            real.withUnsafeMutableBufferPointer { realBuffer in
+                imaginary.withUnsafeMutableBufferPointer { imaginaryBuffer in
+                    vRe.withUnsafeMutableBufferPointer { lanesRe in
+                        vIm.withUnsafeMutableBufferPointer { lanesIm in
+                            let re = realBuffer.baseAddress!, im = imaginaryBuffer.baseAddress!
+                            let r = lanesRe.baseAddress!, m = lanesIm.baseAddress!
+                            for pass in 0..<2 {
+                                var first = 0
+                                while first < n {
+                                    let lanes = min(8, n - first)
+                                    Self.gather(re, im, into: r, m, pass: pass, first: first, lanes: lanes, n: n)
+                                    transform(real: r, imaginary: m)
+                                    Self.scatter(r, m, into: re, im, pass: pass, first: first, lanes: lanes, n: n)
+                                    first += 8
+                                }
+                            }
                         }
                     }
-                    first += 8
                 }
+            }
+        }
+    }
+
+    /// Lines `first..<first + lanes` of a tile into lanes: rows (pass 0) or columns (pass 1).
+    @inline(__always)
+    private static func gather(
+        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, into r: UnsafeMutablePointer<SIMD8<Float>>,
+        _ m: UnsafeMutablePointer<SIMD8<Float>>, pass: Int, first: Int, lanes: Int, n: Int
+    ) {
+        if pass == 1 && lanes == 8 {
+            for i in 0..<n {
+                r[i] = UnsafeRawPointer(re + i * n + first).loadUnaligned(as: SIMD8<Float>.self)
+                m[i] = UnsafeRawPointer(im + i * n + first).loadUnaligned(as: SIMD8<Float>.self)
+            }
+            return
+        }
+        for i in 0..<n {
+            var vr = SIMD8<Float>(), vm = SIMD8<Float>()
+            for lane in 0..<lanes {
+                let index = pass == 0 ? (first + lane) * n + i : i * n + first + lane
+                vr[lane] = re[index]
+                vm[lane] = im[index]
+            }
+            r[i] = vr
+            m[i] = vm
+        }
+    }
+
+    /// The inverse of `gather`.
+    @inline(__always)
+    private static func scatter(
+        _ r: UnsafeMutablePointer<SIMD8<Float>>, _ m: UnsafeMutablePointer<SIMD8<Float>>, into re: UnsafeMutablePointer<Float>,
+        _ im: UnsafeMutablePointer<Float>, pass: Int, first: Int, lanes: Int, n: Int
+    ) {
+        if pass == 1 && lanes == 8 {
+            for i in 0..<n {
+                UnsafeMutableRawPointer(re + i * n + first).storeBytes(of: r[i], as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(im + i * n + first).storeBytes(of: m[i], as: SIMD8<Float>.self)
+            }
+            return
+        }
+        for i in 0..<n {
+            let vr = r[i], vm = m[i]
+            for lane in 0..<lanes {
+                let index = pass == 0 ? (first + lane) * n + i : i * n + first + lane
+                re[index] = vr[lane]
+                im[index] = vm[lane]
             }
         }
     }

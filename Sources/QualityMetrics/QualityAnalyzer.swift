@@ -71,14 +71,17 @@ public struct QualityAnalyzer: Sendable {
 
     /// Decode options that give the detectors what they need and no more: colour only
     /// when a colour cue is wanted, and JPEGs decoded at the smallest DCT scale whose
-    /// shorter side still covers the analysis and detail sizes.
+    /// shorter side still covers the detail crop and, when text is searched for, whose
+    /// longer side nearly covers the text plane.
     public func decodeOptions(base: DecodeOptions = DecodeOptions()) -> DecodeOptions {
         var options = base
         // Colour: smudge's veil, aesthetics, and whether a page of text has colour (text, and
         // exposure, which judges a page by its ink).
         let findsText = detectors.contains(.text) || detectors.contains(.exposure)
         options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic) || findsText
-        options.scale = .atLeast(shortSide: findsText ? 1536 : 768)
+        // Within 1/16 of the text plane's side: a 4 000-px photo is read at half size
+        // (a 2 000-px plane) instead of whole.
+        options.scale = .covering(shortSide: 768, longSide: findsText ? AnalysisImage.textSide * 15 / 16 : 0)
         return options
     }
 

@@ -70,30 +70,34 @@ public struct SmudgeDetector: Sendable {
         let noiseFloor = tiles.noiseVariance * windowEnergy * windowEnergy
         var slopes: [Double] = [], highs: [Double] = []
         var re = [Float](repeating: 0, count: n * n), im = re
-        var y0 = 0
-        while y0 + n <= plane.height {
-            var x0 = 0
-            while x0 + n <= plane.width {
-                var mean: Float = 0
-                for y in 0..<n { for x in 0..<n { mean += Float(plane[x0 + x, y0 + y]) } }
-                mean /= Float(n * n)
-                var variance: Float = 0
-                for y in 0..<n {
-                    for x in 0..<n {
-                        let v = Float(plane[x0 + x, y0 + y]) - mean
-                        variance += v * v
-                        re[y * n + x] = v * window[x] * window[y]
-                        im[y * n + x] = 0
+        let radii = Self.radii(size: n)
+        plane.withUnsafeBufferPointer { pixels in
+            var y0 = 0
+            while y0 + n <= plane.height {
+                var x0 = 0
+                while x0 + n <= plane.width {
+                    let origin = pixels.baseAddress! + y0 * plane.rowStride + x0
+                    var mean: Float = 0
+                    for y in 0..<n { for x in 0..<n { mean += Float(origin[y * plane.rowStride + x]) } }
+                    mean /= Float(n * n)
+                    var variance: Float = 0
+                    for y in 0..<n {
+                        for x in 0..<n {
+                            let v = Float(origin[y * plane.rowStride + x]) - mean
+                            variance += v * v
+                            re[y * n + x] = v * window[x] * window[y]
+                            im[y * n + x] = 0
+                        }
                     }
+                    x0 += n
+                    guard (variance / Float(n * n)).squareRoot() >= 4 else { continue }
+                    fft.transform2D(real: &re, imaginary: &im)
+                    let (slope, high) = Self.radialProfile(re, im, size: n, noiseFloor: noiseFloor, radii: radii)
+                    slopes.append(slope)
+                    highs.append(high)
                 }
-                x0 += n
-                guard (variance / Float(n * n)).squareRoot() >= 4 else { continue }
-                fft.transform2D(real: &re, imaginary: &im)
-                let (slope, high) = Self.radialProfile(re, im, size: n, noiseFloor: noiseFloor)
-                slopes.append(slope)
-                highs.append(high)
+                y0 += n
             }
-            y0 += n
         }
         let veil = Self.veil(image)
         let veiling = VeilAnalysis(image)
@@ -143,19 +147,18 @@ public struct SmudgeDetector: Sendable {
     /// Noise power per FFT bin is `noiseFloor`: bins are corrected by it, and only radii
     /// whose power stands at least twice above it enter the slope (a blurred tile's high
     /// frequencies sink to the noise floor, which would otherwise flatten the slope).
-    static func radialProfile(_ re: [Float], _ im: [Float], size n: Int, noiseFloor: Double = 0) -> (slope: Double, high: Double) {
+    static func radialProfile(
+        _ re: [Float], _ im: [Float], size n: Int, noiseFloor: Double = 0, radii: [Int32]? = nil
+    ) -> (slope: Double, high: Double) {
         let half = n / 2
+        let radii = radii ?? Self.radii(size: n)
         var power = [Double](repeating: 0, count: half + 1), counts = [Double](repeating: 0, count: half + 1)
-        for v in 0..<n {
-            let fy = v <= half ? v : v - n
-            for u in 0..<n {
-                let fx = u <= half ? u : u - n
-                let radius = Int((Double(fx * fx + fy * fy)).squareRoot().rounded())
-                guard radius >= 1 && radius <= half else { continue }
-                let p = Double(re[v * n + u]) * Double(re[v * n + u]) + Double(im[v * n + u]) * Double(im[v * n + u])
-                power[radius] += p
-                counts[radius] += 1
-            }
+        for i in 0..<(n * n) {
+            let radius = Int(radii[i])
+            guard radius >= 1 else { continue }
+            let p = Double(re[i]) * Double(re[i]) + Double(im[i]) * Double(im[i])
+            power[radius] += p
+            counts[radius] += 1
         }
         var xs: [Double] = [], ys: [Double] = []
         var total = 0.0, high = 0.0
@@ -180,6 +183,22 @@ public struct SmudgeDetector: Sendable {
             sxx += (x - mx) * (x - mx)
         }
         return (sxx > 0 ? sxy / sxx : 0, total > 0 ? high / total : 0)
+    }
+
+    /// The rounded distance of each bin of an `n × n` spectrum from zero frequency, or 0
+    /// beyond `n / 2` (bins the radial profile leaves out).
+    static func radii(size n: Int) -> [Int32] {
+        let half = n / 2
+        var radii = [Int32](repeating: 0, count: n * n)
+        for v in 0..<n {
+            let fy = v <= half ? v : v - n
+            for u in 0..<n {
+                let fx = u <= half ? u : u - n
+                let radius = Int((Double(fx * fx + fy * fy)).squareRoot().rounded())
+                if radius <= half { radii[v * n + u] = Int32(radius) }
+            }
+        }
+        return radii
     }
 
     /// The 2nd percentile of the darkest channel (or of luma without colour), 0–1.

@@ -112,44 +112,48 @@ public enum TextFinder {
     static func inkMasks(_ plane: PixelBuffer<UInt8>, radius: Int) -> (dark: [UInt8], light: [UInt8]) {
         let width = plane.width, height = plane.height, stride = plane.rowStride
         var dark = [UInt8](repeating: 0, count: width * height), light = dark
-        // Column sums over the vertical window, updated row by row; a running sum across them.
-        var columns = [Int32](repeating: 0, count: width)
+        guard width > 0, height > 0 else { return (dark, light) }
+        // Column sums over the vertical window, updated row by row; a running sum across
+        // them. Unsafe buffers: this loop visits every pixel of a plane of up to 4 MP.
+        let columns = UnsafeMutablePointer<Int32>.allocate(capacity: width)
+        columns.initialize(repeating: 0, count: width)
+        defer { columns.deallocate() }
+        let margin = Int32(Self.margin)
         plane.withUnsafeBufferPointer { samples in
-            let base = samples.baseAddress!
-            var top = 0, bottom = -1  // rows currently summed: top...bottom
-            for y in 0..<height {
-                let wantTop = max(0, y - radius), wantBottom = min(height - 1, y + radius)
-                while bottom < wantBottom {
-                    bottom += 1
-                    let row = base + bottom * stride
-                    for x in 0..<width { columns[x] += Int32(row[x]) }
-                }
-                while top < wantTop {
-                    let row = base + top * stride
-                    for x in 0..<width { columns[x] -= Int32(row[x]) }
-                    top += 1
-                }
-                let rows = Int32(bottom - top + 1)
-                let row = base + y * stride
-                var sum: Int32 = 0
-                var left = 0, right = -1
-                for x in 0..<width {
-                    let wantLeft = max(0, x - radius), wantRight = min(width - 1, x + radius)
-                    while right < wantRight {
-                        right += 1
-                        sum += columns[right]
-                    }
-                    while left < wantLeft {
-                        sum -= columns[left]
-                        left += 1
-                    }
-                    let count = rows * Int32(right - left + 1)
-                    let value = Int32(row[x]) * count
-                    let threshold = Int32(margin) * count
-                    if value < sum - threshold {
-                        dark[y * width + x] = 1
-                    } else if value > sum + threshold {
-                        light[y * width + x] = 1
+            dark.withUnsafeMutableBufferPointer { darkMask in
+                light.withUnsafeMutableBufferPointer { lightMask in
+                    let base = samples.baseAddress!
+                    var top = 0, bottom = -1  // rows currently summed: top...bottom
+                    for y in 0..<height {
+                        let wantTop = max(0, y - radius), wantBottom = min(height - 1, y + radius)
+                        while bottom < wantBottom {
+                            bottom += 1
+                            let row = base + bottom * stride
+                            for x in 0..<width { columns[x] &+= Int32(row[x]) }
+                        }
+                        while top < wantTop {
+                            let row = base + top * stride
+                            for x in 0..<width { columns[x] &-= Int32(row[x]) }
+                            top += 1
+                        }
+                        let rows = Int32(bottom - top + 1)
+                        let row = base + y * stride
+                        let darkRow = darkMask.baseAddress! + y * width, lightRow = lightMask.baseAddress! + y * width
+                        var sum: Int32 = 0
+                        for x in 0..<min(radius, width) { sum &+= columns[x] }
+                        for x in 0..<width {
+                            // The window is columns max(0, x − radius)...min(width − 1, x + radius).
+                            if x + radius < width { sum &+= columns[x + radius] }
+                            if x - radius - 1 >= 0 { sum &-= columns[x - radius - 1] }
+                            let count = rows &* Int32(min(width - 1, x + radius) - max(0, x - radius) + 1)
+                            let value = Int32(row[x]) &* count
+                            let threshold = margin &* count
+                            if value < sum &- threshold {
+                                darkRow[x] = 1
+                            } else if value > sum &+ threshold {
+                                lightRow[x] = 1
+                            }
+                        }
                     }
                 }
             }
@@ -157,10 +161,34 @@ public enum TextFinder {
         return (dark, light)
     }
 
-    /// The 8-connected components of a 0/1 mask, labelled run by run with union–find.
+    /// The 8-connected components of a 0/1 mask, labelled run by run with union–find, in
+    /// the order of their first run (top to bottom, left to right).
     static func connectedMarks(_ mask: [UInt8], width: Int, height: Int) -> [Mark] {
-        var runStart: [Int32] = [], runEnd: [Int32] = [], runRow: [Int32] = []
-        var parent: [Int32] = []
+        // Runs of set pixels, row by row, left to right.
+        var runStart: [Int32] = [], runEnd: [Int32] = [], rowFirstRun = [Int](repeating: 0, count: height + 1)
+        mask.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                rowFirstRun[y] = runStart.count
+                let row = pixels.baseAddress! + y * width
+                var x = 0
+                while x < width {
+                    guard row[x] != 0 else {
+                        x += 1
+                        continue
+                    }
+                    let start = x
+                    while x < width && row[x] != 0 { x += 1 }
+                    runStart.append(Int32(start))
+                    runEnd.append(Int32(x - 1))
+                }
+            }
+            rowFirstRun[height] = runStart.count
+        }
+        let runCount = runStart.count
+        guard runCount > 0 else { return [] }
+        let parent = UnsafeMutablePointer<Int32>.allocate(capacity: runCount)
+        defer { parent.deallocate() }
+        for i in 0..<runCount { parent[i] = Int32(i) }
         func find(_ i: Int32) -> Int32 {
             var i = i
             while parent[Int(i)] != i {
@@ -169,49 +197,39 @@ public enum TextFinder {
             }
             return i
         }
-        var previousFirst = 0, previousCount = 0
-        mask.withUnsafeBufferPointer { pixels in
-            for y in 0..<height {
-                let first = runStart.count
-                var x = 0
-                let row = pixels.baseAddress! + y * width
-                while x < width {
-                    guard row[x] != 0 else {
-                        x += 1
-                        continue
-                    }
-                    let start = x
-                    while x < width && row[x] != 0 { x += 1 }
-                    let id = Int32(runStart.count)
-                    runStart.append(Int32(start))
-                    runEnd.append(Int32(x - 1))
-                    runRow.append(Int32(y))
-                    parent.append(id)
-                    // Runs of the previous row touching this one (diagonals included).
-                    for p in previousFirst..<(previousFirst + previousCount)
-                    where Int(runStart[p]) <= x && Int(runEnd[p]) >= start - 1 {
-                        let a = find(Int32(p)), b = find(id)
-                        if a != b { parent[Int(max(a, b))] = min(a, b) }
-                    }
+        // Join each run to the runs of the row above that touch it (diagonals included).
+        // Both rows' runs are sorted and disjoint, so one forward pointer finds them.
+        for y in 1..<max(1, height) {
+            var above = rowFirstRun[y - 1]
+            let aboveEnd = rowFirstRun[y]
+            for run in rowFirstRun[y]..<rowFirstRun[y + 1] {
+                let start = runStart[run], end = runEnd[run]
+                while above < aboveEnd && runEnd[above] < start - 1 { above += 1 }
+                var p = above
+                while p < aboveEnd && runStart[p] <= end + 1 {
+                    let a = find(Int32(p)), b = find(Int32(run))
+                    if a != b { parent[Int(max(a, b))] = min(a, b) }
+                    p += 1
                 }
-                previousFirst = first
-                previousCount = runStart.count - first
             }
         }
-        var index = [Int32: Int]()
+        var markOfRoot = [Int32](repeating: -1, count: runCount)
         var marks: [Mark] = []
-        for i in 0..<runStart.count {
-            let root = find(Int32(i))
-            let length = runEnd[i] - runStart[i] + 1
-            if let m = index[root] {
-                marks[m].minX = min(marks[m].minX, runStart[i])
-                marks[m].maxX = max(marks[m].maxX, runEnd[i])
-                marks[m].maxY = max(marks[m].maxY, runRow[i])
-                marks[m].pixels += length
-                marks[m].runs += 1
-            } else {
-                index[root] = marks.count
-                marks.append(Mark(minX: runStart[i], minY: runRow[i], maxX: runEnd[i], maxY: runRow[i], pixels: length, runs: 1))
+        for y in 0..<height {
+            for i in rowFirstRun[y]..<rowFirstRun[y + 1] {
+                let root = Int(find(Int32(i)))
+                let length = runEnd[i] - runStart[i] + 1
+                let m = Int(markOfRoot[root])
+                if m >= 0 {
+                    marks[m].minX = min(marks[m].minX, runStart[i])
+                    marks[m].maxX = max(marks[m].maxX, runEnd[i])
+                    marks[m].maxY = Int32(y)
+                    marks[m].pixels += length
+                    marks[m].runs += 1
+                } else {
+                    markOfRoot[root] = Int32(marks.count)
+                    marks.append(Mark(minX: runStart[i], minY: Int32(y), maxX: runEnd[i], maxY: Int32(y), pixels: length, runs: 1))
+                }
             }
         }
         return marks
