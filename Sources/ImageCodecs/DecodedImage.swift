@@ -28,6 +28,8 @@ public struct DecodedImage: Sendable {
     /// EXIF resolution tags are not read (leptonica, and so the `tesseract` program, reads
     /// none either).
     public var resolution: ImageResolution?
+    /// Time spent in each step of decoding.
+    public var stages = DecodeStages()
 
     /// The full-resolution size as displayed (after orientation): what the score record reports.
     public var orientedSize: ImageSize { orientation.orientedSize(storedSize) }
@@ -37,6 +39,18 @@ public struct DecodedImage: Sendable {
         guard let resolution else { return nil }
         return orientation.swapsDimensions ? ImageResolution(horizontal: resolution.vertical, vertical: resolution.horizontal) : resolution
     }
+}
+
+/// Time spent in each step of decoding one image.
+public struct DecodeStages: Sendable, Equatable {
+    /// Reading the file (zero for bytes in memory).
+    public var read = Duration.zero
+    /// The codec's own work (libjpeg, libpng, libtiff), its colour conversion included.
+    public var codec = Duration.zero
+    /// Conversion to luma and RGB, and rotation for display.
+    public var conversion = Duration.zero
+
+    public init() {}
 }
 
 /// A pixel density in pixels per inch along each axis.

@@ -29,9 +29,13 @@ public final class ImageDecoder {
     /// - Throws: `ImagingError`: input errors (`input.*`) and decode errors (`decode.*`).
     public func decode(contentsOf path: String) throws(ImagingError) -> DecodedImage {
         defer { workspace.trim(above: 64 << 20) }
+        let clock = ContinuousClock(), start = clock.now
         try FileInput.readFile(path, maxBytes: options.limits.maxFileBytes, into: &workspace.file)
+        let read = clock.now - start
         let file = workspace.file
-        return try decodeBytes(of: file)
+        var image = try decodeBytes(of: file)
+        image.stages.read = read
+        return image
     }
 
     /// Decodes an image held in memory.
@@ -62,6 +66,7 @@ public final class ImageDecoder {
             throw ImagingError(.notAnImage, describeUnknownBytes(bytes))
         }
 
+        let clock = ContinuousClock(), start = clock.now
         let stored: StoredImage
         switch format {
         case .jpeg:
@@ -81,6 +86,7 @@ public final class ImageDecoder {
                 warning.kind == .truncated ? .truncated : .corrupt, "strict mode: \(warning.message)")
         }
 
+        let converting = clock.now
         // The workspace lives in a class: take its buffers out so each is accessed alone.
         var (luma, rgb): (AnyPixelBuffer, AnyPixelBuffer?)
         var work = workspace
@@ -102,11 +108,14 @@ public final class ImageDecoder {
             luma = luma.applying(stored.orientation)
             rgb = rgb?.applying(stored.orientation)
         }
-        return DecodedImage(
+        var image = DecodedImage(
             format: format, luma: luma, rgb: rgb, orientation: stored.orientation, isOriented: options.appliesOrientation,
             storedSize: stored.storedSize, scaleDenominator: stored.scaleDenominator,
             sourceBitDepth: stored.sourceBitDepth, pageCount: stored.pageCount, warnings: stored.warnings,
             resolution: stored.resolution)
+        image.stages.codec = converting - start
+        image.stages.conversion = clock.now - converting
+        return image
     }
 }
 

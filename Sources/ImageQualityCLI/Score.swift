@@ -27,6 +27,9 @@ struct AnalysisFlags: ParsableArguments {
         valueName: "kind"))
     var content: ContentJudgement?
 
+    @Flag(name: .long, help: "Add each stage's time to every record as \"timings\" (read, decode, convert, prepare, shared steps, each detector, gate; milliseconds, own time only).")
+    var timings = false
+
     /// The assessment configuration after the profile and policy files.
     func configuration(decodeOptions: DecodeOptions) throws -> Assessor.Configuration {
         var analyzer = QualityAnalyzer(detectors: detectors.kinds)
@@ -46,7 +49,8 @@ struct AnalysisFlags: ParsableArguments {
             }
         }
         if let content { resolved.content = content }
-        return Assessor.Configuration(analyzer: analyzer, gate: QualityGate(policy: resolved), decodeOptions: decodeOptions)
+        return Assessor.Configuration(
+            analyzer: analyzer, gate: QualityGate(policy: resolved), decodeOptions: decodeOptions, measuresStages: timings)
     }
 }
 

@@ -12,16 +12,19 @@ public struct Assessment: Sendable, Equatable {
     public var outcome: Outcome
     /// Wall time from reading the input to the decision, in milliseconds.
     public var elapsedMilliseconds: Double?
+    /// Each stage's time, when the assessor was asked to measure them (`score --timings`).
+    public var timings: StageTimings?
 
     public enum Outcome: Sendable, Equatable {
         case assessed(AssessedImage)
         case failed(ImagingError)
     }
 
-    public init(path: String, outcome: Outcome, elapsedMilliseconds: Double? = nil) {
+    public init(path: String, outcome: Outcome, elapsedMilliseconds: Double? = nil, timings: StageTimings? = nil) {
         self.path = path
         self.outcome = outcome
         self.elapsedMilliseconds = elapsedMilliseconds
+        self.timings = timings
     }
 
     /// The assessed image, or nil when the input failed.
@@ -70,7 +73,7 @@ public struct AssessedImage: Sendable, Equatable {
 extension Assessment: Codable {
     /// The record's top-level members; detectors are keyed by their descriptor names.
     private enum Key: String, CodingKey {
-        case path, format, width, height, pages, gate, warnings, elapsedMs, error
+        case path, format, width, height, pages, gate, warnings, elapsedMs, timings, error
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -90,6 +93,12 @@ extension Assessment: Codable {
             if !image.warnings.isEmpty { try container.encode(image.warnings, forKey: .warnings) }
             if let elapsedMilliseconds {
                 try container.encode((elapsedMilliseconds * 10).rounded() / 10, forKey: .elapsedMs)
+            }
+            if let timings {
+                var stages = container.nestedContainer(keyedBy: FieldKey.self, forKey: .timings)
+                for stage in timings.stages {
+                    try stages.encode((stage.duration.milliseconds * 100).rounded() / 100, forKey: FieldKey(stage.name + "Ms"))
+                }
             }
         }
     }

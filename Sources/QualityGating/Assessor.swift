@@ -26,21 +26,32 @@ public final class Assessor {
         /// Decode every pixel (for a recognizer that reads them), instead of the smallest
         /// JPEG scale the detectors need.
         public var decodesFullResolution: Bool
+        /// Time each stage (read, decode, conversion, each detector, gate) into `Assessment.timings`.
+        public var measuresStages: Bool
 
         public init(
             analyzer: QualityAnalyzer = QualityAnalyzer(), gate: QualityGate = QualityGate(),
-            decodeOptions: DecodeOptions = DecodeOptions(), decodesFullResolution: Bool = false
+            decodeOptions: DecodeOptions = DecodeOptions(), decodesFullResolution: Bool = false, measuresStages: Bool = false
         ) {
             self.analyzer = analyzer
             self.gate = gate
             self.decodeOptions = decodeOptions
             self.decodesFullResolution = decodesFullResolution
+            self.measuresStages = measuresStages
         }
 
         /// The detectors' report on an analysis image and the gate's decision on it.
         public func judge(_ image: AnalysisImage) -> (report: QualityReport, decision: GateDecision) {
-            let report = analyzer.analyze(image)
-            return (report, gate.decide(report))
+            var timings: StageTimings?
+            return judge(image, timings: &timings)
+        }
+
+        /// `judge(_:)`, adding each stage's time to `timings` when it is non-nil.
+        public func judge(_ image: AnalysisImage, timings: inout StageTimings?) -> (report: QualityReport, decision: GateDecision) {
+            let report = analyzer.analyze(image, timings: &timings)
+            guard timings != nil else { return (report, gate.decide(report)) }
+            let decision = timings!.measure("gate") { gate.decide(report) }
+            return (report, decision)
         }
 
         /// The decode options the detectors need on top of `decodeOptions`.
@@ -115,14 +126,27 @@ public final class Assessor {
         }
         if case .decoded = input {} else { decodeDuration = clock.now - start }
         let analysisStart = clock.now
+        var timings: StageTimings?
+        if configuration.measuresStages {
+            timings = StageTimings()
+            if case .decoded = input {} else {
+                timings!.record("read", image.stages.read)
+                timings!.record("decode", image.stages.codec)
+                timings!.record("convert", image.stages.conversion)
+            }
+        }
+        let prepareStart = timings?.begin()
         let (luma, rgb) = AnalysisImage.orientedEightBit(image)
-        let (report, decision) = configuration.judge(AnalysisImage(luma: luma, rgb: rgb, fullSize: image.orientedSize))
+        let analysisImage = AnalysisImage(luma: luma, rgb: rgb, fullSize: image.orientedSize)
+        if let prepareStart { timings!.end("prepare", prepareStart) }
+        let (report, decision) = configuration.judge(analysisImage, timings: &timings)
         let end = clock.now
         let assessed = AssessedImage(
             format: image.format, size: image.orientedSize, pageCount: image.pageCount, report: report, decision: decision,
             warnings: image.warnings)
         return AssessedPixels(
-            assessment: Assessment(path: input.name, outcome: .assessed(assessed), elapsedMilliseconds: (end - start).milliseconds),
+            assessment: Assessment(
+                path: input.name, outcome: .assessed(assessed), elapsedMilliseconds: (end - start).milliseconds, timings: timings),
             luma: luma, pixelsPerInch: image.orientedResolution.map { $0.vertical / Double(image.scaleDenominator) },
             decodeDuration: decodeDuration, analysisDuration: end - analysisStart)
     }

@@ -37,6 +37,11 @@ public enum RecordSchema {
                 ("items", .object([("$ref", .string("#/$defs/coded"))])),
             ])),
             ("elapsedMs", .object([("type", .string("number")), ("minimum", .int(0)), ("description", .string("wall time for this input in milliseconds, rounded to 0.1"))])),
+            ("timings", .object([
+                ("type", .string("object")),
+                ("description", .string("with --timings only: each stage's own time in milliseconds (rounded to 0.01), in the order the stages finished: readMs, decodeMs, convertMs, prepareMs, then the shared steps and detectors that ran, and gateMs")),
+                ("additionalProperties", .object([("type", .string("number")), ("minimum", .int(0))])),
+            ])),
         ]
         return .object([
             ("type", .string("object")),

@@ -86,15 +86,25 @@ public struct QualityAnalyzer: Sendable {
     }
 
     public func analyze(_ image: AnalysisImage) -> QualityReport {
+        var timings: StageTimings?
+        return analyze(image, timings: &timings)
+    }
+
+    /// Analyses `image`, adding each stage's time to `timings` when it is non-nil.
+    public func analyze(_ image: AnalysisImage, timings: inout StageTimings?) -> QualityReport {
         let shared = SharedAnalysis(image, analyzer: self)
+        shared.timings = timings
+        defer { timings = shared.timings }
         var report = QualityReport(fullSize: image.fullSize)
         if detectors.contains(.blur) { report.blur = shared.blur }
-        if detectors.contains(.smudge) { report.smudge = smudge.analyze(image, tiles: shared.tiles) }
+        if detectors.contains(.smudge) { report.smudge = shared.measured("smudge") { smudge.analyze(image, tiles: shared.tiles) } }
         if detectors.contains(.exposure) { report.exposure = shared.exposure }
         if detectors.contains(.aesthetic) {
-            report.aesthetic = aesthetics.analyze(
-                image, blur: shared.blur, exposure: shared.exposure, tiles: shared.tiles, colourfulness: shared.colourfulness,
-                showsPage: shared.located.showsPage)
+            report.aesthetic = shared.measured("aesthetic") {
+                aesthetics.analyze(
+                    image, blur: shared.blur, exposure: shared.exposure, tiles: shared.tiles, colourfulness: shared.colourfulness,
+                    showsPage: shared.located.showsPage)
+            }
         }
         if detectors.contains(.text) { report.text = shared.text }
         return report
@@ -115,17 +125,31 @@ private final class SharedAnalysis {
         self.analyzer = analyzer
     }
 
-    lazy var tiles = TileAnalysis(image.luma)
-    lazy var detail = DetailAnalysis(image.detail)
-    lazy var colourfulness = image.rgb.map { Colourfulness(rgb: $0) }
-    lazy var blur = analyzer.blur.analyze(image, tiles: tiles)
+    /// Stage times, when asked for.
+    var timings: StageTimings?
+
+    /// `body`'s result, timed as stage `name` when timings are asked for.
+    func measured<T>(_ name: String, _ body: () -> T) -> T {
+        guard timings != nil else { return body() }
+        let start = timings!.begin()
+        let result = body()
+        timings!.end(name, start)
+        return result
+    }
+
+    lazy var tiles = measured("tiles") { TileAnalysis(image.luma) }
+    lazy var detail = measured("detail") { DetailAnalysis(image.detail) }
+    lazy var colourfulness = measured("colourfulness") { image.rgb.map { Colourfulness(rgb: $0) } }
+    lazy var blur = measured("blur") { analyzer.blur.analyze(image, tiles: tiles) }
     /// The text estimate without legibility; its directional edges only when the text
     /// detector will report them.
-    lazy var textEstimate = TextDetector.estimate(
-        detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: analyzer.detectors.contains(.text))
+    lazy var textEstimate = measured("textEstimate") {
+        TextDetector.estimate(
+            detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: analyzer.detectors.contains(.text))
+    }
     /// The estimate with the text `TextFinder` located.
     lazy var located = TextDetector.locating(
-        textEstimate, found: TextFinder.find(image.textPlane()), colourfulness: colourfulness)
-    lazy var text = TextDetector.judging(located, blur: blur, scale: image.scale)
-    lazy var exposure = analyzer.exposure.analyze(image, detail: detail, text: located)
+        textEstimate, found: measured("textFinder") { TextFinder.find(image.textPlane()) }, colourfulness: colourfulness)
+    lazy var text = measured("text") { TextDetector.judging(located, blur: blur, scale: image.scale) }
+    lazy var exposure = measured("exposure") { analyzer.exposure.analyze(image, detail: detail, text: located) }
 }

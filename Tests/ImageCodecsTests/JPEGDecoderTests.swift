@@ -113,6 +113,11 @@ struct JPEGDecoderTests {
         #expect(DecodeScale.atLeast(shortSide: 378).denominator(for: size) == 8)
         #expect(DecodeScale.atLeast(shortSide: 379).denominator(for: size) == 4)
         #expect(DecodeScale.atLeast(shortSide: 5000).denominator(for: size) == 1)
+        // Both sides must be covered: the longer side decides for a wide image.
+        #expect(DecodeScale.covering(shortSide: 0, longSide: 1920).denominator(for: ImageSize(width: 4000, height: 3000)) == 2)
+        #expect(DecodeScale.covering(shortSide: 0, longSide: 1920).denominator(for: ImageSize(width: 3264, height: 2448)) == 1)
+        #expect(DecodeScale.covering(shortSide: 768, longSide: 1920).denominator(for: ImageSize(width: 8000, height: 1000)) == 1)
+        #expect(DecodeScale.covering(shortSide: 100, longSide: 1920).denominator(for: ImageSize(width: 8000, height: 1000)) == 4)
         #expect(DecodeScale.reduced(denominator: 3).denominator(for: size) == 2)
     }
 

@@ -266,6 +266,22 @@ struct AreaResampleTests {
         #expect(abs(mean(plane) - mean(small)) < 0.5)
     }
 
+    @Test func interleavedChannelsComeOutAsTheyWouldAlone() {
+        var rgb = PixelBuffer<UInt8>(width: 301, height: 203, channels: 3)
+        for y in 0..<rgb.height {
+            for x in 0..<rgb.width { for c in 0..<3 { rgb[x, y, c] = UInt8(truncatingIfNeeded: (x * 7 + y * 13) * (c + 1) ^ (x * y)) } }
+        }
+        for target in [ImageSize(width: 154, height: 104), ImageSize(width: 100, height: 203), ImageSize(width: 1, height: 1)] {
+            let together = AreaResample.resize(interleaved: rgb, to: target)
+            #expect(together.channels == 3 && together.size == target)
+            for c in 0..<3 {
+                let plane = PixelBuffer<UInt8>.make(width: rgb.width, height: rgb.height) { x, y in Double(rgb[x, y, c]) }
+                let alone = AreaResample.resize(plane, to: target)
+                #expect((0..<target.height).allSatisfy { y in (0..<target.width).allSatisfy { x in together[x, y, c] == alone[x, y] } }, "channel \(c) at \(target)")
+            }
+        }
+    }
+
     @Test func fittingSizes() {
         #expect(AreaResample.size(fitting: ImageSize(width: 4032, height: 3024), longSide: 1024) == ImageSize(width: 1024, height: 768))
         #expect(AreaResample.size(fitting: ImageSize(width: 500, height: 300), longSide: 1024) == ImageSize(width: 500, height: 300))

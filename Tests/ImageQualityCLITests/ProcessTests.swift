@@ -221,7 +221,7 @@ struct ProcessTests {
             Fixtures.path("jpeg/large.jpg"), Fixtures.path("tiff/multipage.tif"), Fixtures.path("jpeg/truncated.jpg"),
             Fixtures.path("png/truncated.png"), Fixtures.path("other/gif.gif"), "/no/such/file.png",
         ]
-        for arguments in [["score"], ["score", "--detectors", "text"], ["gate"]] {
+        for arguments in [["score"], ["score", "--detectors", "text"], ["score", "--timings"], ["gate"]] {
             let run = try Binary.run(arguments + ["--format", "jsonl"] + inputs)
             let lines = run.stdout.split(separator: "\n").map(String.init)
             #expect(lines.count == inputs.count)

@@ -22,6 +22,35 @@ struct AssessmentTests {
         #expect((assessment.elapsedMilliseconds ?? -1) > 0)
     }
 
+    @Test func timingsNameEachStageAndChangeNothingElse() throws {
+        let path = Fixtures.path("jpeg/large.jpg")
+        let timed = Assessor(Assessor.Configuration(measuresStages: true)).assess(contentsOf: path)
+        let plain = Assessor().assess(contentsOf: path)
+        let timings = try #require(timed.timings)
+        #expect(plain.timings == nil && timed.image == plain.image)
+        let names = timings.stages.map(\.name)
+        #expect(Array(names.prefix(4)) == ["read", "decode", "convert", "prepare"] && names.last == "gate")
+        #expect(
+            Set(names) == [
+                "read", "decode", "convert", "prepare", "tiles", "detail", "colourfulness", "textEstimate", "textFinder",
+                "blur", "smudge", "exposure", "aesthetic", "text", "gate",
+            ] && names.count == Set(names).count)
+        #expect(timings.stages.allSatisfy { $0.duration >= .zero })
+        // Own times: together no more than the whole.
+        let total = timings.stages.reduce(Duration.zero) { $0 + $1.duration }
+        #expect(total.milliseconds <= (timed.elapsedMilliseconds ?? 0) + 0.01)
+        let record = timed.record
+        guard case .object(let members) = record, case .object(let stages)? = record[path: "timings"] else {
+            Issue.record("no timings object")
+            return
+        }
+        #expect(members.last?.0 == "timings" && stages.map(\.0) == names.map { $0 + "Ms" })
+        #expect(schema.problems(record.serialized).isEmpty)
+        // Only the detectors asked for, and the stages they need, are timed.
+        let blurOnly = Assessor(Assessor.Configuration(analyzer: QualityAnalyzer(detectors: [.blur]), measuresStages: true))
+        #expect(blurOnly.assess(contentsOf: path).timings?.stages.map(\.name) == ["read", "decode", "convert", "prepare", "tiles", "blur", "gate"])
+    }
+
     @Test func bytesAndDecodedPixelsGiveTheSameAssessment() throws {
         let path = Fixtures.path("png/rgb8.png")
         let assessor = Assessor()

@@ -155,4 +155,83 @@ struct TextFinderTests {
         }
         return Scenes.plane(pixels, width: width, height: height)
     }
+
+    // MARK: - The steps against plain references
+
+    /// Dark and light ink by the definition: each pixel against the mean of its clipped box.
+    static func referenceInk(_ plane: PixelBuffer<UInt8>, radius: Int) -> (dark: [UInt8], light: [UInt8]) {
+        var dark = [UInt8](repeating: 0, count: plane.width * plane.height), light = dark
+        for y in 0..<plane.height {
+            for x in 0..<plane.width {
+                var sum = 0, count = 0
+                for v in max(0, y - radius)...min(plane.height - 1, y + radius) {
+                    for u in max(0, x - radius)...min(plane.width - 1, x + radius) {
+                        sum += Int(plane[u, v])
+                        count += 1
+                    }
+                }
+                let value = Int(plane[x, y]) * count, threshold = TextFinder.margin * count
+                if value < sum - threshold { dark[y * plane.width + x] = 1 } else if value > sum + threshold { light[y * plane.width + x] = 1 }
+            }
+        }
+        return (dark, light)
+    }
+
+    /// Connected components by flood fill (8-connectivity): boxes, pixels and horizontal runs,
+    /// in the order of each component's first pixel in raster order.
+    static func referenceMarks(_ mask: [UInt8], width: Int, height: Int) -> [TextFinder.Mark] {
+        var label = [Int](repeating: -1, count: mask.count)
+        var marks: [TextFinder.Mark] = []
+        for start in mask.indices where mask[start] != 0 && label[start] < 0 {
+            let id = marks.count
+            var stack = [start]
+            label[start] = id
+            var members: [Int] = []
+            while let i = stack.popLast() {
+                members.append(i)
+                let x = i % width, y = i / width
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let u = x + dx, v = y + dy
+                        guard u >= 0, u < width, v >= 0, v < height, mask[v * width + u] != 0, label[v * width + u] < 0 else { continue }
+                        label[v * width + u] = id
+                        stack.append(v * width + u)
+                    }
+                }
+            }
+            let xs = members.map { $0 % width }, ys = members.map { $0 / width }
+            // A run starts at a member whose left neighbour is not set.
+            let runs = members.filter { $0 % width == 0 || mask[$0 - 1] == 0 }.count
+            marks.append(TextFinder.Mark(
+                minX: Int32(xs.min()!), minY: Int32(ys.min()!), maxX: Int32(xs.max()!), maxY: Int32(ys.max()!),
+                pixels: Int32(members.count), runs: Int32(runs)))
+        }
+        return marks
+    }
+
+    @Test func inkMasksAndMarksMatchPlainReferences() {
+        // Noise with blobs and strokes: runs of many lengths, components that merge diagonally.
+        for (width, height, seed) in [(61, 47, 1), (130, 90, 2), (17, 200, 3)] {
+            var state = UInt64(seed)
+            let plane = PixelBuffer<UInt8>.make(width: width, height: height) { x, y in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let noise = Double(state >> 58)
+                let stroke = (x / 3 + y / 5) % 4 == 0 ? 90.0 : 0
+                return 120 + noise - stroke + (x * y % 23 == 0 ? 80 : 0)
+            }
+            for radius in [2, 8] {
+                let (dark, light) = TextFinder.inkMasks(plane, radius: radius)
+                let reference = Self.referenceInk(plane, radius: radius)
+                #expect(dark == reference.dark && light == reference.light, "\(width)×\(height) radius \(radius)")
+                for mask in [dark, light] {
+                    let marks = TextFinder.connectedMarks(mask, width: width, height: height)
+                    let expected = Self.referenceMarks(mask, width: width, height: height)
+                    #expect(marks.count == expected.count)
+                    #expect(zip(marks, expected).allSatisfy { a, b in
+                        (a.minX, a.minY, a.maxX, a.maxY, a.pixels, a.runs) == (b.minX, b.minY, b.maxX, b.maxY, b.pixels, b.runs)
+                    })
+                }
+            }
+        }
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A validator for the JSON Schema keywords imgquality's schemas use (draft 2020-12):
-/// `type`, `enum`, `required`, `properties`, `additionalProperties: false`, `items`,
+/// `type`, `enum`, `required`, `properties`, `additionalProperties` (false or a schema), `items`,
 /// `minimum`, `maximum`, `oneOf` and `$ref` to `#/$defs/…`. It is written apart from the
 /// schema generator so a test checks real records against the schema independently.
 public struct SchemaValidator {
@@ -64,6 +64,8 @@ public struct SchemaValidator {
                     found += problems(member, schema: memberSchema, at: "\(path).\(key)")
                 } else if (schema["additionalProperties"] as? Bool) == false {
                     found.append("\(path): unexpected member \(key)")
+                } else if let otherSchema = schema["additionalProperties"] as? [String: Any] {
+                    found += problems(member, schema: otherSchema, at: "\(path).\(key)")
                 }
             }
         }
