@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 swift build --build-tests
-# libtesseract's OpenMP threads spin against each other without this (see TesseractRecognizer).
+# For the `tesseract` program the command-recognizer tests run (imgquality limits its own
+# Tesseract threads; the program's spin against each other without this).
 export OMP_THREAD_LIMIT=1
 swift test --skip-build

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: AsyncParsableCommand {
-    public static let version = "0.4.0"
+    public static let version = "0.5.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "imgquality",

@@ -20,7 +20,8 @@ struct OCR: AsyncParsableCommand {
             for DOCUMENT_TEXT_DETECTION; rejected and failed images get its per-image error).
             jsonl records carry "timing": decodeMs, analysisMs and recognitionMs (when recognized).
             Exit status: 0 every image recognized, 1 some rejected by the gate, 2 some failed.
-            Set OMP_THREAD_LIMIT=1 in the environment: libtesseract is much slower without it.
+            Tesseract's OpenMP threads are limited to one per recognition (as OMP_THREAD_LIMIT=1
+            does) unless OMP_THREAD_LIMIT, OMP_NUM_THREADS or OMP_MAX_ACTIVE_LEVELS is set.
             """)
 
     @OptionGroup var input: InputOptions

@@ -34,9 +34,8 @@ private import CTesseract
 /// one per configuration and concurrent call, so calls from several threads run in parallel.
 /// The recognizer is safe to share.
 ///
-/// Run processes that use it with `OMP_THREAD_LIMIT=1`, as Tesseract's documentation
-/// advises: libgomp reads it only at load time, and without it Tesseract's OpenMP threads
-/// spin against each other (the README's "Text recognition" section says what it costs).
+/// Tesseract's OpenMP parallel regions run on the calling thread (`OpenMPThreads`), as
+/// `OMP_THREAD_LIMIT=1` would make them, unless the environment configures OpenMP.
 public final class TesseractRecognizer: TextRecognizer {
     /// Per-image limit on recognition time, through Tesseract's monitor.
     public let deadline: Duration
@@ -197,6 +196,7 @@ final class Engine: Sendable {
     private let pageSegmentationMode: Int
 
     init(_ key: EngineKey) throws(RecognitionError) {
+        _ = OpenMPThreads.limited
         guard let api = TessBaseAPICreate() else { throw RecognitionError(.engineUnavailable, "TessBaseAPICreate failed") }
         var names: [String] = [], values: [String] = []
         for (name, value) in key.level.variables.sorted(by: { $0.key < $1.key }) {

@@ -34,6 +34,15 @@ enum RenderedPage {
 struct TesseractRecognizerTests {
     let recognizer = TesseractRecognizer()
 
+    @Test func openMPIsLimitedToOneThreadUnlessTheUserSaysOtherwise() throws {
+        for variable in OpenMPThreads.userVariables {
+            #expect(!OpenMPThreads.limit(environment: [variable: "4"]), "\(variable) set by the user is kept")
+        }
+        #expect(OpenMPThreads.limit(environment: ["PATH": "/usr/bin"]))
+        // Zero active levels: every parallel region runs with a team of one.
+        #expect(OpenMPThreads.maxActiveLevels == 0)
+    }
+
     @Test func conformsToTheTextRecognizerContract() async throws {
         let failures = await TextRecognizerConformance.check(recognizer, page: try RenderedPage.luma(), expectedWords: Set(try RenderedPage.words()), minimumWordRecall: 0.9)
         #expect(failures.isEmpty, "\(failures)")
