@@ -250,7 +250,7 @@ public struct TextObservation: DetectorObservation {
         .boxes("regions", \.regions, "the lines found, full-resolution pixels, top to bottom (at most 64)"),
         .number("colourfulness", \.colourfulness, "the frame's colourfulness (Hasler–Süsstrunk M), −1 when decoded without colour", units: "M", range: -1...200),
         .number("paperLevel", \.paperLevel, "the paper's level: the mean of the brighter of Otsu's two classes", units: "8-bit level", range: 0...255),
-        .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, 30 on a frame of dark marks on light paper, or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20)"),
+        .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, 30 spanning 1/9 of a frame of dark marks on light paper, or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20)"),
     ]
 
     /// Whether there is text to judge: lines found, or text-like marks.
@@ -268,18 +268,22 @@ public struct TextObservation: DetectorObservation {
     /// Colourfulness (Hasler–Süsstrunk M) under which a frame has no colour to speak of
     /// (their scale calls about 15 "slightly colourful").
     public static let colourlessBelow = 20.0
+    /// The least share of the frame that a few lines of text must span (`extent`) to be its
+    /// subject: a third of its width by a third of its height. A label or a sign in a photo
+    /// spans less.
+    public static let subjectExtent = 1.0 / 9
     /// The least paper level (the brighter Otsu class's mean) of a page: paper reflects
     /// most of the light, so a frame whose brighter half is darker is not a page's.
     public static let paperBrighterThan = 128.0
 
     /// Whether the text is the subject of the image (a page, a receipt, a screen of text)
     /// rather than incidental to a photo: `pageCharacters` found; or
-    /// `inkOnPaperCharacters` found on a frame whose tones split into dark marks on light
-    /// paper (`detected`); or, for a page too blurred for its characters to be found, rows
-    /// at a regular pitch on a bright frame without colour.
+    /// `inkOnPaperCharacters` found, spanning `subjectExtent` of a frame whose tones split
+    /// into dark marks on light paper (`detected`); or, for a page too blurred for its
+    /// characters to be found, rows at a regular pitch on a bright frame without colour.
     public var showsPage: Bool {
         if characters >= Self.pageCharacters { return true }
-        if detected && characters >= Self.inkOnPaperCharacters { return true }
+        if detected && characters >= Self.inkOnPaperCharacters && extent >= Self.subjectExtent { return true }
         let colourless = colourfulness >= 0 && colourfulness < Self.colourlessBelow
         return colourless && paperLevel >= Self.paperBrighterThan && linePitch > 0 && lineRegularity >= Self.pageRegularity
     }

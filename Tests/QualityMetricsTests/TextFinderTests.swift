@@ -69,6 +69,21 @@ struct TextFinderTests {
         #expect(QualityGate().decide(report).content == .photo)
     }
 
+    @Test func aFewLinesMakeAPageOnlyWhenTheySpanTheFrame() {
+        var text = TextObservation()
+        text.detected = true
+        text.characters = 40
+        text.extent = 0.05  // a label or a sign in a photo
+        #expect(!text.showsPage)
+        text.extent = 0.2  // a short note filling the frame
+        #expect(text.showsPage)
+        text.detected = false
+        #expect(!text.showsPage, "not ink on paper")
+        text.characters = 120
+        text.extent = 0.01
+        #expect(text.showsPage, "two lines of body text make a page wherever they are")
+    }
+
     @Test func aPageIsJudgedByItsTextAndAPhotoByItsConfidences() throws {
         let page = try Self.luma("documents/images/page01_clean.png")
         let pageReport = QualityAnalyzer().analyze(AnalysisImage(luma: page, fullSize: page.size))
