@@ -97,17 +97,9 @@ public enum AreaResample {
                                     addScaled(source, weight, into: accumulator, count: rowLength, implementation)
                                     guard y == lastInputRow[outRow] else { continue }
                                     let target = destination.baseAddress! + outRow * outWidth * channels
-                                    var tap = weights.baseAddress!
-                                    for ox in 0..<outWidth {
-                                        for c in 0..<channels {
-                                            var total: Float = 0
-                                            let samples = accumulator + first[ox] * channels + c
-                                            for k in 0..<taps { total += tap[k] * samples[k * channels] }
-                                            // Weights and samples are non-negative: + 0.5 and truncation round.
-                                            target[ox * channels + c] = UInt8(min(255, total + 0.5))
-                                        }
-                                        tap += taps
-                                    }
+                                    resampleRow(
+                                        accumulator, into: target, count: outWidth, channels: channels, taps: taps,
+                                        weights: weights.baseAddress!, first: first.baseAddress!)
                                 }
                             }
                         }
@@ -116,6 +108,46 @@ public enum AreaResample {
             }
         }
         return out
+    }
+
+    /// One output row from a finished accumulator row: each output sample is the sum, in tap
+    /// order, of its taps' weights times the samples they cover. The usual tap counts are
+    /// written out (same order, same bits) so the loop runs without an inner loop.
+    @inline(__always)
+    static func resampleRow(
+        _ accumulator: UnsafeMutablePointer<Float>, into target: UnsafeMutablePointer<UInt8>, count: Int, channels: Int,
+        taps: Int, weights: UnsafePointer<Float>, first: UnsafePointer<Int>
+    ) {
+        // Weights and samples are non-negative: + 0.5 and truncation round.
+        @inline(__always) func store(_ total: Float, _ index: Int) { target[index] = UInt8(min(255, total + 0.5)) }
+        switch taps {
+        case 2:
+            for ox in 0..<count {
+                let w = weights + ox * 2
+                for c in 0..<channels {
+                    let s = accumulator + first[ox] * channels + c
+                    store(w[0] * s[0] + w[1] * s[channels], ox * channels + c)
+                }
+            }
+        case 3:
+            for ox in 0..<count {
+                let w = weights + ox * 3
+                for c in 0..<channels {
+                    let s = accumulator + first[ox] * channels + c
+                    store(w[0] * s[0] + w[1] * s[channels] + w[2] * s[2 * channels], ox * channels + c)
+                }
+            }
+        default:
+            for ox in 0..<count {
+                let w = weights + ox * taps
+                for c in 0..<channels {
+                    var total: Float = 0
+                    let s = accumulator + first[ox] * channels + c
+                    for k in 0..<taps { total += w[k] * s[k * channels] }
+                    store(total, ox * channels + c)
+                }
+            }
+        }
     }
 
     /// `destination[i] += weight * Float(source[i])`: element-wise, so SIMD and scalar agree exactly.

@@ -115,9 +115,10 @@ public enum TextFinder {
         guard width > 0, height > 0 else { return (dark, light) }
         // Column sums over the vertical window, updated row by row; a running sum across
         // them. Unsafe buffers: this loop visits every pixel of a plane of up to 4 MP.
-        let columns = UnsafeMutablePointer<Int32>.allocate(capacity: width)
-        columns.initialize(repeating: 0, count: width)
+        let columns = UnsafeMutablePointer<Int32>.allocate(capacity: 3 * width)
+        columns.initialize(repeating: 0, count: 3 * width)
         defer { columns.deallocate() }
+        let sums = columns + width, counts = columns + 2 * width
         let margin = Int32(Self.margin)
         plane.withUnsafeBufferPointer { samples in
             dark.withUnsafeMutableBufferPointer { darkMask in
@@ -139,20 +140,21 @@ public enum TextFinder {
                         let rows = Int32(bottom - top + 1)
                         let row = base + y * stride
                         let darkRow = darkMask.baseAddress! + y * width, lightRow = lightMask.baseAddress! + y * width
+                        // The box sums of the row (a running sum over the column sums), then
+                        // the comparisons, in a loop of their own that the compiler vectorises.
                         var sum: Int32 = 0
                         for x in 0..<min(radius, width) { sum &+= columns[x] }
                         for x in 0..<width {
                             // The window is columns max(0, x − radius)...min(width − 1, x + radius).
                             if x + radius < width { sum &+= columns[x + radius] }
                             if x - radius - 1 >= 0 { sum &-= columns[x - radius - 1] }
-                            let count = rows &* Int32(min(width - 1, x + radius) - max(0, x - radius) + 1)
-                            let value = Int32(row[x]) &* count
-                            let threshold = margin &* count
-                            if value < sum &- threshold {
-                                darkRow[x] = 1
-                            } else if value > sum &+ threshold {
-                                lightRow[x] = 1
-                            }
+                            sums[x] = sum
+                            counts[x] = rows &* Int32(min(width - 1, x + radius) - max(0, x - radius) + 1)
+                        }
+                        for x in 0..<width {
+                            let count = counts[x], value = Int32(row[x]) &* count, threshold = margin &* count
+                            darkRow[x] = value < sums[x] &- threshold ? 1 : 0
+                            lightRow[x] = value > sums[x] &+ threshold ? 1 : 0
                         }
                     }
                 }
@@ -172,6 +174,11 @@ public enum TextFinder {
                 let row = pixels.baseAddress! + y * width
                 var x = 0
                 while x < width {
+                    // Masks are mostly empty: skip eight clear pixels at a time.
+                    if x + 8 <= width && UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self) == 0 {
+                        x += 8
+                        continue
+                    }
                     guard row[x] != 0 else {
                         x += 1
                         continue
