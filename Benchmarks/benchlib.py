@@ -1,7 +1,5 @@
-"""What the benchmark scripts share: finding the images to time, timing one command, and
-printing each command's median time as a ratio to the baseline's."""
+"""What `ocr_vs_tesseract.py` needs: finding the images to time and timing one command."""
 import os
-import statistics
 import subprocess
 import time
 
@@ -26,12 +24,3 @@ def timed(command, env=None, check=False):
     start = time.perf_counter()
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=check)
     return time.perf_counter() - start
-
-
-def print_ratios(results, baseline_name):
-    """One line per command: its median time and its ratio to the baseline's median."""
-    baseline = statistics.median(results[baseline_name])
-    width = max(len(name) for name in results)
-    for name, times in results.items():
-        median = statistics.median(times)
-        print(f"  {name:{width}s} {median * 1000:9.1f} ms   ratio {median / baseline:5.2f}")

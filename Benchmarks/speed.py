@@ -23,7 +23,9 @@ Commands, interleaved round by round (`--rounds`; medians reported):
   colour, grey conversion, `cv2.Laplacian(gray, cv2.CV_64F).var()` and the mean) and the
   careful one (the same in `CV_32F` with `cv2.meanStdDev`, and the Hasler–Süsstrunk
   colourfulness in float32). OpenCV comes from PyPI into `.venv-bench` (made by the script).
-Peak memory is the child's maximum resident set (`wait4`).
+Peak memory is the child's maximum resident set (`wait4`). Then `imgquality ocr` on 8
+rendered pages of `Datasets/documents`: `--jobs 1` against `--jobs 2`, and without OpenMP
+variables against `OMP_THREAD_LIMIT=1`.
 
 `--memory-curve N` runs one `imgquality score --jobs 1` over N paths on standard input (the
 12 MP JPEGs, cycled) and prints the resident set after record 100, 500, 1 000, … N.
@@ -36,6 +38,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -201,14 +204,43 @@ def measure(name, files, binary, python, rounds):
     print(f"\n`--jobs 2` throughput: {one / two:.2f}× one job.")
 
 
+def measure_ocr(binary, rounds):
+    """`imgquality ocr` on rendered pages: one job against two, and the default environment
+    against `OMP_THREAD_LIMIT=1` (imgquality limits Tesseract's threads itself)."""
+    pages = sorted(files_in(os.path.join(ROOT, "Datasets", "documents", "images"), ("_clean.png",)))[:8]
+    if not pages:
+        return
+    quiet = {k: v for k, v in os.environ.items() if not k.startswith("OMP_")}
+    commands = {
+        "ocr --jobs 1": ([binary, "ocr", "--force", "--format", "text", "--jobs", "1"] + pages, quiet),
+        "ocr --jobs 1, OMP_THREAD_LIMIT=1 set": ([binary, "ocr", "--force", "--format", "text", "--jobs", "1"] + pages,
+                                                 dict(quiet, OMP_THREAD_LIMIT="1")),
+        "ocr --jobs 2": ([binary, "ocr", "--force", "--format", "text", "--jobs", "2"] + pages, quiet),
+    }
+    times = {label: [] for label in commands}
+    for _ in range(rounds):
+        for label, (command, env) in commands.items():
+            start = time.perf_counter()
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            times[label].append(time.perf_counter() - start)
+    medians = {label: statistics.median(t) for label, t in times.items()}
+    print(f"\n**ocr**: {len(pages)} rendered pages of `Datasets/documents`, median of {rounds} rounds\n")
+    print("| command | per page | ratio to one job |")
+    print("|---|---|---|")
+    for label, median in medians.items():
+        print(f"| {label} | {median / len(pages) * 1000:.0f} ms | {median / medians['ocr --jobs 1']:.2f} |")
+    print(f"\n`ocr --jobs 2` throughput: {medians['ocr --jobs 1'] / medians['ocr --jobs 2']:.2f}× one job.")
+
+
 def memory_curve(binary, count):
     """Resident MiB of one long batch after record 100, 500, 1 000, … `count`."""
     files = files_in(os.path.join(WORK, "12mp-jpeg"), (".jpg",))
     paths = "".join(files[i % len(files)] + "\n" for i in range(count)).encode()
     process = subprocess.Popen([binary, "score", "--jobs", "1", "--format", "jsonl", "-"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    process.stdin.write(paths)
-    process.stdin.close()
+    # Fed from a thread: records come back while paths still go in.
+    feeder = threading.Thread(target=lambda: (process.stdin.write(paths), process.stdin.close()))
+    feeder.start()
     marks = sorted({100, 500} | set(range(1000, count + 1, 1000)) | {count})
     print(f"\n**Memory over one batch** of {count} 12 MP JPEGs (`imgquality score --jobs 1`, paths on stdin)\n")
     print("| after record | resident |")
@@ -254,6 +286,7 @@ def main():
     for name, files in sets:
         if files:
             measure(name, files, args.binary, python, args.rounds)
+    measure_ocr(args.binary, args.rounds)
 
 
 if __name__ == "__main__":

@@ -75,11 +75,11 @@ public enum TextFinder {
         let width = plane.width, height = plane.height
         guard width >= 3 * minimumCharacterHeight, height >= 2 * minimumCharacterHeight else { return Result() }
         let radius = max(8, max(width, height) / 96)
-        let polarities = inkMasks(plane, radius: radius)
+        let ink = inkMask(plane, radius: radius)
         var lines: [(box: PixelRect, characters: [Mark])] = []
         var found: Set<Polarity> = []
-        for (polarity, mask) in [(Polarity.dark, polarities.dark), (.light, polarities.light)] {
-            let marks = connectedMarks(mask, width: width, height: height).filter { isCharacter($0, planeHeight: height) }
+        for (polarity, value) in [(Polarity.dark, darkInk), (.light, lightInk)] {
+            let marks = connectedMarks(ink, value: value, width: width, height: height).filter { isCharacter($0, planeHeight: height) }
             let chains = textLines(marks)
             if !chains.isEmpty { found.insert(polarity) }
             lines += chains
@@ -108,11 +108,15 @@ public enum TextFinder {
 
     // MARK: - Steps
 
-    /// Dark and light ink: pixels `margin` levels beyond the mean of a (2·radius + 1)² box.
-    static func inkMasks(_ plane: PixelBuffer<UInt8>, radius: Int) -> (dark: [UInt8], light: [UInt8]) {
+    /// The values of `inkMask`: dark ink, light ink (0 is neither).
+    static let darkInk: UInt8 = 1, lightInk: UInt8 = 2
+
+    /// Dark and light ink in one mask (`darkInk`, `lightInk`, or 0): pixels `margin` levels
+    /// below or above the mean of a (2·radius + 1)² box.
+    static func inkMask(_ plane: PixelBuffer<UInt8>, radius: Int) -> [UInt8] {
         let width = plane.width, height = plane.height, stride = plane.rowStride
-        var dark = [UInt8](repeating: 0, count: width * height), light = dark
-        guard width > 0, height > 0 else { return (dark, light) }
+        var ink = [UInt8](repeating: 0, count: width * height)
+        guard width > 0, height > 0 else { return ink }
         // Column sums over the vertical window, updated row by row; a running sum across
         // them. Unsafe buffers: this loop visits every pixel of a plane of up to 4 MP.
         let columns = UnsafeMutablePointer<Int32>.allocate(capacity: 3 * width)
@@ -121,8 +125,8 @@ public enum TextFinder {
         let sums = columns + width, counts = columns + 2 * width
         let margin = Int32(Self.margin)
         plane.withUnsafeBufferPointer { samples in
-            dark.withUnsafeMutableBufferPointer { darkMask in
-                light.withUnsafeMutableBufferPointer { lightMask in
+            ink.withUnsafeMutableBufferPointer { mask in
+                do {
                     let base = samples.baseAddress!
                     var top = 0, bottom = -1  // rows currently summed: top...bottom
                     for y in 0..<height {
@@ -139,7 +143,7 @@ public enum TextFinder {
                         }
                         let rows = Int32(bottom - top + 1)
                         let row = base + y * stride
-                        let darkRow = darkMask.baseAddress! + y * width, lightRow = lightMask.baseAddress! + y * width
+                        let inkRow = mask.baseAddress! + y * width
                         // The box sums of the row (a running sum over the column sums), then
                         // the comparisons, in a loop of their own that the compiler vectorises.
                         var sum: Int32 = 0
@@ -153,19 +157,20 @@ public enum TextFinder {
                         }
                         for x in 0..<width {
                             let count = counts[x], value = Int32(row[x]) &* count, threshold = margin &* count
-                            darkRow[x] = value < sums[x] &- threshold ? 1 : 0
-                            lightRow[x] = value > sums[x] &+ threshold ? 1 : 0
+                            let dark = value < sums[x] &- threshold ? Self.darkInk : 0
+                            let light = value > sums[x] &+ threshold ? Self.lightInk : 0
+                            inkRow[x] = dark | light
                         }
                     }
                 }
             }
         }
-        return (dark, light)
+        return ink
     }
 
-    /// The 8-connected components of a 0/1 mask, labelled run by run with union–find, in
-    /// the order of their first run (top to bottom, left to right).
-    static func connectedMarks(_ mask: [UInt8], width: Int, height: Int) -> [Mark] {
+    /// The 8-connected components of the pixels of `mask` equal to `value`, labelled run by
+    /// run with union–find, in the order of their first run (top to bottom, left to right).
+    static func connectedMarks(_ mask: [UInt8], value: UInt8, width: Int, height: Int) -> [Mark] {
         // Runs of set pixels, row by row, left to right.
         var runStart: [Int32] = [], runEnd: [Int32] = [], rowFirstRun = [Int](repeating: 0, count: height + 1)
         mask.withUnsafeBufferPointer { pixels in
@@ -179,12 +184,12 @@ public enum TextFinder {
                         x += 8
                         continue
                     }
-                    guard row[x] != 0 else {
+                    guard row[x] == value else {
                         x += 1
                         continue
                     }
                     let start = x
-                    while x < width && row[x] != 0 { x += 1 }
+                    while x < width && row[x] == value { x += 1 }
                     runStart.append(Int32(start))
                     runEnd.append(Int32(x - 1))
                 }

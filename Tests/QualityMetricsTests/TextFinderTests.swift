@@ -235,11 +235,12 @@ struct TextFinderTests {
                 return 120 + noise - stroke + (x * y % 23 == 0 ? 80 : 0)
             }
             for radius in [2, 8] {
-                let (dark, light) = TextFinder.inkMasks(plane, radius: radius)
+                let ink = TextFinder.inkMask(plane, radius: radius)
                 let reference = Self.referenceInk(plane, radius: radius)
-                #expect(dark == reference.dark && light == reference.light, "\(width)×\(height) radius \(radius)")
-                for mask in [dark, light] {
-                    let marks = TextFinder.connectedMarks(mask, width: width, height: height)
+                #expect(ink.map { $0 == TextFinder.darkInk ? 1 : 0 } == reference.dark, "\(width)×\(height) radius \(radius)")
+                #expect(ink.map { $0 == TextFinder.lightInk ? 1 : 0 } == reference.light, "\(width)×\(height) radius \(radius)")
+                for (value, mask) in [(TextFinder.darkInk, reference.dark), (TextFinder.lightInk, reference.light)] {
+                    let marks = TextFinder.connectedMarks(ink, value: value, width: width, height: height)
                     let expected = Self.referenceMarks(mask, width: width, height: height)
                     #expect(marks.count == expected.count)
                     #expect(zip(marks, expected).allSatisfy { a, b in

@@ -1,0 +1,78 @@
+import Benchmark
+import ImageKernels
+import ImagingCore
+
+/// A 4 000 × 3 000 plane of texture and noise: what a 12 MP photo's luma costs a kernel.
+let plane: PixelBuffer<UInt8> = {
+    var plane = PixelBuffer<UInt8>(width: 4000, height: 3000)
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    plane.withUnsafeMutableBufferPointer { pixels in
+        for y in 0..<3000 {
+            for x in 0..<4000 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let texture = (x / 7 + y / 5) % 9 * 20
+                pixels[y * 4000 + x] = UInt8(truncatingIfNeeded: texture + Int(state >> 60))
+            }
+        }
+    }
+    return plane
+}()
+
+/// The same pixels as interleaved RGB at a quarter of the size (a 1/2-scale decode's colour).
+let rgb: PixelBuffer<UInt8> = {
+    var rgb = PixelBuffer<UInt8>(width: 2000, height: 1500, channels: 3)
+    for y in 0..<1500 { for x in 0..<2000 { for c in 0..<3 { rgb[x, y, c] = plane[2 * x + c, 2 * y] } } }
+    return rgb
+}()
+
+let megapixels = 12
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        timeUnits: .milliseconds,
+        maxDuration: .seconds(3),
+        maxIterations: 30,
+        // Timing varies with the machine and what else runs on it: a regression is 50%
+        // slower at the median; allocations are counted, so 5% more is one.
+        thresholds: [
+            .wallClock: .init(relative: [.p50: 50]),
+            .mallocCountTotal: .init(relative: [.p50: 5], absolute: [.p50: 10]),
+        ])
+
+    for implementation in KernelImplementation.allCases {
+        let name = implementation.rawValue
+        // The Laplacian statistics the blur detector reads, on a whole 12 MP plane.
+        // Throughput is in planes per second: × 12 for megapixels.
+        Benchmark("Laplacian tile moments 12 MP (\(name))") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(Stencil.laplacian.tileMoments(plane, tileSize: 64, implementation: implementation))
+            }
+        }
+        Benchmark("Histogram 12 MP (\(name))") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Histogram(plane, implementation: implementation)) }
+        }
+        Benchmark("Area resample 12 MP to 1024 (\(name))") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(AreaResample.resize(plane, to: ImageSize(width: 1024, height: 768), implementation: implementation))
+            }
+        }
+        Benchmark("Colourfulness 3 MP RGB (\(name))") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Colourfulness(rgb: rgb, implementation: implementation)) }
+        }
+        Benchmark("FFT 64×64 2-D, 192 tiles (\(name))") { benchmark in
+            let fft = FFT(size: 64)
+            var re = [Float](repeating: 0, count: 64 * 64), im = re
+            for _ in benchmark.scaledIterations {
+                for tile in 0..<192 {
+                    for i in 0..<(64 * 64) {
+                        re[i] = Float(plane[(tile % 32) * 64 + i % 64, (tile / 32) * 64 + i / 64])
+                        im[i] = 0
+                    }
+                    fft.transform2D(real: &re, imaginary: &im, implementation: implementation)
+                }
+                blackHole(re)
+            }
+        }
+    }
+}
