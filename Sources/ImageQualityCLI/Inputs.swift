@@ -6,9 +6,14 @@ import Foundation
 /// - A directory is walked recursively; its files are sorted by path (byte order,
 ///   as `find | LC_ALL=C sort`). Hidden entries are skipped; only files with an image
 ///   extension are taken unless `allFiles` is set. Symbolic links to files are
-///   followed, links to directories are not (no cycles).
+///   followed, links to directories are not (no cycles). A link with an image name
+///   that leads nowhere (dangling, or a loop) is taken, so its record says why it
+///   cannot be read. A named directory that cannot be listed is itself an input (its
+///   record holds the error); a directory below it that cannot be listed, and a named
+///   directory without images, are reported on standard error.
 /// - `-` reads paths from standard input, one per line (or NUL-separated), lazily,
-///   so a pipeline streams.
+///   so a pipeline streams. A line's trailing `\r` (CRLF input) is dropped; a name that
+///   really ends in `\r` can be given NUL-separated.
 struct InputExpander: Sendable {
     var allFiles = false
     var nullSeparated = false
@@ -20,29 +25,55 @@ struct InputExpander: Sendable {
         "heic", "heif", "avif", "webp", "gif", "bmp", "jxl", "jp2", "dng",
     ]
 
-    /// Files of `directory`, recursively, sorted by path.
-    func files(inDirectory directory: String) -> [String] {
+    /// Files of `directory`, recursively, sorted by path; nil when `directory` itself
+    /// cannot be listed. `warn` hears of directories below it that cannot be listed.
+    func files(inDirectory directory: String, warn: (String) -> Void = { _ in }) -> [String]? {
         let fileManager = FileManager.default
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         var found: [String] = []
         var pending = [""]
         while let relative = pending.popLast() {
             let absolute = prefix + relative
-            guard let names = try? fileManager.contentsOfDirectory(atPath: absolute) else { continue }
+            let names: [String]
+            do {
+                names = try fileManager.contentsOfDirectory(atPath: absolute)
+            } catch {
+                if relative.isEmpty { return nil }
+                warn("cannot list the directory \(absolute): \(Self.reason(error))")
+                continue
+            }
             for name in names where !name.hasPrefix(".") {
                 let path = absolute + name
                 var isDirectory: ObjCBool = false
                 let attributes = try? fileManager.attributesOfItem(atPath: path)
                 let isLink = (attributes?[.type] as? FileAttributeType) == .typeSymbolicLink
-                guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+                let takesName = allFiles || Self.imageExtensions.contains((name as NSString).pathExtension.lowercased())
+                guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                    // A link leading nowhere, or something that vanished: its record says so.
+                    if takesName { found.append(path) }
+                    continue
+                }
                 if isDirectory.boolValue {
                     if !isLink { pending.append(relative + name + "/") }
-                } else if allFiles || Self.imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                } else if takesName {
                     found.append(path)
                 }
             }
         }
         return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The system's words for why a directory could not be listed.
+    static func reason(_ error: any Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return "not readable"
+    }
+
+    /// Says `message` on standard error, as `imgquality: message`.
+    static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("imgquality: \(message)\n".utf8))
     }
 
     func isDirectory(_ path: String) -> Bool {
@@ -70,7 +101,14 @@ struct InputExpander: Sendable {
                 if argument == "-" {
                     readingStandardInput = true
                 } else if isDirectory(argument) {
-                    queue = files(inDirectory: argument)
+                    // A directory that cannot be listed is an input of its own: its record says why.
+                    guard let listed = files(inDirectory: argument, warn: Self.warn) else { return argument }
+                    if listed.isEmpty {
+                        Self.warn(
+                            "\(argument): no \(allFiles ? "files" : "files with an image extension") found"
+                                + (allFiles ? "" : " (--all-files takes every file)"))
+                    }
+                    queue = listed
                     queueIndex = 0
                 } else {
                     return argument
@@ -82,12 +120,13 @@ struct InputExpander: Sendable {
     /// How many paths `arguments` name, or nil when one of them is `-`.
     func count(_ arguments: [String]) -> Int? {
         if arguments.contains("-") { return nil }
-        return arguments.reduce(0) { $0 + (isDirectory($1) ? files(inDirectory: $1).count : 1) }
+        return arguments.reduce(0) { $0 + (isDirectory($1) ? files(inDirectory: $1)?.count ?? 1 : 1) }
     }
 }
 
 /// Lines (or NUL-terminated records) read from a file descriptor as they arrive.
-/// Empty records are skipped; a trailing `\r` is kept (it may be part of a name).
+/// Empty records are skipped; a line's trailing `\r` (CRLF input) is dropped, a
+/// NUL-terminated record is kept exactly.
 final class FileDescriptorLines: @unchecked Sendable {
     private let descriptor: Int32
     private let separator: UInt8
@@ -100,18 +139,24 @@ final class FileDescriptorLines: @unchecked Sendable {
         self.separator = nullSeparated ? 0 : UInt8(ascii: "\n")
     }
 
+    /// A line without the `\r` a CRLF file ends it with.
+    private func trimmed(_ record: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        separator == UInt8(ascii: "\n") && record.last == UInt8(ascii: "\r") ? record.dropLast() : record
+    }
+
     func next() -> String? {
         while true {
             if let end = buffer[start...].firstIndex(of: separator) {
-                let record = buffer[start..<end]
+                let record = trimmed(buffer[start..<end])
                 start = end + 1
                 if record.isEmpty { continue }
                 return String(decoding: record, as: UTF8.self)
             }
             if ended {
                 guard start < buffer.count else { return nil }
-                let record = buffer[start...]
+                let record = trimmed(buffer[start...])
                 start = buffer.count
+                if record.isEmpty { return nil }
                 return String(decoding: record, as: UTF8.self)
             }
             buffer.removeFirst(start)

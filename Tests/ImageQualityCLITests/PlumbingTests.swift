@@ -50,10 +50,11 @@ struct PlumbingTests {
         for name in ["b.jpg", "a/z.PNG", "a/b/c.tif", "A.tiff", "notes.txt", ".hidden.jpg", ".git/x.jpg", "a b.jpeg"] {
             try folder.write(name, [0])
         }
-        let names = InputExpander().files(inDirectory: folder.path).map { String($0.dropFirst(folder.path.count + 1)) }
+        let names = try #require(InputExpander().files(inDirectory: folder.path)).map { String($0.dropFirst(folder.path.count + 1)) }
         #expect(names == ["A.tiff", "a b.jpeg", "a/b/c.tif", "a/z.PNG", "b.jpg"])
-        let all = InputExpander(allFiles: true).files(inDirectory: folder.path + "/")
+        let all = try #require(InputExpander(allFiles: true).files(inDirectory: folder.path + "/"))
         #expect(all.count == 6)
+        #expect(InputExpander().files(inDirectory: folder.path + "/no-such-directory") == nil)
         #expect(InputExpander().count([folder.path, "x.png"]) == 6)
         #expect(InputExpander().count([folder.path, "-"]) == nil)
     }
@@ -64,13 +65,28 @@ struct PlumbingTests {
         let descriptor = open(file, O_RDONLY)
         defer { close(descriptor) }
         let lines = FileDescriptorLines(descriptor: descriptor, nullSeparated: false)
-        #expect(Array(AnyIterator { lines.next() }) == ["one", "two\r", "three"])
+        #expect(Array(AnyIterator { lines.next() }) == ["one", "two", "three"], "CRLF lines lose their \\r")
+        let crlf = try folder.write("crlf", Array("a.png\r\nb.png\r\n\r\n".utf8))
+        let crlfDescriptor = open(crlf, O_RDONLY)
+        defer { close(crlfDescriptor) }
+        let crlfLines = FileDescriptorLines(descriptor: crlfDescriptor, nullSeparated: false)
+        #expect(Array(AnyIterator { crlfLines.next() }) == ["a.png", "b.png"])
 
-        let nul = try folder.write("nul", Array("a\nb\0\0c\0".utf8))
+        let nul = try folder.write("nul", Array("a\nb\0\0c\r\0".utf8))
         let nulDescriptor = open(nul, O_RDONLY)
         defer { close(nulDescriptor) }
         let records = FileDescriptorLines(descriptor: nulDescriptor, nullSeparated: true)
-        #expect(Array(AnyIterator { records.next() }) == ["a\nb", "c"])
+        #expect(Array(AnyIterator { records.next() }) == ["a\nb", "c\r"], "NUL-separated names are kept exactly")
+    }
+
+    @Test func linksLeadingNowhereAreTakenSoTheirRecordsSayWhy() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("real.jpg", [0])
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/dangling.jpg", withDestinationPath: folder.path + "/gone.jpg")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/loop.png", withDestinationPath: folder.path + "/loop.png")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/dangling.txt", withDestinationPath: folder.path + "/gone.txt")
+        let names = try #require(InputExpander().files(inDirectory: folder.path)).map { String($0.dropFirst(folder.path.count + 1)) }
+        #expect(names == ["dangling.jpg", "loop.png", "real.jpg"])
     }
 
     @Test func byteCounts() {

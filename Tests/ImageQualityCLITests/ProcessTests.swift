@@ -107,6 +107,28 @@ struct ProcessTests {
         #expect((run.records[1]["error"] as? [String: Any])?["code"] as? String == "input.notFound")
     }
 
+    @Test func pathsFromCRLFInputLoseTheCarriageReturn() throws {
+        let paths = [Fixtures.path("tiff/gray8.tif"), Fixtures.path("png/gray8.png")]
+        let run = try Binary.run(["score", "-"], stdin: Array(paths.map { $0 + "\r\n" }.joined().utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.records.map { $0["path"] as? String } == paths)
+    }
+
+    @Test func everyInputIsAccountedFor() throws {
+        // An empty directory is said on stderr; a link leading nowhere gets a record.
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: false)
+        let empty = try Binary.run(["score", folder.path + "/empty"])
+        #expect(empty.status == 0 && empty.stdout.isEmpty)
+        #expect(empty.stderr.contains("empty: no files with an image extension found"), "\(empty.stderr)")
+        try folder.copy(fixture: "png/gray8.png", to: "links/real.png")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/links/dangling.jpg", withDestinationPath: "/no/such/target.jpg")
+        let links = try Binary.run(["score", "--format", "jsonl", folder.path + "/links"])
+        #expect(links.status == 2)
+        #expect(links.records.map { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) } == ["dangling.jpg", "real.png"])
+        #expect((links.records.first?["error"] as? [String: Any])?["code"] as? String == "input.notFound")
+    }
+
     @Test func nulSeparatedPaths() throws {
         let folder = try TemporaryDirectory()
         let odd = try folder.copy(fixture: "png/gray8.png", to: "name with\nnewline.png")
