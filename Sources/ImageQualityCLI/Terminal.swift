@@ -5,6 +5,11 @@ enum Terminal {
     static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
+    /// Writes `text` whole. Standard error's failures are ignored. On standard output, a
+    /// reader that went away (EPIPE) ends the process as SIGPIPE would, even when the parent
+    /// ignores the signal (as some job runners do), so a batch stops at the first lost
+    /// record instead of running on unheard; any other failure ends it with a message
+    /// and exit status 74 (EX_IOERR).
     static func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)
         var offset = 0
@@ -13,12 +18,24 @@ enum Terminal {
                 Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
             }
             if written < 0 {
-                if errno == EINTR { continue }
+                let code = errno
+                if code == EINTR { continue }
+                if descriptor != STDERR_FILENO { outputFailed(code) }
                 return
             }
             offset += written
         }
         bytes.removeAll()
+    }
+
+    /// Ends the process after a failed write to the output.
+    static func outputFailed(_ code: Int32) -> Never {
+        if code == EPIPE {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+        }
+        write("imgquality: cannot write the output: \(String(cString: strerror(code)))\n", to: STDERR_FILENO)
+        _exit(74)
     }
 }
 

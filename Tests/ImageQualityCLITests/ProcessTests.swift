@@ -129,6 +129,24 @@ struct ProcessTests {
         #expect((links.records.first?["error"] as? [String: Any])?["code"] as? String == "input.notFound")
     }
 
+    @Test func aClosedOutputEndsTheBatchEvenWithSIGPIPEIgnored() throws {
+        // The shell ignores SIGPIPE, and imgquality inherits that; head closes the pipe after one line.
+        let inputs = Array(repeating: Fixtures.path("png/gray8.png"), count: 400).joined(separator: " ")
+        let script = "trap '' PIPE; '\(Binary.path)' score --format jsonl --jobs 1 \(inputs) | head -n 1 > /dev/null; echo ${PIPESTATUS[0]}"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "141", "imgquality's status")
+        #expect(stderr.isEmpty, "\(stderr)")
+    }
+
     @Test func nulSeparatedPaths() throws {
         let folder = try TemporaryDirectory()
         let odd = try folder.copy(fixture: "png/gray8.png", to: "name with\nnewline.png")
