@@ -63,8 +63,15 @@ struct OCR: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.message)
         }
+        // Missing language data is a usage error, found once before the batch.
+        let recognizer = TesseractRecognizer()
+        do {
+            try recognizer.prepare(options)
+        } catch {
+            throw ValidationError(error.message)
+        }
         let gated = GatedTextRecognizer(
-            recognizer: TesseractRecognizer(), configuration: try analysis.configuration(decodeOptions: decode.decodeOptions))
+            recognizer: recognizer, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions))
         let expander = InputExpander(allFiles: input.allFiles, nullSeparated: input.null)
         let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)
         var summary = RunSummary()

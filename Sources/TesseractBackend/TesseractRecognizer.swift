@@ -119,6 +119,28 @@ public final class TesseractRecognizer: TextRecognizer {
         return try Engine(key)
     }
 
+    /// Starts the engine `options` need, so that missing language data is found before a
+    /// batch rather than once per image; the engine then serves the first recognition.
+    /// - Throws: `.engineUnavailable` naming the languages without data and the Debian
+    ///   packages that bring them; `.unsupportedOption` for a code it cannot map.
+    public func prepare(_ options: RecognitionOptions) throws(RecognitionError) {
+        let key = EngineKey(
+            languages: try Self.tesseractLanguages(options.recognitionLanguages), correction: options.usesLanguageCorrection,
+            customWords: options.customWords, level: Settings(options.recognitionLevel))
+        let engine: Engine
+        do {
+            engine = try StandardError.silenced { () throws(RecognitionError) in try Engine(key) }
+        } catch {
+            let missing = key.languages.split(separator: "+").map(String.init).filter { !Engine.hasData(for: $0) }
+            guard !missing.isEmpty else { throw error }
+            let packages = missing.map { "tesseract-ocr-" + $0.lowercased().replacingOccurrences(of: "_", with: "-") }
+            throw RecognitionError(
+                .engineUnavailable,
+                "no Tesseract language data for \(missing.joined(separator: ", ")): install Debian's \(packages.joined(separator: " ")), or set TESSDATA_PREFIX to a folder holding \(missing.map { $0 + ".traineddata" }.joined(separator: ", "))")
+        }
+        checkIn(engine, key)
+    }
+
     /// Returns an engine for the next call of its configuration.
     private func checkIn(_ engine: Engine, _ key: EngineKey) {
         engines.withLock { $0[key, default: []].append(engine) }
@@ -228,11 +250,44 @@ final class Engine: Sendable {
                 .engineUnavailable,
                 "Tesseract cannot load language data \"\(key.languages)\" (install tesseract-ocr-\(key.languages.split(separator: "+").first ?? "") or set TESSDATA_PREFIX)")
         }
+        // Tesseract starts when at least one language loads: a language it skipped is missing too.
+        let loaded = Set(Self.loadedLanguages(api))
+        let skipped = key.languages.split(separator: "+").map(String.init).filter { !loaded.contains($0) }
+        guard skipped.isEmpty else {
+            TessBaseAPIEnd(api)
+            TessBaseAPIDelete(api)
+            if let file { try? FileManager.default.removeItem(at: file) }
+            throw RecognitionError(.engineUnavailable, "Tesseract cannot load language data \"\(skipped.joined(separator: "+"))\"")
+        }
         // Tesseract's diagnostics ("Estimating resolution as …") would mix into our stderr.
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         handle = Mutex(api)
         userWordsFile = file
         pageSegmentationMode = key.level.pageSegmentationMode
+    }
+
+    /// Whether Tesseract can load the data of one language (its own code, `rus`), with its
+    /// complaints kept off standard error.
+    static func hasData(for language: String) -> Bool {
+        guard let api = TessBaseAPICreate() else { return false }
+        defer {
+            TessBaseAPIEnd(api)
+            TessBaseAPIDelete(api)
+        }
+        return StandardError.silenced { TessBaseAPIInit3(api, nil, language) == 0 && loadedLanguages(api) == [language] }
+    }
+
+    /// The languages whose data an initialised API loaded (Tesseract skips the ones it cannot).
+    static func loadedLanguages(_ api: OpaquePointer) -> [String] {
+        guard let vector = TessBaseAPIGetLoadedLanguagesAsVector(api) else { return [] }
+        defer { TessDeleteTextArray(vector) }
+        var languages: [String] = []
+        var entry = vector
+        while let language = entry.pointee {
+            languages.append(String(cString: language))
+            entry += 1
+        }
+        return languages
     }
 
     /// `TessBaseAPIInit4` with init-only variables; 0 on success.
@@ -358,5 +413,26 @@ final class Engine: Sendable {
         } while TessResultIteratorNext(results, RIL_WORD) != 0
         finish()
         return observations
+    }
+}
+
+/// Standard error pointed at /dev/null for a moment: Tesseract prints its failures to load
+/// language data there, several lines each time. Used before a batch starts, while no other
+/// thread writes to standard error.
+enum StandardError {
+    static func silenced<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        fflush(nil)
+        let saved = dup(STDERR_FILENO)
+        let null = open("/dev/null", O_WRONLY)
+        if saved >= 0 && null >= 0 { dup2(null, STDERR_FILENO) }
+        defer {
+            fflush(nil)
+            if saved >= 0 {
+                dup2(saved, STDERR_FILENO)
+                close(saved)
+            }
+            if null >= 0 { close(null) }
+        }
+        return try body()
     }
 }

@@ -356,6 +356,15 @@ struct OCRProcessTests {
         #expect(try Binary.run(["ocr", "--languages", "x1", blurred]).status == 64)
     }
 
+    @Test func missingLanguageDataIsAUsageErrorFoundOnce() throws {
+        // "zzz" passes as a Tesseract code, and no package brings data for it.
+        let pages = [Self.documents + "/page02_clean.png", Self.documents + "/page03_clean.png"]
+        let run = try Binary.run(["ocr", "--languages", "en,zzz"] + pages)
+        #expect(run.status == 64 && run.stdout.isEmpty)
+        #expect(run.stderr.components(separatedBy: "no Tesseract language data for zzz").count == 2, "said once: \(run.stderr)")
+        #expect(run.stderr.contains("tesseract-ocr-zzz") && !run.stderr.contains("Error opening data file"), "\(run.stderr)")
+    }
+
     @Test func theFastLevelReadsAPage() throws {
         let clean = Self.documents + "/page03_clean.png"
         let run = try Binary.run(["ocr", "--recognition-level", "fast", "--format", "jsonl", clean])
