@@ -1,5 +1,6 @@
 import Foundation
 import ImagingCore
+import Synchronization
 
 /// A `TextRecognizer` that runs an external OCR program, showing the seam takes any engine.
 ///
@@ -78,17 +79,38 @@ public struct CommandTextRecognizer: TextRecognizer {
             throw RecognitionError(.engineUnavailable, "cannot run \(program): \(error)")
         }
         let deadline = self.deadline
-        let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(deadline.components.seconds * 1000)), execute: timer)
+        let stopped = Mutex(false)
+        let timer = DispatchWorkItem {
+            guard process.isRunning else { return }
+            stopped.withLock { $0 = true }
+            process.terminate()
+        }
+        let (seconds, attoseconds) = deadline.components
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .nanoseconds(Int(min(seconds, Int64(Int.max / 1_000_000_000 - 1))) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
+            execute: timer)
+        // Both pipes are drained at once: a child that fills one while the other is read
+        // would otherwise wait for us forever.
+        let errors = Mutex(Data())
+        let errorsRead = DispatchSemaphore(value: 0)
+        let errorHandle = stderr.fileHandleForReading
+        Thread {
+            let read = errorHandle.readDataToEndOfFile()
+            errors.withLock { $0 = read }
+            errorsRead.signal()
+        }.start()
         let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        errorsRead.wait()
         process.waitUntilExit()
         timer.cancel()
-        if process.terminationReason == .uncaughtSignal {
+        if stopped.withLock({ $0 }) {
             throw RecognitionError(.deadlineExceeded, "\(program) ran longer than \(deadline) and was stopped")
         }
+        if process.terminationReason == .uncaughtSignal {
+            throw RecognitionError(.failed, "\(program) was ended by signal \(process.terminationStatus)")
+        }
         guard process.terminationStatus == 0 else {
-            let message = String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let message = String(decoding: errors.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             throw RecognitionError(.failed, "\(program) exited with \(process.terminationStatus): \(message.prefix(300))")
         }
         return String(decoding: data, as: UTF8.self)

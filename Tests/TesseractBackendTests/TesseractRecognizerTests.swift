@@ -181,6 +181,39 @@ struct CommandRecognizerTests {
         #expect(Double(same) / Double(max(viaCommand.count, viaLibrary.count)) > 0.95, "\(same) of \(viaCommand.count)/\(viaLibrary.count) words agree")
     }
 
+    /// A TSV with one line of one word, as `tesseract … tsv` prints it.
+    static let oneWordTSV = [
+        "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+        "4\t1\t1\t1\t1\t0\t2\t3\t40\t10\t-1\t",
+        "5\t1\t1\t1\t1\t1\t2\t3\t40\t10\t95\tHello",
+    ].joined(separator: "\\n")
+
+    @Test func aChildThatFillsStandardErrorFirstIsRead() async throws {
+        // 1 MB on stderr before any output: with the pipes read one after the other, the child
+        // blocks on a full stderr pipe while stdout is awaited, until the deadline stops it.
+        let noisy = CommandTextRecognizer(
+            arguments: ["/bin/sh", "-c", "head -c 1000000 /dev/zero >&2; printf '\(Self.oneWordTSV)\\n'", "{input}"],
+            deadline: .seconds(20))
+        let page = PixelBuffer<UInt8>(width: 64, height: 32)
+        let lines = try await noisy.recognize(page, options: RecognitionOptions())
+        #expect(lines.flatMap(\.words).map(\.text.string) == ["Hello"])
+    }
+
+    @Test func theDeadlineKeepsItsFractions() async throws {
+        let page = PixelBuffer<UInt8>(width: 64, height: 32)
+        // 2.2 s of work within a 3.9 s deadline: whole seconds only would stop it at 3 s; none at all, at once.
+        let slow = CommandTextRecognizer(
+            arguments: ["/bin/sh", "-c", "sleep 2.2; printf '\(Self.oneWordTSV)\\n'", "{input}"], deadline: .milliseconds(3900))
+        #expect(try await slow.recognize(page, options: RecognitionOptions()).count == 1)
+        let tooSlow = CommandTextRecognizer(arguments: ["/bin/sh", "-c", "exec sleep 5", "{input}"], deadline: .milliseconds(700))
+        do {
+            _ = try await tooSlow.recognize(page, options: RecognitionOptions())
+            Issue.record("a command past its deadline was not stopped")
+        } catch let error as RecognitionError {
+            #expect(error.kind == .deadlineExceeded, "\(error)")
+        }
+    }
+
     @Test func aMissingProgramAndRefusedOptions() async throws {
         let missing = CommandTextRecognizer(arguments: ["/no/such/ocr", "{input}"])
         do {
