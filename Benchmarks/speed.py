@@ -21,8 +21,8 @@ Commands, interleaved round by round (`--rounds`; medians reported):
 - `imgquality score --jobs 1` (every detector) and with `--jobs 2`;
 - the OpenCV scripts, one Python process for the set: the common one (`cv2.imread` in
   colour, grey conversion, `cv2.Laplacian(gray, cv2.CV_64F).var()` and the mean) and the
-  careful one (the same in `CV_32F` with `cv2.meanStdDev`, and the Hasler–Süsstrunk
-  colourfulness in float32). OpenCV comes from PyPI into `.venv-bench` (made by the script).
+  careful one (the Laplacian in `CV_32F` with `cv2.meanStdDev`, and the Hasler–Süsstrunk
+  colourfulness in float32 with OpenCV's own arithmetic and `meanStdDev`). OpenCV comes from PyPI into `.venv-bench` (made by the script).
 Peak memory is the child's maximum resident set (`wait4`). Then `imgquality ocr` on 8
 rendered pages of `Datasets/documents`: `--jobs 1` against `--jobs 2`, and without OpenMP
 variables against `OMP_THREAD_LIMIT=1`.
@@ -69,11 +69,13 @@ for path in sys.argv[1:]:
     if image is None:
         print(path, "unreadable"); continue
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    _, sd = cv2.meanStdDev(cv2.Laplacian(gray, cv2.CV_32F))
+    mean, sd = cv2.meanStdDev(cv2.Laplacian(gray, cv2.CV_32F))
     b, g, r = cv2.split(image.astype(np.float32))
-    rg, yb = r - g, 0.5 * (r + g) - b
-    colourfulness = np.hypot(rg.std(), yb.std()) + 0.3 * np.hypot(rg.mean(), yb.mean())
-    print(path, float(sd[0, 0]) ** 2, cv2.mean(gray)[0], colourfulness)
+    rg = cv2.subtract(r, g)
+    yb = cv2.subtract(cv2.addWeighted(r, 0.5, g, 0.5, 0), b)
+    (mrg, srg), (myb, syb) = cv2.meanStdDev(rg), cv2.meanStdDev(yb)
+    colourfulness = np.hypot(srg[0, 0], syb[0, 0]) + 0.3 * np.hypot(mrg[0, 0], myb[0, 0])
+    print(path, sd[0, 0] ** 2, cv2.mean(gray)[0], colourfulness)
 """
 
 

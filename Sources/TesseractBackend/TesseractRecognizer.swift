@@ -34,8 +34,8 @@ private import CTesseract
 /// one per configuration and concurrent call, so calls from several threads run in parallel.
 /// The recognizer is safe to share.
 ///
-/// Tesseract's OpenMP parallel regions run on the calling thread (`OpenMPThreads`), as
-/// `OMP_THREAD_LIMIT=1` would make them, unless the environment configures OpenMP.
+/// Tesseract's OpenMP parallel regions run on the thread that recognizes (`OpenMPThreads`),
+/// as `OMP_THREAD_LIMIT=1` would make them, unless the environment configures OpenMP.
 public final class TesseractRecognizer: TextRecognizer {
     /// Per-image limit on recognition time, through Tesseract's monitor.
     public let deadline: Duration
@@ -218,7 +218,7 @@ final class Engine: Sendable {
     private let pageSegmentationMode: Int
 
     init(_ key: EngineKey) throws(RecognitionError) {
-        _ = OpenMPThreads.limited
+        OpenMPThreads.limitCurrentThread()
         guard let api = TessBaseAPICreate() else { throw RecognitionError(.engineUnavailable, "TessBaseAPICreate failed") }
         var names: [String] = [], values: [String] = []
         for (name, value) in key.level.variables.sorted(by: { $0.key < $1.key }) {
@@ -332,7 +332,9 @@ final class Engine: Sendable {
     }
 
     func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions, deadline: Duration) throws(RecognitionError) -> (observations: [RecognizedTextObservation], sourceResolution: Int) {
-        try handle.withLock { (handle) throws(RecognitionError) in
+        // libgomp keeps the limit per thread: set it on whichever thread recognizes.
+        OpenMPThreads.limitCurrentThread()
+        return try handle.withLock { (handle) throws(RecognitionError) in
             try Self.recognize(image, options: options, deadline: deadline, pageSegmentationMode: pageSegmentationMode, handle: handle)
         }
     }

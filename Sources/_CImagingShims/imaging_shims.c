@@ -319,6 +319,10 @@ struct iq_png {
     int hit_end;
     iq_diagnostics *diagnostics;
     iq_png_header header;
+    /* Row pointers of the read in progress. Kept here, not in a local: a local assigned
+       after setjmp is indeterminate after png_error's longjmp, so a corrupt PNG leaked
+       them (or freed a wrong pointer). */
+    png_bytep *rows;
 };
 
 static void iq_png_error(png_structp png, png_const_charp message) {
@@ -418,17 +422,17 @@ iq_png *iq_png_open(const uint8_t *data, size_t size, iq_diagnostics *diagnostic
 }
 
 int iq_png_read(iq_png *p, uint8_t *dst, size_t stride) {
-    png_bytep *rows = NULL;
     if (setjmp(png_jmpbuf(p->png))) {
-        free(rows);
+        free(p->rows);
+        p->rows = NULL;
         return p->diagnostics->failure;
     }
-    rows = malloc(sizeof(png_bytep) * p->header.height);
-    if (!rows) png_error(p->png, "out of memory for row pointers");
-    for (uint32_t y = 0; y < p->header.height; y++) rows[y] = dst + (size_t)y * stride;
-    png_read_image(p->png, rows);
-    free(rows);
-    rows = NULL;
+    p->rows = malloc(sizeof(png_bytep) * p->header.height);
+    if (!p->rows) png_error(p->png, "out of memory for row pointers");
+    for (uint32_t y = 0; y < p->header.height; y++) p->rows[y] = dst + (size_t)y * stride;
+    png_read_image(p->png, p->rows);
+    free(p->rows);
+    p->rows = NULL;
 
     /* The pixels are complete; what follows them (text chunks, IEND) can only warn. */
     iq_diagnostics *saved = p->diagnostics;
@@ -451,6 +455,7 @@ int iq_png_read(iq_png *p, uint8_t *dst, size_t stride) {
 
 void iq_png_close(iq_png *p) {
     if (!p) return;
+    free(p->rows);
     if (p->png) png_destroy_read_struct(&p->png, p->info ? &p->info : NULL, NULL);
     free(p);
 }

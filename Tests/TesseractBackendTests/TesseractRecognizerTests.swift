@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ImageCodecs
 import ImagingCore
 import QualityGating
@@ -36,11 +37,27 @@ struct TesseractRecognizerTests {
 
     @Test func openMPIsLimitedToOneThreadUnlessTheUserSaysOtherwise() throws {
         for variable in OpenMPThreads.userVariables {
-            #expect(!OpenMPThreads.limit(environment: [variable: "4"]), "\(variable) set by the user is kept")
+            #expect(OpenMPThreads.setter(environment: [variable: "4"]) == nil, "\(variable) set by the user is kept")
         }
-        #expect(OpenMPThreads.limit(environment: ["PATH": "/usr/bin"]))
-        // Zero active levels: every parallel region runs with a team of one.
-        #expect(OpenMPThreads.maxActiveLevels == 0)
+        let setter = try #require(OpenMPThreads.setter(environment: ["PATH": "/usr/bin"]))
+        // libgomp keeps the limit per thread: set on one thread, it does not reach another,
+        // which is why every recognition sets it on its own thread.
+        let levels = Mutex<(limited: Int?, other: Int?)>((nil, nil))
+        let limitedThread = Thread {
+            setter(0)
+            let value = OpenMPThreads.maxActiveLevels
+            levels.withLock { $0.limited = value }
+        }
+        limitedThread.start()
+        while levels.withLock({ $0.limited == nil }) { usleep(1000) }
+        let otherThread = Thread {
+            let value = OpenMPThreads.maxActiveLevels
+            levels.withLock { $0.other = value }
+        }
+        otherThread.start()
+        while levels.withLock({ $0.other == nil }) { usleep(1000) }
+        #expect(levels.withLock { $0.limited } == 0, "zero active levels: every parallel region runs with a team of one")
+        #expect(levels.withLock { $0.other } != 0)
     }
 
     @Test func conformsToTheTextRecognizerContract() async throws {
