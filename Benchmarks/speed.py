@@ -23,7 +23,7 @@ Commands, interleaved round by round (`--rounds`; medians reported):
   colour, grey conversion, `cv2.Laplacian(gray, cv2.CV_64F).var()` and the mean) and the
   careful one (the Laplacian in `CV_32F` with `cv2.meanStdDev`, and the Hasler–Süsstrunk
   colourfulness in float32 with OpenCV's own arithmetic and `meanStdDev`). OpenCV comes from PyPI into `.venv-bench` (made by the script).
-Peak memory is the child's maximum resident set (`wait4`). Then `imgquality ocr` on 8
+Peak memory is the child's maximum resident set (`wait4`). Then `imgquality ocr` on 6
 rendered pages of `Datasets/documents`: `--jobs 1` against `--jobs 2`, and without OpenMP
 variables against `OMP_THREAD_LIMIT=1`.
 
@@ -209,7 +209,7 @@ def measure(name, files, binary, python, rounds):
 def measure_ocr(binary, rounds):
     """`imgquality ocr` on rendered pages: one job against two, and the default environment
     against `OMP_THREAD_LIMIT=1` (imgquality limits Tesseract's threads itself)."""
-    pages = sorted(files_in(os.path.join(ROOT, "Datasets", "documents", "images"), ("_clean.png",)))[:8]
+    pages = sorted(files_in(os.path.join(ROOT, "Datasets", "documents", "images"), ("_clean.png",)))[:6]
     if not pages:
         return
     quiet = {k: v for k, v in os.environ.items() if not k.startswith("OMP_")}
