@@ -7,27 +7,34 @@ import ImagingCore
 /// Rows stream through: two Float rows of input width, for the output rows in
 /// progress, are all the memory it needs, never a float copy of the input.
 public enum AreaResample {
-    /// Coverage spans of the output cells along one axis.
+    /// Coverage spans of the output cells along one axis, in flat arrays (one allocation
+    /// each, not one per cell).
     struct Spans {
-        var first: [Int]       // first input index each output cell touches
-        var weights: [[Float]] // coverage of each touched input pixel, summing to 1
+        var first: [Int] = []    // first input index each output cell touches
+        var offset: [Int] = []   // where the cell's weights start in `values`
+        var count: [Int] = []    // how many input pixels the cell touches
+        var values: [Float] = [] // coverage of each touched input pixel, summing to 1 per cell
 
         init(input: Int, output: Int) {
             let scale = Double(input) / Double(output)
-            first = []
-            weights = []
+            first.reserveCapacity(output)
+            offset.reserveCapacity(output)
+            count.reserveCapacity(output)
             for o in 0..<output {
                 let start = Double(o) * scale, end = Double(o + 1) * scale
                 let i0 = Int(start.rounded(.down)), i1 = min(input, Int(end.rounded(.up)))
-                var w: [Float] = []
+                first.append(i0)
+                offset.append(values.count)
+                count.append(max(0, i1 - i0))
                 for i in i0..<i1 {
                     let covered = min(end, Double(i + 1)) - max(start, Double(i))
-                    w.append(Float(covered / scale))
+                    values.append(Float(covered / scale))
                 }
-                first.append(i0)
-                weights.append(w)
             }
         }
+
+        /// The weight of the `k`-th input pixel of cell `o`.
+        func weight(_ o: Int, _ k: Int) -> Float { values[offset[o] + k] }
     }
 
     /// The plane resampled to `size`, rounded to 8 bits.
@@ -56,20 +63,26 @@ public enum AreaResample {
         let channels = plane.channels
         let horizontal = Spans(input: plane.width, output: size.width)
         let vertical = Spans(input: plane.height, output: size.height)
-        // For each input row, the output rows it contributes to, with weights (at most two:
-        // an input row straddles at most one border between output rows).
-        var contributions = [[(row: Int, weight: Float)]](repeating: [], count: plane.height)
-        for (o, weights) in vertical.weights.enumerated() {
-            for (k, w) in weights.enumerated() { contributions[vertical.first[o] + k].append((o, w)) }
+        // For each input row, the output rows it contributes to, with weights, lower row
+        // first (at most two: an input row straddles at most one border between output rows);
+        // row −1 is none.
+        var contributionRows = [Int](repeating: -1, count: 2 * plane.height)
+        var contributionWeights = [Float](repeating: 0, count: 2 * plane.height)
+        for o in 0..<size.height {
+            for k in 0..<vertical.count[o] {
+                let y = vertical.first[o] + k, slot = contributionRows[2 * y] < 0 ? 2 * y : 2 * y + 1
+                contributionRows[slot] = o
+                contributionWeights[slot] = vertical.weight(o, k)
+            }
         }
-        let lastInputRow = vertical.weights.indices.map { vertical.first[$0] + vertical.weights[$0].count - 1 }
+        let lastInputRow = (0..<size.height).map { vertical.first[$0] + vertical.count[$0] - 1 }
         let outWidth = size.width, width = plane.width, rowLength = width * channels
         // Horizontal weights flattened to `taps` per output pixel (zero-padded) for a tight loop.
-        let taps = horizontal.weights.map(\.count).max() ?? 1
+        let taps = horizontal.count.max() ?? 1
         var starts = horizontal.first
         var flatWeights = [Float](repeating: 0, count: outWidth * taps)
-        for (o, weights) in horizontal.weights.enumerated() {
-            for (k, w) in weights.enumerated() { flatWeights[o * taps + k] = w }
+        for o in 0..<outWidth {
+            for k in 0..<horizontal.count[o] { flatWeights[o * taps + k] = horizontal.weight(o, k) }
             // Keep every tap inside the row: shift a span that would run past the end.
             if starts[o] + taps > width {
                 let shift = starts[o] + taps - width
@@ -91,7 +104,9 @@ public enum AreaResample {
                         starts.withUnsafeBufferPointer { first in
                             for y in 0..<plane.height {
                                 let source = pixels.baseAddress! + y * stride
-                                for (outRow, weight) in contributions[y] {
+                                for slot in (2 * y)..<(2 * y + 2) {
+                                    let outRow = contributionRows[slot], weight = contributionWeights[slot]
+                                    guard outRow >= 0 else { break }
                                     let accumulator = rows.baseAddress! + (outRow % 2) * rowLength
                                     if y == vertical.first[outRow] { accumulator.update(repeating: 0, count: rowLength) }
                                     addScaled(source, weight, into: accumulator, count: rowLength, implementation)
