@@ -73,7 +73,7 @@ struct InputExpander: Sendable {
 
     /// Says `message` on standard error, as `imgquality: message`.
     static func warn(_ message: String) {
-        FileHandle.standardError.write(Data("imgquality: \(message)\n".utf8))
+        Terminal.write("imgquality: \(message)\n", to: STDERR_FILENO)
     }
 
     func isDirectory(_ path: String) -> Bool {
