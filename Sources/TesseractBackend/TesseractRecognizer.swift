@@ -74,9 +74,7 @@ public final class TesseractRecognizer: TextRecognizer {
     func recognition(_ image: PixelBuffer<UInt8>, options: RecognitionOptions) async throws -> (observations: [RecognizedTextObservation], sourceResolution: Int) {
         try options.validate()
         guard image.channels == 1 else { throw RecognitionError(.invalidOption, "the image must be one channel of luma") }
-        let key = EngineKey(
-            languages: try Self.tesseractLanguages(options.recognitionLanguages), correction: options.usesLanguageCorrection,
-            customWords: options.customWords, level: Settings(options.recognitionLevel))
+        let key = try Self.engineKey(options)
         let engine = try checkOut(key)
         defer { checkIn(engine, key) }
         let deadline = self.deadline
@@ -119,14 +117,19 @@ public final class TesseractRecognizer: TextRecognizer {
         return try Engine(key)
     }
 
+    /// The engine configuration `options` need.
+    private static func engineKey(_ options: RecognitionOptions) throws(RecognitionError) -> EngineKey {
+        EngineKey(
+            languages: try Self.tesseractLanguages(options.recognitionLanguages), correction: options.usesLanguageCorrection,
+            customWords: options.customWords, level: Settings(options.recognitionLevel))
+    }
+
     /// Starts the engine `options` need, so that missing language data is found before a
     /// batch rather than once per image; the engine then serves the first recognition.
     /// - Throws: `.engineUnavailable` naming the languages without data and the Debian
     ///   packages that bring them; `.unsupportedOption` for a code it cannot map.
     public func prepare(_ options: RecognitionOptions) throws(RecognitionError) {
-        let key = EngineKey(
-            languages: try Self.tesseractLanguages(options.recognitionLanguages), correction: options.usesLanguageCorrection,
-            customWords: options.customWords, level: Settings(options.recognitionLevel))
+        let key = try Self.engineKey(options)
         let engine: Engine
         do {
             engine = try StandardError.silenced { () throws(RecognitionError) in try Engine(key) }
@@ -242,10 +245,14 @@ final class Engine: Sendable {
             names.append("user_words_file")
             values.append(words.path)
         }
-        guard Self.initialise(api, languages: key.languages, names: names, values: values) == 0 else {
+        /// Undoes what init did, before it throws.
+        func abandon() {
             TessBaseAPIEnd(api)
             TessBaseAPIDelete(api)
             if let file { try? FileManager.default.removeItem(at: file) }
+        }
+        guard Self.initialise(api, languages: key.languages, names: names, values: values) == 0 else {
+            abandon()
             throw RecognitionError(
                 .engineUnavailable,
                 "Tesseract cannot load language data \"\(key.languages)\" (install tesseract-ocr-\(key.languages.split(separator: "+").first ?? "") or set TESSDATA_PREFIX)")
@@ -254,9 +261,7 @@ final class Engine: Sendable {
         let loaded = Set(Self.loadedLanguages(api))
         let skipped = key.languages.split(separator: "+").map(String.init).filter { !loaded.contains($0) }
         guard skipped.isEmpty else {
-            TessBaseAPIEnd(api)
-            TessBaseAPIDelete(api)
-            if let file { try? FileManager.default.removeItem(at: file) }
+            abandon()
             throw RecognitionError(.engineUnavailable, "Tesseract cannot load language data \"\(skipped.joined(separator: "+"))\"")
         }
         // Tesseract's diagnostics ("Estimating resolution as …") would mix into our stderr.
