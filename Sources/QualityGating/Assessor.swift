@@ -84,6 +84,9 @@ public final class Assessor {
         public var assessment: Assessment
         /// The 8-bit luma in display orientation at decode resolution; nil when the input failed.
         public var luma: PixelBuffer<UInt8>?
+        /// The interleaved 8-bit RGB in display orientation at decode resolution; nil for
+        /// grey images and failed inputs.
+        public var rgb: PixelBuffer<UInt8>?
         /// The declared vertical density of `luma`'s pixels, in pixels per inch, if the file declares one.
         public var pixelsPerInch: Double?
         /// Time spent reading and decoding (nil for decoded input), and analysing and gating.
@@ -122,7 +125,7 @@ public final class Assessor {
             let elapsed = clock.now - start
             return AssessedPixels(
                 assessment: Assessment(path: input.name, outcome: .failed(error), elapsedMilliseconds: elapsed.milliseconds),
-                luma: nil, pixelsPerInch: nil, decodeDuration: elapsed, analysisDuration: .zero)
+                luma: nil, rgb: nil, pixelsPerInch: nil, decodeDuration: elapsed, analysisDuration: .zero)
         }
         if case .decoded = input {} else { decodeDuration = clock.now - start }
         let analysisStart = clock.now
@@ -147,7 +150,7 @@ public final class Assessor {
         return AssessedPixels(
             assessment: Assessment(
                 path: input.name, outcome: .assessed(assessed), elapsedMilliseconds: (end - start).milliseconds, timings: timings),
-            luma: luma, pixelsPerInch: image.orientedResolution.map { $0.vertical / Double(image.scaleDenominator) },
+            luma: luma, rgb: rgb, pixelsPerInch: image.orientedResolution.map { $0.vertical / Double(image.scaleDenominator) },
             decodeDuration: decodeDuration, analysisDuration: end - analysisStart)
     }
 }
