@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: AsyncParsableCommand {
@@ -8,9 +9,7 @@ public struct IMGQuality: AsyncParsableCommand {
         commandName: "imgquality",
         abstract: "Tells, fast, whether images are good enough to use: decode once, score, gate.",
         discussion: """
-            Inputs are files, directories (walked recursively, sorted) or - for paths on
-            standard input. Records come out one per input, in input order, as JSON Lines
-            when standard output is not a terminal.
+            Inputs are files, directories (walked recursively, sorted) or - for paths on standard input. Records come out one per input, in input order: a table on a terminal, JSON Lines otherwise.
             """,
         version: version,
         subcommands: [Score.self, Gate.self, Calibrate.self, OCR.self, Schema.self],
@@ -23,14 +22,29 @@ public struct IMGQuality: AsyncParsableCommand {
     ///
     /// The entry point calls this instead of `main()`: in top-level code the synchronous
     /// overloads of `main()` and `run()` are chosen, and they cannot run an async command.
+    ///
+    /// An error a subcommand throws while running is reported with that subcommand's usage,
+    /// not the top level's.
     public static func runFromCommandLine() async {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
                 try command.run()
             }
+        } catch let error as ValidationError {
+            let subcommand = type(of: command)
+            Terminal.write(
+                "Error: \(error.message)\nUsage: \(usageString(for: subcommand))\n"
+                    + "  See 'imgquality \(subcommand._commandName) --help' for more information.\n",
+                to: STDERR_FILENO)
+            exit(withError: ExitCode.validationFailure)
         } catch {
             exit(withError: error)
         }

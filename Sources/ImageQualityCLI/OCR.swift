@@ -47,6 +47,7 @@ struct OCR: AsyncParsableCommand {
     var customWords: String?
 
     mutating func run() async throws {
+        try input.requireInputs()
         var options = RecognitionOptions(
             recognitionLevel: recognitionLevel,
             recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },

@@ -16,14 +16,22 @@ struct InputOptions: ParsableArguments {
     @Flag(name: .long, help: "When walking directories, take every file, not only image extensions.")
     var allFiles = false
 
-    @Option(name: [.short, .long], help: "Images processed in parallel (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Images processed in parallel (default: all cores).", valueName: "n"))
+    var jobCount: Int?
+
+    /// `--jobs`, or one per core.
+    var jobs: Int { jobCount ?? ProcessInfo.processInfo.activeProcessorCount }
 
     mutating func validate() throws {
+        if let jobCount, jobCount < 1 { throw ValidationError("--jobs must be at least 1, got \(jobCount).") }
+    }
+
+    /// Checked when the command runs rather than in `validate()`, so that an unknown option
+    /// is reported as such instead of as a missing input.
+    func requireInputs() throws {
         guard !inputs.isEmpty else {
             throw ValidationError("Give at least one input: a file, a directory, or - for paths on standard input.")
         }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
     }
 }
 
@@ -65,6 +73,9 @@ struct OutputFlags: ParsableArguments {
 
     @Flag(inversion: .prefixedNo, help: "Show a progress bar on standard error (default: when it is a terminal).")
     var progress: Bool?
+
+    @Flag(name: [.short, .long], help: "Do not print the summary (counts by decision and reason, time taken) on standard error at the end.")
+    var quiet = false
 
     var resolvedFormat: OutputFormat { format ?? (Terminal.standardOutputIsTerminal ? .table : .jsonl) }
     var showsProgress: Bool { progress ?? Terminal.standardErrorIsTerminal }

@@ -13,62 +13,50 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case table
 }
 
-/// A column of the flat formats: a header and the record's dotted key path.
+/// A column of the csv and tsv formats: a header and the flat record's dotted key path.
 struct Column {
     var header: String
     var path: String
-    var width: Int = 10
 }
 
 /// Streams records in one of the output formats.
 struct RecordWriter {
     let format: OutputFormat
     let columns: [Column]
+    /// The table's layout, for the terminal's width.
+    let table: TableLayout
     private var wroteHeader = false
 
-    init(format: OutputFormat, columns: [Column]) {
+    init(format: OutputFormat, columns: [Column] = Assessment.columns, width: Int = Terminal.columns) {
         self.format = format
         self.columns = columns
+        table = TableLayout(width: width)
     }
 
-    /// The text for one record (with the header before the first one), ending in a newline.
-    mutating func text(for record: JSONValue) -> String {
+    /// The text for one assessment (with the header before the first one), ending in a newline.
+    mutating func text(for assessment: Assessment) -> String {
         var out = ""
         if !wroteHeader && format != .jsonl {
-            out += line(columns.map(\.header))
+            out += format == .table ? table.header : line(columns.map(\.header))
             wroteHeader = true
         }
         switch format {
         case .jsonl:
-            record.write(to: &out)
+            assessment.record.write(to: &out)
             out += "\n"
-        default:
+        case .table:
+            out += table.row(for: assessment)
+        case .csv, .tsv:
+            let record = assessment.flat
             out += line(columns.map { record[path: $0.path]?.cellText ?? "" })
         }
         return out
     }
 
     private func line(_ cells: [String]) -> String {
-        switch format {
-        case .jsonl:
-            return ""
-        case .csv:
-            return cells.map(Self.csvQuoted).joined(separator: ",") + "\r\n"
-        case .tsv:
-            return cells.map(Self.tsvClean).joined(separator: "\t") + "\n"
-        case .table:
-            var out = ""
-            for (index, cell) in cells.enumerated() {
-                let clean = Self.tsvClean(cell)
-                if index == cells.count - 1 {
-                    out += clean
-                } else {
-                    let width = columns[index].width
-                    out += clean.count >= width ? clean + " " : clean + String(repeating: " ", count: width - clean.count)
-                }
-            }
-            return out + "\n"
-        }
+        format == .csv
+            ? cells.map(Self.csvQuoted).joined(separator: ",") + "\r\n"
+            : cells.map(Self.tsvClean).joined(separator: "\t") + "\n"
     }
 
     static func csvQuoted(_ value: String) -> String {

@@ -5,52 +5,90 @@ import ImagingCore
 import QualityGating
 import QualityMetrics
 
-/// Which detectors run and the gate's policy: shared by `score` and `gate`.
+/// Which detectors run and the gate's policy: shared by `score`, `gate` and `ocr`.
 struct AnalysisFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Detectors to run, comma-separated: \(DetectorKind.allCases.map(\.rawValue).joined(separator: ",")) (default: all).",
+        "Detectors to run, comma-separated: \(DetectorKind.allCases.map(\.rawValue).joined(separator: ",")).",
         valueName: "list"))
     var detectors: DetectorList = DetectorList(Set(DetectorKind.allCases))
 
     @Option(name: .long, help: ArgumentHelp(
-        "Gate policy JSON: {\"blur\":0.2683,\"smudge\":0.4806,\"exposure\":0.425,\"minimumLinePitch\":16,\"minimumLegibility\":12,\"minimumTextContrast\":12}, keys optional.",
+        "Gate policy: a JSON object with any of the keys \(QualityPolicy.keys.joined(separator: ", ")) (defaults: \(QualityPolicy.default.thresholdSummary)).",
         valueName: "file"))
     var policy: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Calibration profile (profile.json from imgquality calibrate): its mappings and thresholds replace the built-in ones; --policy, if given, is applied after it.",
+        "Calibration profile (profile.json from imgquality calibrate): its mappings and thresholds replace the built-in ones; --policy and --threshold apply after it.",
         valueName: "file"))
     var profile: String?
 
+    @Option(name: .customLong("threshold"), help: ArgumentHelp(
+        "Set one policy threshold, after --profile and --policy (repeatable): \(QualityPolicy.thresholdKeys.joined(separator: ", ")).",
+        valueName: "name=value"))
+    var thresholds: [ThresholdSetting] = []
+
     @Option(name: .long, help: ArgumentHelp(
-        "How to judge images: auto (a document when a page of text is found, else a photo), document or photo.",
+        "Reject every image whose gate score (0-1) is under this (the policy's minimumScore).", valueName: "score"))
+    var failUnder: Double?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "How to judge images: auto (a document when a page of text is found, else a photo), document or photo (default: auto).",
         valueName: "kind"))
     var content: ContentJudgement?
 
     @Flag(name: .long, help: "Add each stage's time to every record as \"timings\" (read, decode, convert, prepare, shared steps, each detector, gate; milliseconds, own time only).")
     var timings = false
 
-    /// The assessment configuration after the profile and policy files.
+    mutating func validate() throws {
+        if let failUnder, !(0...1).contains(failUnder) {
+            throw ValidationError("--fail-under takes a gate score from 0 to 1, got \(failUnder).")
+        }
+        var policy = QualityPolicy.default
+        for setting in thresholds {
+            do {
+                try policy.setThreshold(setting.name, to: setting.value)
+            } catch {
+                throw ValidationError("--threshold \(setting.name)=\(setting.value): \(error.message).")
+            }
+        }
+    }
+
+    /// The policy after the profile, the policy file, the thresholds and --fail-under, in that order.
     func configuration(decodeOptions: DecodeOptions) throws -> Assessor.Configuration {
         var analyzer = QualityAnalyzer(detectors: detectors.kinds)
         var resolved = QualityPolicy.default
-        if let profile {
-            do {
-                try QualityProfile.load(contentsOf: profile).apply(to: &analyzer, policy: &resolved)
-            } catch {
-                throw ValidationError(error.message)
-            }
+        do {
+            if let profile { try QualityProfile.load(contentsOf: profile).apply(to: &analyzer, policy: &resolved) }
+            if let policy { try resolved.update(contentsOf: policy) }
+            for setting in thresholds { try resolved.setThreshold(setting.name, to: setting.value) }
+        } catch let error as any CodedError {
+            throw ValidationError(error.message + ".")
         }
-        if let policy {
-            do {
-                resolved = try QualityPolicy.load(contentsOf: policy)
-            } catch {
-                throw ValidationError("Cannot read the policy \(policy): \(error)")
-            }
-        }
+        if let failUnder { resolved.minimumScore = failUnder }
         if let content { resolved.content = content }
         return Assessor.Configuration(
             analyzer: analyzer, gate: QualityGate(policy: resolved), decodeOptions: decodeOptions, measuresStages: timings)
+    }
+}
+
+/// `NAME=VALUE` for `--threshold`.
+struct ThresholdSetting: ExpressibleByArgument, Sendable {
+    var name: String
+    var value: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let value = Double(parts[1].trimmingCharacters(in: .whitespaces)), value.isFinite else { return nil }
+        name = parts[0].trimmingCharacters(in: .whitespaces)
+        self.value = value
+    }
+}
+
+extension QualityPolicy {
+    /// `blur 0.2683, smudge 0.7628, …`: the numeric keys and their values.
+    var thresholdSummary: String {
+        let values = [blur, smudge, exposure, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore]
+        return zip(Self.thresholdKeys, values).map { "\($0) \(GateFailure.short($1))" }.joined(separator: ", ")
     }
 }
 
@@ -78,11 +116,13 @@ struct Score: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decode and score images; print one record per input.",
         discussion: """
-            Detectors (confidence 0 = fine, 1 = defective, except aesthetic.score 1 = excellent):
-            \(DetectorKind.allCases.map { "  \($0.rawValue): \($0.descriptor.meaning)" }.joined(separator: "\n"))
+            Detectors (confidence 0 = fine, 1 = defective; aesthetic.score 1 = excellent):
+            \(detectorHelp)
 
-            Exit status: 0 when every input was scored, 2 when some failed (each failure
-            still gets a record with an error code), 64 for usage errors.
+            The gate rejects an image for these reasons (policy keys in parentheses):
+            \(reasonHelp)
+
+            Exit status: 0 when every input was scored, 2 when some failed (each failure still gets a record with an error code), 64 for usage errors.
             """)
 
     @OptionGroup var input: InputOptions
@@ -91,23 +131,33 @@ struct Score: ParsableCommand {
     @OptionGroup var output: OutputFlags
 
     mutating func run() throws {
+        try input.requireInputs()
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
             jobs: input.jobs, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions),
-            output: .records(output.resolvedFormat), showsProgress: output.showsProgress
+            output: .records(output.resolvedFormat), showsProgress: output.showsProgress, showsSummary: !output.quiet
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
         if summary.failed > 0 { throw ExitCode(2) }
     }
 }
+
+/// Each detector and what its number means, one per line, for `--help`.
+let detectorHelp = DetectorKind.allCases.map { "  \($0.rawValue): \($0.descriptor.meaning)" }.joined(separator: "\n")
+
+/// Each gate reason in words, one per line, for `--help`.
+let reasonHelp = GateReason.allCases.map { "  \($0.rawValue) (\($0.words)): \($0.explanation)" }.joined(separator: "\n")
 
 /// `imgquality gate`: pass or reject each input for text recognition.
 struct Gate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decide which images are good enough for text recognition.",
         discussion: """
-            Prints the score records (with their gate decision), or with --print-passing /
-            --print-rejected only the paths, one per line (NUL-terminated with --null), ready
-            for xargs. Exit status: 0 all passed, 1 some rejected, 2 some failed, 64 usage.
+            Prints the score records with their gate decision, or with --print-passing / --print-rejected only the paths, one per line (NUL-terminated with --null), ready for xargs.
+
+            The gate rejects an image for these reasons (policy keys in parentheses):
+            \(reasonHelp)
+
+            Exit status: 0 all passed, 1 some rejected, 2 some failed, 64 usage error.
             """)
 
     @OptionGroup var input: InputOptions
@@ -121,6 +171,11 @@ struct Gate: ParsableCommand {
     @Flag(name: .long, help: "Print only the paths of images that are rejected or fail to decode.")
     var printRejected = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Pass the best P percent of the batch by gate score instead of judging by the thresholds; records come out when the whole batch is scored.",
+        valueName: "P%"))
+    var keepBest: Percentage?
+
     mutating func validate() throws {
         if printPassing && printRejected {
             throw ValidationError("--print-passing and --print-rejected exclude each other.")
@@ -128,6 +183,7 @@ struct Gate: ParsableCommand {
     }
 
     mutating func run() throws {
+        try input.requireInputs()
         let mode: BatchRun.Output
         if printPassing {
             mode = .paths(passing: true, terminator: input.null ? "\0" : "\n")
@@ -139,14 +195,25 @@ struct Gate: ParsableCommand {
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
             jobs: input.jobs, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions),
-            output: mode, showsProgress: output.showsProgress
+            output: mode, showsProgress: output.showsProgress, showsSummary: !output.quiet, keepBest: keepBest?.fraction
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
     }
 }
 
-/// What one run did.
+/// A percentage given as `10%` or `10`, above 0 and at most 100.
+struct Percentage: ExpressibleByArgument, Sendable {
+    var fraction: Double
+
+    init?(argument: String) {
+        let digits = argument.hasSuffix("%") ? String(argument.dropLast()) : argument
+        guard let percent = Double(digits), percent > 0, percent <= 100 else { return nil }
+        fraction = percent / 100
+    }
+}
+
+/// What an `ocr` run did.
 struct RunSummary: Equatable {
     var scored = 0
     var failed = 0
@@ -167,40 +234,49 @@ struct BatchRun {
     var configuration = Assessor.Configuration()
     var output: Output
     var showsProgress: Bool
+    /// Say on standard error what the batch did when it ends.
+    var showsSummary = false
+    /// Decide by rank: pass this fraction of the batch (`QualityGate.keepBest`), after all of it is scored.
+    var keepBest: Double?
 
-    func execute(standardInput: Int32, standardOutput: Int32) -> RunSummary {
+    func execute(standardInput: Int32, standardOutput: Int32) -> BatchSummary {
+        let start = ContinuousClock.now
         let lines = FileDescriptorLines(descriptor: standardInput, nullSeparated: expander.nullSeparated)
         let paths = expander.paths(inputs, standardInput: lines)
         let progress = showsProgress ? ProgressBar(total: expander.count(inputs)) : nil
         let sharesTerminal = showsProgress && isatty(standardOutput) != 0
         var writer: RecordWriter?
-        if case .records(let format) = output { writer = RecordWriter(format: format, columns: Assessment.columns) }
-        var summary = RunSummary()
-        let (configuration, output) = (self.configuration, self.output)
+        if case .records(let format) = output { writer = RecordWriter(format: format) }
+        var summary = BatchSummary()
+        let output = self.output
+        func emit(_ assessment: Assessment) {
+            summary.add(assessment)
+            var text = ""
+            switch output {
+            case .records: text = writer!.text(for: assessment)
+            case .paths(let passing, let terminator): if assessment.passed == passing { text = assessment.path + terminator }
+            }
+            if sharesTerminal { progress?.clear() }
+            if !text.isEmpty { Terminal.write(text, to: standardOutput) }
+        }
+        var held: [Assessment] = []
+        let configuration = self.configuration
+        let holds = keepBest != nil
         OrderedParallelMap(paths, jobs: jobs).run(
             makeWorker: {
                 let assessor = Assessor(configuration)
                 return { assessor.assess(contentsOf: $0) }
             },
             emit: { _, assessment in
-                if assessment.error != nil {
-                    summary.failed += 1
-                } else {
-                    summary.scored += 1
-                    if !assessment.passed { summary.rejected += 1 }
-                }
-                var text = ""
-                switch output {
-                case .records(let format):
-                    text = writer!.text(for: format == .jsonl ? assessment.record : assessment.flat)
-                case .paths(let passing, let terminator):
-                    if assessment.passed == passing { text = assessment.path + terminator }
-                }
-                if sharesTerminal { progress?.clear() }
-                if !text.isEmpty { Terminal.write(text, to: standardOutput) }
+                if holds { held.append(assessment) } else { emit(assessment) }
                 progress?.advance(failed: assessment.error != nil)
             })
+        if let keepBest {
+            QualityGate.keepBest(keepBest, of: &held)
+            held.forEach(emit)
+        }
         progress?.clear()
+        if showsSummary { Terminal.write(summary.text(elapsed: ContinuousClock.now - start), to: STDERR_FILENO) }
         return summary
     }
 }

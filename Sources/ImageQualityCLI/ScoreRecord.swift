@@ -5,22 +5,22 @@ func rounded(_ value: Double) -> JSONValue {
     .double((value * 10_000).rounded() / 10_000)
 }
 
-/// The flat formats (csv, tsv, table) of a score record.
+/// The flat formats (csv, tsv) of a score record.
 extension Assessment {
-    /// Columns of the flat formats (csv, tsv, table).
+    /// Columns of the flat formats (csv, tsv).
     static let columns: [Column] = [
-        Column(header: "status", path: "status", width: 24),
-        Column(header: "format", path: "format", width: 7),
-        Column(header: "width", path: "width", width: 7),
-        Column(header: "height", path: "height", width: 7),
-        Column(header: "blur", path: "blur", width: 7),
-        Column(header: "smudge", path: "smudge", width: 7),
-        Column(header: "exposure", path: "exposure", width: 9),
-        Column(header: "aesthetic", path: "aesthetic", width: 10),
-        Column(header: "gate", path: "gate", width: 6),
-        Column(header: "gateScore", path: "gateScore", width: 10),
-        Column(header: "elapsedMs", path: "elapsedMs", width: 10),
-        Column(header: "path", path: "path", width: 40),
+        Column(header: "status", path: "status"),
+        Column(header: "format", path: "format"),
+        Column(header: "width", path: "width"),
+        Column(header: "height", path: "height"),
+        Column(header: "blur", path: "blur"),
+        Column(header: "smudge", path: "smudge"),
+        Column(header: "exposure", path: "exposure"),
+        Column(header: "aesthetic", path: "aesthetic"),
+        Column(header: "gate", path: "gate"),
+        Column(header: "gateScore", path: "gateScore"),
+        Column(header: "elapsedMs", path: "elapsedMs"),
+        Column(header: "path", path: "path"),
         Column(header: "message", path: "message"),
     ]
 
@@ -47,7 +47,7 @@ extension Assessment {
                 ("gate", .string(image.decision.pass ? "pass" : "reject")),
                 ("gateScore", rounded(image.decision.score)),
                 ("elapsedMs", .double(((elapsedMilliseconds ?? 0) * 10).rounded() / 10)),
-                ("message", .string((image.decision.reasons.map(\.rawValue) + image.warnings.map(\.message)).joined(separator: "; "))),
+                ("message", .string((image.decision.failures.map(\.message) + image.warnings.map(\.message)).joined(separator: "; "))),
             ]
         }
         return .object(members)

@@ -5,6 +5,15 @@ enum Terminal {
     static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
+    /// The width rows are laid out for: standard output's terminal columns, else `COLUMNS`,
+    /// else 80.
+    static var columns: Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        return 80
+    }
+
     /// Writes `text` whole. Standard error's failures are ignored. On standard output, a
     /// reader that went away (EPIPE) ends the process as SIGPIPE would, even when the parent
     /// ignores the signal (as some job runners do), so a batch stops at the first lost

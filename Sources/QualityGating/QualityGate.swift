@@ -1,4 +1,5 @@
 import Foundation
+import ImagingCore
 import QualityMetrics
 
 /// Per-detector thresholds: an image passes when every confidence is at or below its
@@ -68,11 +69,101 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         content = try container.decodeIfPresent(ContentJudgement.self, forKey: .content) ?? fallback.content
     }
 
-    /// Reads a policy file.
-    public static func load(contentsOf path: String) throws -> QualityPolicy {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try JSONDecoder().decode(QualityPolicy.self, from: data)
+    /// The keys of a policy file, in the order the help lists them.
+    public static let keys = [
+        "blur", "smudge", "exposure", "minimumLinePitch", "minimumLegibility", "minimumTextContrast", "minimumScore", "content",
+    ]
+
+    /// The keys that hold a number, which `--threshold NAME=VALUE` sets.
+    public static let thresholdKeys = Array(keys.dropLast())
+
+    /// Sets the threshold named by a policy key.
+    /// - Throws: `PolicyError` of kind `unknownKey` naming the known keys.
+    public mutating func setThreshold(_ key: String, to value: Double) throws(PolicyError) {
+        switch key {
+        case "blur": blur = value
+        case "smudge": smudge = value
+        case "exposure": exposure = value
+        case "minimumLinePitch": minimumLinePitch = value
+        case "minimumLegibility": minimumLegibility = value
+        case "minimumTextContrast": minimumTextContrast = value
+        case "minimumScore": minimumScore = value
+        default:
+            throw PolicyError(
+                .unknownKey, "unknown threshold \"\(key)\" (known: \(Self.thresholdKeys.joined(separator: ", ")))")
+        }
     }
+
+    /// Sets the keys a policy file holds, keeping the others.
+    /// - Throws: `PolicyError` when the file cannot be read, is not a JSON object of known
+    ///   keys, or a value has the wrong type.
+    public mutating func update(contentsOf path: String) throws(PolicyError) {
+        let data: Data
+        do {
+            data = try readWholeFile(path)
+        } catch {
+            throw PolicyError(.unreadable, "cannot read the policy \(path): \(error.reason)")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data), let members = object as? [String: Any] else {
+            throw PolicyError(.invalid, "the policy \(path) is not a JSON object such as {\"blur\":0.3}")
+        }
+        for key in members.keys.sorted() {
+            guard Self.keys.contains(key) else {
+                throw PolicyError(
+                    .unknownKey, "the policy \(path) has an unknown key \"\(key)\" (known: \(Self.keys.joined(separator: ", ")))")
+            }
+            if key == "content" {
+                guard let name = members[key] as? String, let judgement = ContentJudgement(rawValue: name) else {
+                    let names = ContentJudgement.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw PolicyError(.invalid, "the policy \(path): \"content\" must be one of \(names)")
+                }
+                content = judgement
+            } else {
+                guard let value = members[key] as? Double, value.isFinite else {
+                    throw PolicyError(.invalid, "the policy \(path): \"\(key)\" must be a number")
+                }
+                try setThreshold(key, to: value)
+            }
+        }
+    }
+
+    /// Reads a policy file: the built-in policy with the file's keys set.
+    /// - Throws: `PolicyError`.
+    public static func load(contentsOf path: String) throws(PolicyError) -> QualityPolicy {
+        var policy = QualityPolicy.default
+        try policy.update(contentsOf: path)
+        return policy
+    }
+}
+
+/// Why a policy cannot be used.
+public typealias PolicyError = KindedError<PolicyErrorKind>
+
+/// The classes of `PolicyError`, each with its stable code.
+public enum PolicyErrorKind: String, ErrorKind {
+    /// The file cannot be read.
+    case unreadable = "policy.unreadable"
+    /// The file is not a JSON object, or a value has the wrong type.
+    case invalid = "policy.invalid"
+    /// A key or threshold name the policy does not have (a typo such as `blurr`).
+    case unknownKey = "policy.unknownKey"
+}
+
+/// Why a file could not be read, in plain words.
+struct FileReadError: Error {
+    var reason: String
+}
+
+/// The whole file at `path`.
+/// - Throws: `FileReadError` saying why in plain words (`no such file`, `a directory`).
+func readWholeFile(_ path: String) throws(FileReadError) -> Data {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw FileReadError(reason: "no such file") }
+    guard !isDirectory.boolValue else { throw FileReadError(reason: "it is a directory") }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw FileReadError(reason: FileManager.default.isReadableFile(atPath: path) ? "read error" : "permission denied")
+    }
+    return data
 }
 
 /// How the gate judges an image.
@@ -162,10 +253,37 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
         case .blur: "blur confidence"
         case .smudge: "smudge confidence"
         case .exposure: "exposure confidence"
-        case .textLegibility: "text legibility"
-        case .textContrast: "text contrast"
-        case .textSize: "text line pitch"
+        case .textLegibility: "legibility"
+        case .textContrast: "ink-paper contrast"
+        case .textSize: "line pitch"
         case .score: "gate score"
+        }
+    }
+
+    /// What a failure means, in a few words (`blurred`, `text illegible`).
+    public var words: String {
+        switch self {
+        case .blur: "blurred"
+        case .smudge: "smudged lens"
+        case .exposure: "badly exposed"
+        case .textLegibility: "text illegible"
+        case .textContrast: "faint text"
+        case .textSize: "text too small"
+        case .score: "low gate score"
+        }
+    }
+
+    /// The criterion in one line, for `--help` and the README: what fails and when.
+    public var explanation: String {
+        switch self {
+        case .blur: "a photo's blur confidence (edge width, defocus or motion) is above the policy's blur threshold"
+        case .smudge: "a photo's smudge confidence (veil, soft islands on the lens) is above the policy's smudge threshold"
+        case .exposure: "a photo's exposure confidence is above the policy's exposure threshold (underexposed or overexposed)"
+        case .textLegibility:
+            "a document's legibility (line pitch over the resolution blur leaves) is under minimumLegibility"
+        case .textContrast: "a document's ink and paper are closer than minimumTextContrast levels (of 255)"
+        case .textSize: "a document's text lines are closer than minimumLinePitch full-resolution pixels"
+        case .score: "the gate score (0-1, every criterion together) is under minimumScore (--fail-under)"
         }
     }
 
@@ -183,14 +301,15 @@ public struct GateFailure: Sendable, Equatable, Codable {
     public var reason: GateReason
     public var measured: Double
     public var threshold: Double
-    /// The failure in words: `text legibility 9.6 < 12`.
+    /// The failure in words, with the value and the threshold: `text illegible: legibility 9.6 < 12`.
     public let message: String
 
-    public init(reason: GateReason, measured: Double, threshold: Double) {
+    /// - Parameter words: what the failure means (`underexposed`); `reason.words` when nil.
+    public init(reason: GateReason, measured: Double, threshold: Double, words: String? = nil) {
         self.reason = reason
         self.measured = measured
         self.threshold = threshold
-        message = "\(reason.measure) \(Self.short(measured)) \(reason.failsAbove ? ">" : "<") \(Self.short(threshold))"
+        message = "\(words ?? reason.words): \(reason.measure) \(Self.short(measured)) \(reason.failsAbove ? ">" : "<") \(Self.short(threshold))"
     }
 
     /// A failure read from a record that gave only its reason.
@@ -198,13 +317,24 @@ public struct GateFailure: Sendable, Equatable, Codable {
         self.reason = reason
         measured = .nan
         threshold = .nan
-        message = "\(reason.measure) failed"
+        message = "\(reason.words)"
     }
 
-    /// Up to 4 decimals below 1, 2 below 10, 1 from 10, without trailing zeros.
-    static func short(_ value: Double) -> String {
+    /// What the failure means, without the measure: the message up to its colon.
+    public var words: String {
+        message.firstIndex(of: ":").map { String(message[..<$0]) } ?? message
+    }
+
+    /// The failure in a few characters, for a table cell: `text illegible 9.6<12`.
+    public var brief: String {
+        guard measured.isFinite, threshold.isFinite else { return words }
+        return "\(words) \(Self.short(measured, digits: 2))\(reason.failsAbove ? ">" : "<")\(Self.short(threshold, digits: 2))"
+    }
+
+    /// Up to 4 decimals below 1 (or `digits`), 2 below 10, 1 from 10, without trailing zeros.
+    public static func short(_ value: Double, digits fractionDigits: Int = 4) -> String {
         guard value.isFinite else { return "?" }
-        let digits = abs(value) >= 10 ? 1 : abs(value) >= 1 ? 2 : 4
+        let digits = abs(value) >= 10 ? 1 : abs(value) >= 1 ? 2 : fractionDigits
         var text = String(format: "%.\(digits)f", value)
         while text.contains("."), text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
@@ -239,9 +369,9 @@ public struct QualityGate: Sendable {
         var failures: [GateFailure] = []
         var score = 1.0
         /// Records a failure when `measured` is on the wrong side of `threshold`.
-        func check(_ reason: GateReason, _ measured: Double, _ threshold: Double) {
+        func check(_ reason: GateReason, _ measured: Double, _ threshold: Double, words: String? = nil) {
             let fails = reason.failsAbove ? measured > threshold : measured < threshold
-            if fails { failures.append(GateFailure(reason: reason, measured: measured, threshold: threshold)) }
+            if fails { failures.append(GateFailure(reason: reason, measured: measured, threshold: threshold, words: words)) }
         }
         func factor(_ confidence: Double, threshold: Double) -> Double {
             // Piecewise linear: 1 at confidence 0, 0.5 at the threshold, 0 at 1.
@@ -266,7 +396,12 @@ public struct QualityGate: Sendable {
                 score *= factor(smudge.confidence, threshold: policy.smudge)
             }
             if let exposure = report.exposure {
-                check(.exposure, exposure.confidence, policy.exposure)
+                let words = switch exposure.direction {
+                case .under: "underexposed"
+                case .over: "overexposed"
+                case .ok: GateReason.exposure.words
+                }
+                check(.exposure, exposure.confidence, policy.exposure, words: words)
                 score *= factor(exposure.confidence, threshold: policy.exposure)
             }
         }
@@ -283,6 +418,30 @@ public struct QualityGate: Sendable {
         case .document: return .document
         case .photo: return .photo
         case .auto: return text.showsPage ? .document : .photo
+        }
+    }
+}
+
+extension QualityGate {
+    /// Decides a whole batch by rank instead of by absolute thresholds: the assessed images
+    /// whose `gate.score` is among the best `fraction` of the batch pass, every other fails
+    /// with the reason `score` and the batch's cutoff as its threshold. Images tied with the
+    /// cutoff all pass, so a little more than `fraction` may. Failed inputs never pass.
+    ///
+    /// For users whose thresholds are relative to their data ("keep the best 10%"); it needs
+    /// the whole batch before it decides.
+    public static func keepBest(_ fraction: Double, of assessments: inout [Assessment]) {
+        let scores = assessments.compactMap { $0.image?.decision.score }.sorted(by: >)
+        let kept = min(scores.count, Int((fraction * Double(scores.count)).rounded(.up)))
+        let cutoff = kept > 0 ? scores[kept - 1] : .infinity
+        let words = "not in the best \(GateFailure.short(fraction * 100))%"
+        for index in assessments.indices {
+            guard case .assessed(var image) = assessments[index].outcome else { continue }
+            let score = image.decision.score
+            image.decision.pass = score >= cutoff
+            image.decision.failures =
+                image.decision.pass ? [] : [GateFailure(reason: .score, measured: score, threshold: cutoff, words: words)]
+            assessments[index].outcome = .assessed(image)
         }
     }
 }

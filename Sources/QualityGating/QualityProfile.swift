@@ -70,15 +70,23 @@ public struct QualityProfile: Sendable, Equatable, Codable {
     public static func load(contentsOf path: String) throws(ProfileError) -> QualityProfile {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try readWholeFile(path)
         } catch {
-            throw ProfileError(.unreadable, "cannot read the profile \(path)")
+            throw ProfileError(.unreadable, "cannot read the profile \(path): \(error.reason)")
         }
         let profile: QualityProfile
         do {
             profile = try JSONDecoder().decode(QualityProfile.self, from: data)
         } catch {
-            throw ProfileError(.invalid, "\(path) is not a calibration profile: \(error)")
+            throw ProfileError(.invalid, "\(path) is not a calibration profile: \(Self.plainWords(error))")
+        }
+        // A key this version does not read would be silently ignored: refuse it.
+        if let members = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
+            let known = ["version", "created", "command", "dataset", "detectors", "gate"]
+            for key in members.keys.sorted() where !known.contains(key) {
+                throw ProfileError(
+                    .invalid, "\(path) has an unknown key \"\(key)\" (known: \(known.joined(separator: ", ")))")
+            }
         }
         guard profile.version == 1 else {
             throw ProfileError(.invalid, "\(path): profile version \(profile.version) is not supported (expected 1)")
@@ -89,6 +97,20 @@ public struct QualityProfile: Sendable, Equatable, Codable {
                 .invalid, "\(path) calibrates unknown detector \"\(name)\" (known: \(known.joined(separator: ", ")))")
         }
         return profile
+    }
+
+    /// A decoding error in words: what is wrong and at which key, without the type's internals.
+    static func plainWords(_ error: any Error) -> String {
+        func at(_ path: [any CodingKey]) -> String {
+            path.isEmpty ? "" : " at \(path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."))"
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(at(context.codingPath))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "a value of the wrong type\(at(context.codingPath))"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not valid JSON" : "a bad value\(at(context.codingPath))"
+        default: return "not valid JSON"
+        }
     }
 
     public func encoded() throws -> Data {

@@ -92,7 +92,7 @@ public enum RecordSchema {
                             ("reason", .object([("enum", reasons)])),
                             ("measured", .object([("type", .string("number"))])),
                             ("threshold", .object([("type", .string("number"))])),
-                            ("message", string("the failure in words, e.g. \"text legibility 9.6 < 12\"")),
+                            ("message", string("the failure in words, with the value and the threshold, e.g. \"text illegible: legibility 9.6 < 12\"")),
                         ])),
                         ("additionalProperties", .bool(false)),
                     ])),

@@ -83,7 +83,12 @@ struct ProcessTests {
         #expect((records[4]["error"] as? [String: Any])?["code"] as? String == "decode.notAnImage")
         #expect((records[5]["error"] as? [String: Any])?["code"] as? String == "input.empty")
         #expect((records[6]["error"] as? [String: Any])?["code"] as? String == "decode.unsupportedFormat")
-        #expect(run.stderr.isEmpty, "no progress bar when stderr is not a terminal: \(run.stderr)")
+        // No progress bar when stderr is not a terminal; the summary at the end.
+        #expect(!run.stderr.contains("\r"), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("7 images in ") && run.stderr.contains(" rejected, 4 failed\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("  failed:   1 decode.notAnImage, 1 decode.truncated, 1 decode.unsupportedFormat, 1 input.empty\n"), "\(run.stderr)")
+        let quiet = try Binary.run(["score", "--quiet", folder.path])
+        #expect(quiet.status == 2 && quiet.stderr.isEmpty && quiet.records.count == 7, "\(quiet.stderr)")
     }
 
     @Test func allFilesTakesEveryExtension() throws {
@@ -200,11 +205,29 @@ struct ProcessTests {
 
     @Test func usageErrorsUseTheParsersCode() throws {
         #expect(try Binary.run(["score"]).status == 64)
+        // An unknown option is named as such, and errors found while running show the subcommand's usage.
+        let bogus = try Binary.run(["score", "--bogus"])
+        #expect(bogus.status == 64 && bogus.stderr.contains("Unknown option '--bogus'"), "\(bogus.stderr)")
+        let typo = try Binary.run(["gate", "--threshold", "blurr=0.2", "x.png"])
+        #expect(typo.status == 64 && typo.stderr.contains("unknown threshold \"blurr\""), "\(typo.stderr)")
+        let missing = try Binary.run(["score", "--policy", "/no/such/policy.json", "x.png"])
+        #expect(missing.status == 64, "\(missing.stderr)")
+        #expect(missing.stderr.contains("cannot read the policy /no/such/policy.json: no such file"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("Usage: imgquality score ") && !missing.stderr.contains("NSCocoaErrorDomain"), "\(missing.stderr)")
         #expect(try Binary.run(["score", "--jobs", "0", "x.png"]).status == 64)
         let format = try Binary.run(["score", "--format", "xml", "x.png"])
         #expect(format.status == 64)
         #expect(format.stderr.contains("xml"))
         #expect(try Binary.run(["score", "--page", "0", "x.png"]).status == 64)
+    }
+
+    @Test func keepBestPassesTheBestOfTheBatch() throws {
+        let images = ["jpeg/large.jpg", "png/rgb8.png", "tiff/gray8.tif", "jpeg/gray.jpg"].map(Fixtures.path)
+        let scored = try Binary.run(["score", "--quiet"] + images).records
+        let scores = scored.map { ($0["gate"] as? [String: Any])?["score"] as? Double ?? -1 }
+        let best = images[scores.indices.max { scores[$0] < scores[$1] }!]
+        let kept = try Binary.run(["gate", "--keep-best", "25%", "--print-passing", "--quiet"] + images)
+        #expect(kept.status == 1 && kept.stdout == best + "\n", "\(kept.stdout) from \(scores)")
     }
 
     @Test func gateExitCodesAndPathOutput() throws {

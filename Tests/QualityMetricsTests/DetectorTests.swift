@@ -206,11 +206,24 @@ struct GateTests {
         let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16, minimumLegibility: 12))
         let illegible = gate.decide(textReport(blur: 0.1, legibility: 9.6))
         #expect(illegible.failures == [GateFailure(reason: .textLegibility, measured: 9.6, threshold: 12)])
-        #expect(illegible.failures.map(\.message) == ["text legibility 9.6 < 12"])
+        #expect(illegible.failures.map(\.message) == ["text illegible: legibility 9.6 < 12"])
         let blurred = gate.decide(report(blur: 0.8123, exposure: 0.1))
-        #expect(blurred.failures.map(\.message) == ["blur confidence 0.8123 > 0.5"])
+        #expect(blurred.failures.map(\.message) == ["blurred: blur confidence 0.8123 > 0.5"])
         // A photo's blur and a page's illegible text are different reasons.
         #expect(GateReason.blur != GateReason.textLegibility)
+    }
+
+    @Test func exposureFailuresSayWhichWay() {
+        let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16))
+        var dark = report(blur: 0.1, exposure: 0.9)
+        dark.exposure?.direction = .under
+        let failure = gate.decide(dark).failures
+        #expect(failure.map(\.message) == ["underexposed: exposure confidence 0.9 > 0.5"])
+        #expect(failure.map(\.words) == ["underexposed"] && failure.map(\.brief) == ["underexposed 0.9>0.5"])
+        dark.exposure?.direction = .over
+        #expect(gate.decide(dark).failures.map(\.words) == ["overexposed"])
+        // Every reason explains itself for --help.
+        #expect(GateReason.allCases.allSatisfy { !$0.words.isEmpty && $0.explanation.count > 20 })
     }
 
     @Test func aMinimumScoreRejectsWhatPassesEachCheck() {
@@ -218,7 +231,7 @@ struct GateTests {
         policy.minimumScore = 0.9
         let decision = QualityGate(policy: policy).decide(report(blur: 0.4, exposure: 0))
         #expect(!decision.pass && decision.reasons == [.score], "\(decision)")
-        #expect(decision.failures.first?.threshold == 0.9 && decision.failures.first?.message.hasPrefix("gate score 0.6") == true)
+        #expect(decision.failures.first?.threshold == 0.9 && decision.failures.first?.message.hasPrefix("low gate score: gate score 0.6") == true)
     }
 
     @Test func scoreFallsAsDefectsGrow() {
