@@ -1,3 +1,4 @@
+import Foundation
 import ImagingCore
 import GatedRecognition
 import QualityGating
@@ -8,72 +9,170 @@ import TextRecognition
 /// read imgquality's results.
 ///
 /// Shapes follow the API's `AnnotateImageResponse`: `textAnnotations` (the whole text
-/// first, then one entry per word, each with `boundingPoly.vertices` in pixels) and
-/// `fullTextAnnotation` (`pages` → `blocks` → `paragraphs` → `words` → `symbols`, with
-/// confidences). Symbols carry their text only: the backend does not measure per-character
-/// boxes, and the API marks every box optional. A rejected or failed image gets the
-/// per-image `error` (a `google.rpc.Status`: code 9 FAILED_PRECONDITION for a gate
-/// rejection, 3 INVALID_ARGUMENT for an unreadable image).
+/// first, with its `locale`, then one entry per word, each with `boundingPoly.vertices` in
+/// pixels) and `fullTextAnnotation` (`pages` → `blocks` → `paragraphs` → `words` → `symbols`,
+/// with confidences). Every response has `context.uri`, the input as an absolute `file://`
+/// URI, as Google names the file an image came from in batch responses.
+///
+/// Languages (`property.detectedLanguages` on pages, blocks, paragraphs and words, and the
+/// whole text's `locale`) are BCP 47 tags. A word's language is the recognizer's when it
+/// reports one, else the one language asked for; with several asked for and none reported
+/// it is unknown and left out. A language's `confidence` is its share of the element's
+/// characters. The locale is the page's most frequent language, else the first asked for.
+///
+/// The last symbol of each word carries `property.detectedBreak`: `SPACE` before the next
+/// word of its line, `EOL_SURE_SPACE` at the end of a line that its paragraph continues,
+/// `LINE_BREAK` at the end of a paragraph. Reading the symbols with a space for `SPACE` and a
+/// newline for the other two gives back `fullTextAnnotation.text`, which is built that way
+/// from the words. Symbols carry no boxes: the backend does not measure per-character boxes,
+/// and the API marks every box optional. A rejected or failed image gets the per-image
+/// `error` (a `google.rpc.Status`: code 9 FAILED_PRECONDITION for a gate rejection,
+/// 3 INVALID_ARGUMENT for an unreadable image).
 enum GoogleVisionResponse {
-    static func body(_ outcome: OCROutcome) -> JSONValue {
-        .object([("responses", .array([response(outcome)]))])
+    /// `{"responses": [one response]}`; `languages` are the languages recognition was asked for.
+    static func body(_ outcome: OCROutcome, languages: [String]) -> JSONValue {
+        .object([("responses", .array([response(outcome, languages: languages)]))])
     }
 
-    static func response(_ outcome: OCROutcome) -> JSONValue {
+    static func response(_ outcome: OCROutcome, languages: [String]) -> JSONValue {
+        let context: (String, JSONValue) = ("context", .object([("uri", .string(uri(outcome.path)))]))
         switch outcome.result {
         case .failed(let failure):
-            return .object([("error", status(3, "\(failure.code): \(failure.message)"))])
+            return .object([("error", status(3, "\(failure.code): \(failure.message)")), context])
         case .recognized(let recognition):
             guard let lines = recognition.observations else {
                 let reasons = recognition.decision.reasons.map(\.rawValue).joined(separator: ", ")
-                return .object([("error", status(9, "rejected by the quality gate: \(reasons)"))])
+                return .object([("error", status(9, "rejected by the quality gate: \(reasons)")), context])
             }
-            let text = lines.map(\.text).joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
-            var annotations: [JSONValue] = []
-            if !lines.isEmpty {
-                let all = lines.map(\.pixelBox)
-                let left = all.map(\.x).min()!, top = all.map(\.y).min()!
-                let right = all.map { $0.x + $0.width }.max()!, bottom = all.map { $0.y + $0.height }.max()!
-                annotations.append(.object([
-                    ("locale", .string("und")), ("description", .string(text)),
-                    ("boundingPoly", poly(PixelRect(x: left, y: top, width: right - left, height: bottom - top))),
-                ]))
-            }
-            for word in lines.flatMap(\.words) {
-                annotations.append(.object([("description", .string(word.text.string)), ("boundingPoly", poly(word.pixelBox))]))
-            }
-            let page: JSONValue = .object([
-                ("width", .int(recognition.imageSize.width)), ("height", .int(recognition.imageSize.height)),
-                ("blocks", .array(blocks(lines))),
-                ("confidence", rounded(mean(lines.map { $0.candidates.first?.confidence ?? 0 }))),
-            ])
-            return .object([
-                ("textAnnotations", .array(annotations)),
-                ("fullTextAnnotation", .object([("pages", .array([page])), ("text", .string(text))])),
-            ])
+            return .object(annotations(lines, imageSize: recognition.imageSize, languages: languages) + [context])
         }
     }
 
+    /// The input as an absolute `file://` URI, percent-encoded; a relative path is taken
+    /// from the current directory.
+    static func uri(_ path: String) -> String {
+        URL(fileURLWithPath: path, isDirectory: false).standardizedFileURL.absoluteString
+    }
+
+    /// `textAnnotations` and `fullTextAnnotation` of recognized lines.
+    static func annotations(_ lines: [RecognizedTextObservation], imageSize: ImageSize, languages: [String]) -> [(String, JSONValue)] {
+        let lines = lines.map { line in
+            var line = line
+            line.words.removeAll { $0.text.string.isEmpty }
+            return line
+        }
+        let languages = Languages(requested: languages)
+        // The words of a line, one space apart: what the symbols' breaks spell.
+        let text = lines.map { $0.words.isEmpty ? $0.text : $0.words.map(\.text.string).joined(separator: " ") }.joined(separator: "\n")
+            + (lines.isEmpty ? "" : "\n")
+        let allWords = lines.flatMap(\.words)
+        let pageLanguages = languages.detected(allWords)
+        var textAnnotations: [JSONValue] = []
+        if !lines.isEmpty {
+            let locale = pageLanguages.first?.tag ?? languages.requested.first ?? "und"
+            textAnnotations.append(.object([
+                ("locale", .string(locale)), ("description", .string(text)), ("boundingPoly", poly(union(lines.map(\.pixelBox)))),
+            ]))
+        }
+        for word in allWords {
+            textAnnotations.append(.object([("description", .string(word.text.string)), ("boundingPoly", poly(word.pixelBox))]))
+        }
+        let page: JSONValue = .object(
+            property(pageLanguages) + [
+                ("width", .int(imageSize.width)), ("height", .int(imageSize.height)),
+                ("blocks", .array(blocks(lines, languages: languages))),
+                ("confidence", rounded(mean(lines.map { $0.candidates.first?.confidence ?? 0 }))),
+            ])
+        return [
+            ("textAnnotations", .array(textAnnotations)),
+            ("fullTextAnnotation", .object([("pages", .array([page])), ("text", .string(text))])),
+        ]
+    }
+
     /// Blocks of paragraphs of words, from the lines' block and paragraph indices.
-    static func blocks(_ lines: [RecognizedTextObservation]) -> [JSONValue] {
+    static func blocks(_ lines: [RecognizedTextObservation], languages: Languages) -> [JSONValue] {
         runs(lines, by: \.block).map { blockLines in
             let paragraphs: [JSONValue] = runs(blockLines, by: \.paragraph).map { paragraphLines in
-                let words: [JSONValue] = paragraphLines.flatMap(\.words).map { word in
-                    .object([
-                        ("boundingBox", poly(word.pixelBox)),
-                        ("symbols", .array(word.text.string.map { .object([("text", .string(String($0))), ("confidence", rounded(word.text.confidence))]) })),
-                        ("confidence", rounded(word.text.confidence)),
+                .object(
+                    property(languages.detected(paragraphLines.flatMap(\.words))) + [
+                        ("boundingBox", poly(union(paragraphLines.map(\.pixelBox)))),
+                        ("words", .array(words(paragraphLines, languages: languages))),
+                        ("confidence", rounded(mean(paragraphLines.map { $0.candidates.first?.confidence ?? 0 }))),
                     ])
-                }
-                return .object([
-                    ("boundingBox", poly(union(paragraphLines.map(\.pixelBox)))), ("words", .array(words)),
-                    ("confidence", rounded(mean(paragraphLines.map { $0.candidates.first?.confidence ?? 0 }))),
-                ])
             }
-            return .object([
-                ("boundingBox", poly(union(blockLines.map(\.pixelBox)))), ("paragraphs", .array(paragraphs)),
-                ("blockType", .string("TEXT")), ("confidence", rounded(mean(blockLines.map { $0.candidates.first?.confidence ?? 0 }))),
-            ])
+            return .object(
+                property(languages.detected(blockLines.flatMap(\.words))) + [
+                    ("boundingBox", poly(union(blockLines.map(\.pixelBox)))), ("paragraphs", .array(paragraphs)),
+                    ("blockType", .string("TEXT")), ("confidence", rounded(mean(blockLines.map { $0.candidates.first?.confidence ?? 0 }))),
+                ])
+        }
+    }
+
+    /// The words of one paragraph's lines, each ending in the break that follows it.
+    static func words(_ paragraphLines: [RecognizedTextObservation], languages: Languages) -> [JSONValue] {
+        let worded = paragraphLines.filter { !$0.words.isEmpty }
+        var result: [JSONValue] = []
+        for (lineIndex, line) in worded.enumerated() {
+            for (wordIndex, word) in line.words.enumerated() {
+                let lineEnd = wordIndex == line.words.count - 1
+                let breakType = !lineEnd ? "SPACE" : lineIndex < worded.count - 1 ? "EOL_SURE_SPACE" : "LINE_BREAK"
+                let confidence = rounded(word.text.confidence)
+                let characters = Array(word.text.string)
+                let symbols: [JSONValue] = characters.indices.map { index in
+                    let last = index == characters.count - 1
+                    let detectedBreak: [(String, JSONValue)] =
+                        last ? [("property", .object([("detectedBreak", .object([("type", .string(breakType))]))]))] : []
+                    return .object(detectedBreak + [("text", .string(String(characters[index]))), ("confidence", confidence)])
+                }
+                result.append(.object(
+                    property(languages.detected([word])) + [
+                        ("boundingBox", poly(word.pixelBox)), ("symbols", .array(symbols)), ("confidence", confidence),
+                    ]))
+            }
+        }
+        return result
+    }
+
+    /// `property.detectedLanguages`, or nothing when no language is known.
+    static func property(_ detected: [(tag: String, share: Double)]) -> [(String, JSONValue)] {
+        guard !detected.isEmpty else { return [] }
+        let entries: [JSONValue] = detected.map { .object([("languageCode", .string($0.tag)), ("confidence", rounded($0.share))]) }
+        return [("property", .object([("detectedLanguages", .array(entries))]))]
+    }
+
+    /// The languages of words: the recognizer's, else the one language asked for.
+    struct Languages {
+        /// The languages asked for as BCP 47 tags, without repeats, most likely first.
+        var requested: [String]
+
+        init(requested languages: [String]) {
+            var seen = Set<String>()
+            requested = languages.map(TesseractLanguageNames.languageTag(forRequested:)).filter { seen.insert($0).inserted }
+        }
+
+        func language(of word: RecognizedWord) -> String? {
+            word.language ?? (requested.count == 1 ? requested[0] : nil)
+        }
+
+        /// Each known language with its share of the characters of `words`, largest first
+        /// (ties in order of first appearance); shares add up to less than 1 when some words'
+        /// languages are unknown.
+        func detected(_ words: [RecognizedWord]) -> [(tag: String, share: Double)] {
+            var counts: [(tag: String, characters: Int)] = []
+            var total = 0
+            for word in words {
+                let characters = word.text.string.count
+                total += characters
+                guard let tag = language(of: word) else { continue }
+                if let index = counts.firstIndex(where: { $0.tag == tag }) {
+                    counts[index].characters += characters
+                } else {
+                    counts.append((tag, characters))
+                }
+            }
+            guard total > 0 else { return [] }
+            let ordered = counts.enumerated().sorted { ($0.element.characters, -$0.offset) > ($1.element.characters, -$1.offset) }
+            return ordered.map { ($0.element.tag, Double($0.element.characters) / Double(total)) }
         }
     }
 

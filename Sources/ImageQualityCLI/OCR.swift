@@ -17,7 +17,9 @@ struct OCR: AsyncParsableCommand {
             head does); jsonl (one record per image: path, gate, text (null when rejected),
             observations with boxes in Vision's normalized lower-left convention and in pixels);
             gcv (per image, one line holding a Google Cloud Vision images:annotate response body
-            for DOCUMENT_TEXT_DETECTION; rejected and failed images get its per-image error).
+            for DOCUMENT_TEXT_DETECTION, with context.uri the input's file:// URI, BCP 47
+            languages and a detectedBreak after each word; rejected and failed images get its
+            per-image error).
             jsonl records carry "timing": decodeMs, analysisMs and recognitionMs (when recognized).
             Exit status: 0 every image recognized, 1 some rejected by the gate, 2 some failed.
             Tesseract's OpenMP threads are limited to one per recognition (as OMP_THREAD_LIMIT=1
@@ -89,7 +91,9 @@ struct OCR: AsyncParsableCommand {
             switch format {
             case .text: Terminal.write(outcome.text, to: STDOUT_FILENO)
             case .jsonl: Terminal.write(outcome.json.serialized + "\n", to: STDOUT_FILENO)
-            case .gcv: Terminal.write(GoogleVisionResponse.body(outcome).serialized + "\n", to: STDOUT_FILENO)
+            case .gcv:
+                let body = GoogleVisionResponse.body(outcome, languages: recognitionOptions.recognitionLanguages)
+                Terminal.write(body.serialized + "\n", to: STDOUT_FILENO)
             }
         }
         if summary.failed > 0 { throw ExitCode(2) }

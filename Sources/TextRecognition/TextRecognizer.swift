@@ -69,11 +69,17 @@ public struct RecognizedWord: Sendable, Equatable {
     public var pixelBox: PixelRect
     /// Normalized, lower-left origin.
     public var boundingBox: NormalizedRect
+    /// The language the recognizer read the word in, as a BCP 47 tag (`en`, `zh-Hant`), or nil
+    /// when it does not say. A recognizer given several languages may read each word in a
+    /// different one; `TesseractLanguageNames.languageTag(forTesseractName:)` converts
+    /// Tesseract's names.
+    public var language: String?
 
-    public init(text: RecognizedText, pixelBox: PixelRect, imageSize: ImageSize) {
+    public init(text: RecognizedText, pixelBox: PixelRect, imageSize: ImageSize, language: String? = nil) {
         self.text = text
         self.pixelBox = pixelBox
         boundingBox = pixelBox.normalized(in: imageSize)
+        self.language = language
     }
 }
 
@@ -235,6 +241,8 @@ public enum TesseractLanguageNames {
         "en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "pt": "por", "nl": "nld", "ru": "rus",
         "uk": "ukr", "pl": "pol", "cs": "ces", "sv": "swe", "da": "dan", "no": "nor", "fi": "fin", "tr": "tur",
         "el": "ell", "ja": "jpn", "ko": "kor", "zh": "chi_sim", "ar": "ara", "he": "heb", "hi": "hin",
+        "hu": "hun", "ro": "ron", "bg": "bul", "hr": "hrv", "sr": "srp", "sk": "slk", "sl": "slv", "lt": "lit",
+        "lv": "lav", "et": "est", "ca": "cat", "vi": "vie", "th": "tha", "id": "ind", "fa": "fas", "bn": "ben",
     ]
 
     /// The Tesseract name for an ISO 639 code or BCP 47 tag (`en-US` → `eng`), or nil.
