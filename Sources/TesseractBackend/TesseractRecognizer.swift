@@ -105,7 +105,7 @@ public final class TesseractRecognizer: TextRecognizer {
             let bottom = min(full.height, Int((Double(rect.y + rect.height) * sy).rounded(.up)))
             return PixelRect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
         }
-        let words = line.words.map { RecognizedWord(text: $0.text, pixelBox: box($0.pixelBox), imageSize: full) }
+        let words = line.words.map { RecognizedWord(text: $0.text, pixelBox: box($0.pixelBox), imageSize: full, language: $0.language) }
         return RecognizedTextObservation(
             candidates: line.candidates, pixelBox: box(line.pixelBox), imageSize: full, words: words, block: line.block, paragraph: line.paragraph)
     }
@@ -415,7 +415,12 @@ final class Engine: Sendable {
             }
             if let wordBox = box(RIL_WORD), let wordText = text(RIL_WORD), !wordText.isEmpty {
                 let confidence = max(0, min(1, Double(TessResultIteratorConfidence(results, RIL_WORD)) / 100))
-                current?.words.append(RecognizedWord(text: RecognizedText(string: wordText, confidence: confidence), pixelBox: wordBox, imageSize: size))
+                // The language model the word was read with (Tesseract's string, not ours to free).
+                let language = TessResultIteratorWordRecognitionLanguage(results).map {
+                    TesseractLanguageNames.languageTag(forTesseractName: String(cString: $0))
+                }
+                current?.words.append(RecognizedWord(
+                    text: RecognizedText(string: wordText, confidence: confidence), pixelBox: wordBox, imageSize: size, language: language))
             }
         } while TessResultIteratorNext(results, RIL_WORD) != 0
         finish()
