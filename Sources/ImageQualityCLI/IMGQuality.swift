@@ -9,7 +9,9 @@ public struct IMGQuality: AsyncParsableCommand {
         commandName: "imgquality",
         abstract: "Tells, fast, whether images are good enough to use: decode once, score, gate.",
         discussion: """
-            Inputs are files, directories (walked recursively, sorted) or - for paths on standard input. Records come out one per input, in input order: a table on a terminal, JSON Lines otherwise.
+            Inputs are files, directories (walked recursively, sorted) or - for paths on \
+            standard input. Records come out one per input, in input order: a table on a \
+            terminal, JSON Lines otherwise.
             """,
         version: version,
         subcommands: [Score.self, Gate.self, Calibrate.self, OCR.self, Schema.self],

@@ -13,17 +13,19 @@ struct OCR: AsyncParsableCommand {
         commandName: "ocr",
         abstract: "Gate images and recognize the text of those that pass (Tesseract).",
         discussion: """
-            Formats: text (the recognized text, a line of "==> path <==" before each image, as
-            head does); jsonl (one record per image: path, gate, text (null when rejected),
-            observations with boxes in Vision's normalized lower-left convention and in pixels);
-            gcv (per image, one line holding a Google Cloud Vision images:annotate response body
-            for DOCUMENT_TEXT_DETECTION, with context.uri the input's file:// URI, BCP 47
-            languages and a detectedBreak after each word; rejected and failed images get its
-            per-image error).
-            jsonl records carry "timing": decodeMs, analysisMs and recognitionMs (when recognized).
-            Exit status: 0 every image recognized, 1 some rejected by the gate, 2 some failed.
-            Tesseract's OpenMP threads are limited to one per recognition (as OMP_THREAD_LIMIT=1
+            Formats: text (the recognized text, a line of "==> path <==" before each image, as \
+            head does); jsonl (one record per image: path, gate, text (null when rejected), \
+            observations with boxes in Vision's normalized lower-left convention and in pixels; \
+            "timing" has decodeMs, analysisMs and recognitionMs); gcv (per image, one line holding \
+            a Google Cloud Vision images:annotate response body for DOCUMENT_TEXT_DETECTION, with \
+            context.uri the input's file:// URI, BCP 47 languages and a detectedBreak after each \
+            word; rejected and failed images get its per-image error).
+
+            Tesseract's OpenMP threads are limited to one per recognition (as OMP_THREAD_LIMIT=1 \
             does) unless OMP_THREAD_LIMIT, OMP_NUM_THREADS or OMP_MAX_ACTIVE_LEVELS is set.
+
+            Exit status: 0 every image recognized, 1 some rejected by the gate, 2 some failed, \
+            64 usage error.
             """)
 
     @OptionGroup var input: InputOptions
@@ -32,6 +34,9 @@ struct OCR: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Output: text, jsonl or gcv.", valueName: "format"))
     var format: OCRFormat = .text
+
+    @Flag(name: [.short, .long], help: "Do not print the summary (counts by decision and reason, time taken) on standard error at the end.")
+    var quiet = false
 
     @Flag(name: .long, help: "Recognize rejected images too (the record still reports the gate).")
     var force = false
@@ -77,16 +82,15 @@ struct OCR: AsyncParsableCommand {
             recognizer: recognizer, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions))
         let expander = InputExpander(allFiles: input.allFiles, nullSeparated: input.null)
         let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)
-        var summary = RunSummary()
+        let start = ContinuousClock.now
+        var summary = BatchSummary()
         let (format, force, recognitionOptions) = (self.format, self.force, options)
         await orderedConcurrentMap(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs) { path in
             await OCROutcome.run(gated, path: path, options: recognitionOptions, force: force)
         } emit: { outcome in
             switch outcome.result {
-            case .failed: summary.failed += 1
-            case .recognized(let recognition):
-                summary.scored += 1
-                if !recognition.decision.pass { summary.rejected += 1 }
+            case .failed(let error): summary.add(failure: error.code)
+            case .recognized(let recognition): summary.add(recognition.decision)
             }
             switch format {
             case .text: Terminal.write(outcome.text, to: STDOUT_FILENO)
@@ -96,6 +100,7 @@ struct OCR: AsyncParsableCommand {
                 Terminal.write(body.serialized + "\n", to: STDOUT_FILENO)
             }
         }
+        if !quiet { Terminal.write(summary.text(elapsed: ContinuousClock.now - start), to: STDERR_FILENO) }
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
     }

@@ -7,8 +7,8 @@ struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the JSON Schema (draft 2020-12) of the records score and gate print.",
         discussion: """
-            Generated from the same types and detector descriptors that write the records, so it
-            always matches this version: every member, its meaning and units, the gate's reasons
+            Generated from the same types and detector descriptors that write the records, so it \
+            always matches this version: every member, its meaning and units, the gate's reasons \
             and the error codes.
             """)
 

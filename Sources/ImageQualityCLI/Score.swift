@@ -119,10 +119,11 @@ struct Score: ParsableCommand {
             Detectors (confidence 0 = fine, 1 = defective; aesthetic.score 1 = excellent):
             \(detectorHelp)
 
-            The gate rejects an image for these reasons (policy keys in parentheses):
+            The gate rejects an image for these reasons (the record's code, then in words):
             \(reasonHelp)
 
-            Exit status: 0 when every input was scored, 2 when some failed (each failure still gets a record with an error code), 64 for usage errors.
+            Exit status: 0 when every input was scored, 2 when some failed (each failure still \
+            gets a record with an error code), 64 for usage errors.
             """)
 
     @OptionGroup var input: InputOptions
@@ -141,20 +142,40 @@ struct Score: ParsableCommand {
     }
 }
 
-/// Each detector and what its number means, one per line, for `--help`.
-let detectorHelp = DetectorKind.allCases.map { "  \($0.rawValue): \($0.descriptor.meaning)" }.joined(separator: "\n")
+/// Each detector and what its number means, for `--help`.
+let detectorHelp = hangingList(DetectorKind.allCases.map { "\($0.rawValue): \($0.descriptor.meaning)" })
 
-/// Each gate reason in words, one per line, for `--help`.
-let reasonHelp = GateReason.allCases.map { "  \($0.rawValue) (\($0.words)): \($0.explanation)" }.joined(separator: "\n")
+/// Each gate reason in words, for `--help`.
+let reasonHelp = hangingList(GateReason.allCases.map { "\($0.rawValue) (\($0.words)): \($0.explanation)" })
+
+/// Items indented by two spaces, wrapped at 78 columns with their continuation lines under
+/// their text, so a list stays a list in the help (the parser wraps only at column 0).
+func hangingList(_ items: [String], width: Int = 78) -> String {
+    items.map { item in
+        var lines: [String] = []
+        var line = "  "
+        for word in item.split(separator: " ") {
+            if line.count + word.count + 1 > width, line.count > 4 {
+                lines.append(line)
+                line = "    "
+            }
+            line += (line.hasSuffix(" ") ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }.joined(separator: "\n")
+}
 
 /// `imgquality gate`: pass or reject each input for text recognition.
 struct Gate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decide which images are good enough for text recognition.",
         discussion: """
-            Prints the score records with their gate decision, or with --print-passing / --print-rejected only the paths, one per line (NUL-terminated with --null), ready for xargs.
+            Prints the score records with their gate decision, or with --print-passing / \
+            --print-rejected only the paths, one per line (NUL-terminated with --null), ready \
+            for xargs.
 
-            The gate rejects an image for these reasons (policy keys in parentheses):
+            The gate rejects an image for these reasons (the record's code, then in words):
             \(reasonHelp)
 
             Exit status: 0 all passed, 1 some rejected, 2 some failed, 64 usage error.
@@ -211,13 +232,6 @@ struct Percentage: ExpressibleByArgument, Sendable {
         guard let percent = Double(digits), percent > 0, percent <= 100 else { return nil }
         fraction = percent / 100
     }
-}
-
-/// What an `ocr` run did.
-struct RunSummary: Equatable {
-    var scored = 0
-    var failed = 0
-    var rejected = 0
 }
 
 /// A batch over inputs, separate from argument parsing so it can be tested in-process.

@@ -111,17 +111,25 @@ struct BatchSummary: Equatable {
 
     mutating func add(_ assessment: Assessment) {
         switch assessment.outcome {
-        case .failed(let error):
-            failed += 1
-            failures[error.code, default: 0] += 1
-        case .assessed(let image):
-            if image.decision.pass {
-                passed += 1
-            } else {
-                rejected += 1
-                for words in Set(image.decision.failures.map(\.words)) { rejections[words, default: 0] += 1 }
-            }
+        case .failed(let error): add(failure: error.code)
+        case .assessed(let image): add(image.decision)
         }
+    }
+
+    /// Counts an input the gate decided on.
+    mutating func add(_ decision: GateDecision) {
+        if decision.pass {
+            passed += 1
+        } else {
+            rejected += 1
+            for words in Set(decision.failures.map(\.words)) { rejections[words, default: 0] += 1 }
+        }
+    }
+
+    /// Counts an input that failed with the error `code`.
+    mutating func add(failure code: String) {
+        failed += 1
+        failures[code, default: 0] += 1
     }
 
     /// The summary's lines, each ending in a newline.

@@ -221,6 +221,22 @@ struct ProcessTests {
         #expect(try Binary.run(["score", "--page", "0", "x.png"]).status == 64)
     }
 
+    @Test func helpFitsEightyColumnsAndSaysEachDefaultOnce() throws {
+        for command in ["score", "gate", "ocr"] {
+            let help = try Binary.run([command, "--help"], environment: ["COLUMNS": "80", "PATH": "/usr/bin:/bin"])
+            #expect(help.status == 0)
+            let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines { #expect(line.count <= 80, "\(command): \(line)") }
+            // One default per option: the parser's, never a second from the description.
+            let text = help.stdout.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "  ", with: " ")
+            for option in text.components(separatedBy: " --").dropFirst() {
+                #expect(option.components(separatedBy: "(default").count <= 2, "\(command): --\(option)")
+            }
+        }
+        let gate = try Binary.run(["gate", "--help"], environment: ["COLUMNS": "80"]).stdout
+        #expect(gate.contains("textLegibility (text illegible): a document's legibility"), "\(gate)")
+    }
+
     @Test func keepBestPassesTheBestOfTheBatch() throws {
         let images = ["jpeg/large.jpg", "png/rgb8.png", "tiff/gray8.tif", "jpeg/gray.jpg"].map(Fixtures.path)
         let scored = try Binary.run(["score", "--quiet"] + images).records
