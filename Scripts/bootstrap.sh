@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs what imgquality builds against when it is missing: pkg-config and the
 # Debian development packages of libjpeg-turbo, libpng, libtiff (4.5 or later) and
-# libtesseract with English and orientation data and the tesseract program, and chromium, which the tests use to render a
-# calibration report.
+# libtesseract with English and orientation data. With --tests, also what only the
+# tests use: the tesseract program and chromium, which renders the HTML reports.
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
+
+tests=false
+if [ "${1:-}" = "--tests" ]; then tests=true; fi
 
 need=()
 if ! command -v pkg-config >/dev/null 2>&1; then
@@ -15,14 +18,16 @@ else
     pkg-config --exists 'libtiff-4 >= 4.5' || need+=(libtiff-dev)
     pkg-config --exists tesseract || need+=(libtesseract-dev)
 fi
-# English language data for the Tesseract backend and its tests, the orientation-and-script
-# data, and the `tesseract` program, which the external-command recognizer's tests run.
+# English language data for the Tesseract backend and the orientation-and-script data.
 [ -f /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || need+=(tesseract-ocr-eng)
 [ -f /usr/share/tesseract-ocr/5/tessdata/osd.traineddata ] || need+=(tesseract-ocr-osd)
-command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 
-# Headless Chromium renders calibration reports in the tests.
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
+if $tests; then
+    # The `tesseract` program, which the external-command recognizer's tests run, and
+    # headless Chromium, which renders the calibration report and contact sheet in the tests.
+    command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
+    command -v chromium >/dev/null 2>&1 || need+=(chromium)
+fi
 
 if ((${#need[@]})); then
     sudo=""

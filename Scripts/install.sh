@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs imgquality under a prefix (default ~/.local): the release binary in bin/, a man
+# page per command in share/man/man1/ (generated from the command-line parser's help by
+# swift-argument-parser's generate-manual plugin), and shell completions for bash, zsh and
+# fish in the places those shells look under the prefix.
+#   Scripts/install.sh [PREFIX]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix="${1:-$HOME/.local}"
+Scripts/bootstrap.sh
+swift build -c release --product imgquality >&2
+binary="$(swift build -c release --show-bin-path)/imgquality"
+swift package plugin generate-manual --multi-page >&2
+pages=.build/plugins/GenerateManual/outputs/imgquality
+
+install -D -m 755 "$binary" "$prefix/bin/imgquality"
+install -d "$prefix/share/man/man1"
+install -m 644 "$pages"/*.1 "$prefix/share/man/man1/"
+install -d "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
+    "$prefix/share/fish/vendor_completions.d"
+"$binary" --generate-completion-script bash > "$prefix/share/bash-completion/completions/imgquality"
+"$binary" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_imgquality"
+"$binary" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/imgquality.fish"
+echo "install: imgquality, its man pages (man imgquality, man imgquality.score, …) and completions are under $prefix" >&2
