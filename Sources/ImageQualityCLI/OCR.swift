@@ -139,7 +139,7 @@ struct OCROutcome: Sendable {
             return "==> \(path) <==\n[error \(error.code): \(error.message)]\n\n"
         case .recognized(let recognition):
             guard let text = recognition.text else {
-                return "==> \(path) <==\n[rejected: \(recognition.decision.reasons.map(\.rawValue).joined(separator: ", "))]\n\n"
+                return "==> \(path) <==\n[rejected: \(recognition.decision.failures.map(\.message).joined(separator: "; "))]\n\n"
             }
             return "==> \(path) <==\n\(text)\n\n"
         }

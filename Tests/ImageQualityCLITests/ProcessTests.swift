@@ -290,7 +290,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.5.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.6.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {
