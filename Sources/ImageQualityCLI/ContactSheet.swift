@@ -145,16 +145,14 @@ extension ContactSheet {
         var score: Double?
         var content: JudgedContent?
         var failures: [GateFailure] = []
-        /// Format and size, or the error's code.
+        /// Format and size, with the exposure's direction and "utility shot" when they apply;
+        /// or the error's code.
         var summary: String
         /// The error's or the warnings' messages.
         var note: String?
         var thumbnail: String?
         /// Each detector's confidence or score, and the text measures, for the card and the histograms.
         var values: [Measure: Double] = [:]
-        /// The exposure's direction when it is not `ok`, and `utility` for an aesthetic utility shot.
-        var exposureDirection: String?
-        var isUtility = false
 
         init(_ assessment: Assessment, index: Int, thumbnail: String?) {
             self.index = index
@@ -179,11 +177,11 @@ extension ContactSheet {
                 if let smudge = report.smudge { values[.smudge] = smudge.confidence }
                 if let exposure = report.exposure {
                     values[.exposure] = exposure.confidence
-                    if exposure.direction != .ok { exposureDirection = exposure.direction.rawValue }
+                    if exposure.direction != .ok { summary += " · \(exposure.direction.rawValue)exposed" }
                 }
                 if let aesthetic = report.aesthetic {
                     values[.aesthetic] = aesthetic.score
-                    isUtility = aesthetic.isUtility
+                    if aesthetic.isUtility { summary += " · utility shot" }
                 }
                 if let text = report.text, decision.content == .document {
                     values[.legibility] = text.legibility
@@ -223,7 +221,7 @@ extension ContactSheet {
             case .exposure: "exposure"
             case .aesthetic: "aesthetic"
             case .legibility: "legibility"
-            case .textContrast: "text contrast"
+            case .textContrast: "contrast"
             case .linePitch: "line pitch"
             }
         }
@@ -283,7 +281,11 @@ extension ContactSheet {
         meta.append("on \(Self.escape(ISO8601DateFormatter().string(from: created)))")
         if let elapsed { meta.append("in \(String(format: "%.1f", elapsed.milliseconds / 1000)) s") }
         out += "<p class=\"meta\">\(meta.joined(separator: " ")). Do not edit by hand.</p>\n"
-        out += "<p class=\"meta\">Policy: \(Self.escape(Self.describe(policy))).</p>\n</header>\n"
+        out += "<p class=\"meta\">Policy: \(Self.escape(Self.describe(policy))).</p>\n"
+        // Cards show paths without the folder every input shares; the header names it once.
+        let prefix = Self.sharedFolder(entries.map(\.path))
+        if !prefix.isEmpty { out += "<p class=\"meta\">Paths below are relative to <code>\(Self.escape(prefix))</code>.</p>\n" }
+        out += "</header>\n"
 
         // Counts: each is also a filter link.
         out += "<section class=\"counts\">\n"
@@ -344,7 +346,7 @@ extension ContactSheet {
 
         out += "<main class=\"grid\">\n"
         for (position, entry) in cards.enumerated() {
-            out += Self.card(entry, eager: position < Self.eagerThumbnails)
+            out += Self.card(entry, eager: position < Self.eagerThumbnails, prefix: prefix)
         }
         out += "</main>\n"
         out += "<script>\(Self.script)</script>\n</body>\n</html>\n"
@@ -352,7 +354,7 @@ extension ContactSheet {
     }
 
     /// One input's card.
-    static func card(_ entry: Entry, eager: Bool) -> String {
+    static func card(_ entry: Entry, eager: Bool, prefix: String) -> String {
         let reasons = entry.failures.map(\.reason.rawValue).joined(separator: " ")
         var out = "<article class=\"card \(entry.status.rawValue)\" data-status=\"\(entry.status.rawValue)\" data-reasons=\"\(escape(reasons))\">\n"
         if let thumbnail = entry.thumbnail {
@@ -366,7 +368,7 @@ extension ContactSheet {
         if let score = entry.score { out += "<span class=\"score\">score <b>\(String(format: "%.2f", score))</b></span>" }
         if let content = entry.content { out += "<span class=\"kind\">\(content.rawValue)</span>" }
         out += "</div>\n"
-        out += "<p class=\"path\" title=\"\(escape(entry.path))\">\(escape(entry.path))</p>\n"
+        out += "<p class=\"path\" title=\"\(escape(entry.path))\">\(escape(String(entry.path.dropFirst(prefix.count))))</p>\n"
         if !entry.failures.isEmpty {
             out += "<ul class=\"why\">" + entry.failures.map { "<li>\(escape($0.message))</li>" }.joined() + "</ul>\n"
         }
@@ -377,10 +379,8 @@ extension ContactSheet {
             let failed = Set(entry.failures.map(\.reason))
             for measure in Measure.allCases where measure != .gateScore {
                 guard let value = entry.values[measure] else { continue }
-                var text = measure == .legibility || measure == .textContrast || measure == .linePitch
+                let text = measure == .legibility || measure == .textContrast || measure == .linePitch
                     ? String(format: "%.1f", value) : String(format: "%.2f", value)
-                if measure == .exposure, let direction = entry.exposureDirection { text += " \(direction)" }
-                if measure == .aesthetic, entry.isUtility { text += " utility" }
                 let bad = measure.reason.map(failed.contains) ?? false
                 cells.append("<div\(bad ? " class=\"bad\"" : "")><dt>\(measure.label)</dt><dd>\(escape(text))</dd></div>")
             }
@@ -394,17 +394,31 @@ extension ContactSheet {
 
     /// A count at the top, which filters the cards when clicked.
     static func tile(_ label: String, count: Int, of total: Int, filter: String, colour: String) -> String {
-        let share = total > 0 ? String(format: "%.0f%%", Double(count) / Double(total) * 100) : "–"
+        let percent = total > 0 ? Double(count) / Double(total) * 100 : 0
+        let share = total == 0 ? "–" : percent > 0 && percent < 1 ? String(format: "%.1f%%", percent) : String(format: "%.0f%%", percent)
         return """
             <a class="tile" href="#reason=\(filter)" data-filter="\(filter)" style="border-top-color:\(colour)">\
-            <span class="tile-count" style="color:\(colour)">\(count)</span>\
-            <span class="tile-label">\(label) <span class="muted">· \(share)</span></span></a>
+            <span class="tile-count" style="color:\(colour)">\(count)<span class="tile-share">\(share)</span></span>\
+            <span class="tile-label">\(label)</span></a>
 
             """
     }
 
     static func filterLink(_ filter: String, label: String, count: Int) -> String {
         "<a href=\"#reason=\(filter)\" data-filter=\"\(filter)\">\(escape(label)) <span class=\"n\">\(count)</span></a>\n"
+    }
+
+    /// The longest folder (ending in `/`, longer than `/` alone) that holds every path; empty
+    /// when there is none or only one input (whose card then shows its whole path).
+    static func sharedFolder(_ paths: [String]) -> String {
+        guard paths.count > 1, var shared = paths.first.map({ Substring($0) }) else { return "" }
+        for path in paths.dropFirst() {
+            shared = shared.prefix(zip(shared, path).prefix { $0 == $1 }.count)
+            if shared.isEmpty { return "" }
+        }
+        guard let slash = shared.lastIndex(of: "/") else { return "" }
+        let folder = String(shared[...slash])
+        return folder == "/" ? "" : folder
     }
 
     /// A reason for a heading: its measure, capitalised.
@@ -544,6 +558,7 @@ extension ContactSheet {
         .tile:hover, .reason-row:hover { background: #fafbfc; }
         .tile.active, .reason-row.active { background: #eef1f6; }
         .tile-count { font-size: 34px; font-weight: 700; line-height: 1.1; font-variant-numeric: tabular-nums; }
+        .tile-share { font-size: 14px; font-weight: 500; color: var(--muted); margin-left: 8px; }
         .tile-label { font-size: 14px; }
         .reasons-box { padding: 14px 18px; }
         .reason-row { display: grid; grid-template-columns: minmax(120px, 170px) 1fr 48px; align-items: center; gap: 10px; padding: 2px 4px; border-radius: 4px; }
@@ -576,7 +591,7 @@ extension ContactSheet {
         .thumb img { width: 100%; height: 100%; object-fit: contain; display: block; }
         .thumb.none span { color: var(--muted); font-size: 12px; }
         .body { padding: 9px 12px 11px; }
-        .head { display: flex; align-items: baseline; gap: 8px; margin-bottom: 4px; }
+        .head { display: flex; align-items: baseline; gap: 8px; margin-bottom: 4px; white-space: nowrap; }
         .badge { font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: .05em; color: #fff; padding: 1px 7px; border-radius: 4px; background: var(--muted); }
         .passed .badge { background: var(--pass); }
         .rejected .badge { background: var(--reject); }
@@ -589,7 +604,7 @@ extension ContactSheet {
         .why li::before { content: "✕ "; }
         .values { display: grid; grid-template-columns: repeat(2, 1fr); gap: 1px 12px; margin: 0 0 4px; font-size: 12px; }
         .values div { display: flex; justify-content: space-between; border-bottom: 1px dotted #e3e6eb; }
-        .values dt { color: var(--muted); }
+        .values dt { color: var(--muted); white-space: nowrap; }
         .values dd { margin: 0; font-variant-numeric: tabular-nums; }
         .values .bad dd, .values .bad dt { color: var(--reject); font-weight: 600; }
         .error { margin: 0; font-size: 13px; color: var(--fail); overflow-wrap: anywhere; }

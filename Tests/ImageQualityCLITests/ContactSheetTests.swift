@@ -159,7 +159,7 @@ struct ContactSheetTests {
         #expect(reasons.contains(.blur) && reasons.contains(.exposure) && reasons.contains(.textLegibility), "\(reasons)")
         for assessment in batch.assessments {
             let escapedPath = ContactSheet.escape(assessment.path)
-            let card = try #require(cards.first { $0.body.contains(">\(escapedPath)</p>") }, "no card for \(assessment.path)")
+            let card = try #require(cards.first { $0.body.contains("title=\"\(escapedPath)\">") }, "no card for \(assessment.path)")
             for failure in assessment.image?.decision.failures ?? [] {
                 let words = failure.message.replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "<", with: "&lt;")
                 #expect(card.body.contains("<li>\(words)</li>"), "\(failure.message) missing for \(assessment.path)")
@@ -178,6 +178,20 @@ struct ContactSheetTests {
             #expect(html.contains("<b>\(title)</b>"), "\(title) histogram")
         }
         #expect(html.contains("class=\"threshold-label\">\(ContactSheet.short(QualityPolicy.default.blur))</text>"))
+    }
+
+    /// Cards show paths after the folder all inputs share, named once in the header.
+    @Test func theSharedFolderIsAWholeFolder() {
+        #expect(ContactSheet.sharedFolder(["/a/b/c.jpg", "/a/b/d/e.jpg"]) == "/a/b/")
+        #expect(ContactSheet.sharedFolder(["/a/bc.jpg", "/a/bd.jpg"]) == "/a/")
+        #expect(ContactSheet.sharedFolder(["/a.jpg", "/b.jpg"]) == "")
+        #expect(ContactSheet.sharedFolder(["x.jpg", "y.jpg"]) == "")
+        #expect(ContactSheet.sharedFolder(["/a/b/c.jpg"]) == "")
+        var sheet = ContactSheet.Entry(
+            Assessment(path: "/scans/day 1/a.jpg", outcome: .failed(ImagingError(.notFound, "No such file."))), index: 0, thumbnail: nil)
+        #expect(ContactSheet.card(sheet, eager: true, prefix: "/scans/").contains("title=\"/scans/day 1/a.jpg\">day 1/a.jpg</p>"))
+        sheet.path = "/scans/<b>.jpg"
+        #expect(ContactSheet.card(sheet, eager: true, prefix: "/scans/").contains("title=\"/scans/&lt;b&gt;.jpg\">&lt;b&gt;.jpg</p>"))
     }
 
     @Test func thumbnailFilesExistAndAreJPEGs() throws {
