@@ -591,7 +591,7 @@ extension ContactSheet {
         .thumb img { width: 100%; height: 100%; object-fit: contain; display: block; }
         .thumb.none span { color: var(--muted); font-size: 12px; }
         .body { padding: 9px 12px 11px; }
-        .head { display: flex; align-items: baseline; gap: 8px; margin-bottom: 4px; white-space: nowrap; }
+        .head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 8px; margin-bottom: 4px; white-space: nowrap; }
         .badge { font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: .05em; color: #fff; padding: 1px 7px; border-radius: 4px; background: var(--muted); }
         .passed .badge { background: var(--pass); }
         .rejected .badge { background: var(--reject); }

@@ -77,6 +77,21 @@ struct OutputFlags: ParsableArguments {
     @Flag(name: [.short, .long], help: "Do not print the summary (counts by decision and reason, time taken) on standard error at the end.")
     var quiet = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write a contact sheet of the batch to this directory: index.html (counts, histograms, thumbnails rejected and worst first, each with its reasons; filterable by reason, no network needed) and its thumbnails.",
+        valueName: "dir"))
+    var report: String?
+
+    /// The contact sheet `--report` asks for, its directory checked before any scoring.
+    func contactSheet() throws -> ContactSheet? {
+        guard let report else { return nil }
+        do {
+            return try ContactSheet(directory: report)
+        } catch {
+            throw ValidationError("--report: \(error)")
+        }
+    }
+
     var resolvedFormat: OutputFormat { format ?? (Terminal.standardOutputIsTerminal ? .table : .jsonl) }
     var showsProgress: Bool { progress ?? Terminal.standardErrorIsTerminal }
 }

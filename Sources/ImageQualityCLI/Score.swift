@@ -136,7 +136,8 @@ struct Score: ParsableCommand {
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
             jobs: input.jobs, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions),
-            output: .records(output.resolvedFormat), showsProgress: output.showsProgress, showsSummary: !output.quiet
+            output: .records(output.resolvedFormat), showsProgress: output.showsProgress, showsSummary: !output.quiet,
+            contactSheet: try output.contactSheet()
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
         if summary.failed > 0 { throw ExitCode(2) }
     }
@@ -216,7 +217,8 @@ struct Gate: ParsableCommand {
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
             jobs: input.jobs, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions),
-            output: mode, showsProgress: output.showsProgress, showsSummary: !output.quiet, keepBest: keepBest?.fraction
+            output: mode, showsProgress: output.showsProgress, showsSummary: !output.quiet, keepBest: keepBest?.fraction,
+            contactSheet: try output.contactSheet()
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
@@ -252,6 +254,8 @@ struct BatchRun {
     var showsSummary = false
     /// Decide by rank: pass this fraction of the batch (`QualityGate.keepBest`), after all of it is scored.
     var keepBest: Double?
+    /// Where the batch's contact sheet goes (`--report`), with a thumbnail of every image.
+    var contactSheet: ContactSheet?
 
     func execute(standardInput: Int32, standardOutput: Int32) -> BatchSummary {
         let start = ContinuousClock.now
@@ -273,25 +277,63 @@ struct BatchRun {
             if sharesTerminal { progress?.clear() }
             if !text.isEmpty { Terminal.write(text, to: standardOutput) }
         }
-        var held: [Assessment] = []
+        var sheet = contactSheet
+        func addToSheet(_ assessment: Assessment, _ thumbnail: [UInt8]?) {
+            do {
+                try sheet?.add(assessment, thumbnail: thumbnail)
+            } catch {
+                Terminal.write("imgquality: cannot write the contact sheet: \(error)\n", to: STDERR_FILENO)
+                _exit(74)
+            }
+        }
+        var held: [(Assessment, [UInt8]?)] = []
         let configuration = self.configuration
-        let holds = keepBest != nil
+        let (holds, makesThumbnails) = (keepBest != nil, contactSheet != nil)
         OrderedParallelMap(paths, jobs: jobs).run(
             makeWorker: {
                 let assessor = Assessor(configuration)
-                return { assessor.assess(contentsOf: $0) }
+                return { path -> (Assessment, [UInt8]?) in
+                    guard makesThumbnails else { return (assessor.assess(contentsOf: path), nil) }
+                    let kept = assessor.assessKeepingPixels(.file(path: path))
+                    return (kept.assessment, kept.luma.flatMap { ContactSheet.thumbnail(luma: $0, rgb: kept.rgb) })
+                }
             },
-            emit: { _, assessment in
-                if holds { held.append(assessment) } else { emit(assessment) }
-                progress?.advance(failed: assessment.error != nil)
+            emit: { _, scored in
+                if holds {
+                    held.append(scored)
+                } else {
+                    emit(scored.0)
+                    addToSheet(scored.0, scored.1)
+                }
+                progress?.advance(failed: scored.0.error != nil)
             })
         if let keepBest {
-            QualityGate.keepBest(keepBest, of: &held)
-            held.forEach(emit)
+            var assessments = held.map(\.0)
+            QualityGate.keepBest(keepBest, of: &assessments)
+            for (assessment, thumbnail) in zip(assessments, held.map(\.1)) {
+                emit(assessment)
+                addToSheet(assessment, thumbnail)
+            }
+        }
+        do {
+            try sheet?.finish(policy: configuration.gate.policy, command: Self.commandLine, elapsed: ContinuousClock.now - start)
+        } catch {
+            Terminal.write("imgquality: cannot write the contact sheet: \(error)\n", to: STDERR_FILENO)
+            _exit(74)
         }
         progress?.clear()
         if showsSummary { Terminal.write(summary.text(elapsed: ContinuousClock.now - start), to: STDERR_FILENO) }
         return summary
+    }
+}
+
+extension BatchRun {
+    /// This process's command line, quoted for a shell where needed, for reports.
+    static var commandLine: String {
+        (["imgquality"] + CommandLine.arguments.dropFirst()).map { word in
+            word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=,:%+@".contains($0) }
+                ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
     }
 }
 

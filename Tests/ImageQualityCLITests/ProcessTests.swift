@@ -237,6 +237,21 @@ struct ProcessTests {
         #expect(gate.contains("textLegibility (text illegible): a document's legibility"), "\(gate)")
     }
 
+    @Test func gateWritesAContactSheetAndChecksItsDirectoryFirst() throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("taken", [1])
+        let refused = try Binary.run(["gate", "--report", file, Fixtures.path("png/rgb8.png")])
+        #expect(refused.status == 64 && refused.stdout.isEmpty, "\(refused.stderr)")
+        #expect(refused.stderr.contains("is an existing file, not a directory") && refused.stderr.contains("Usage: imgquality gate"))
+        let sheet = folder.path + "/sheet"
+        let run = try Binary.run(["gate", "--report", sheet, "--quiet", Fixtures.path("jpeg/large.jpg"), Fixtures.path("png/truncated.png")])
+        #expect(run.status == 2 && run.records.count == 2, "\(run.stderr)")
+        let page = try String(contentsOfFile: sheet + "/index.html", encoding: .utf8)
+        #expect(page.contains("large.jpg") && page.contains("decode.truncated"))
+        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: sheet + "/thumbnails").filter { $0.hasSuffix(".jpg") }
+        #expect(thumbnails.count == 1, "\(thumbnails)")
+    }
+
     @Test func keepBestPassesTheBestOfTheBatch() throws {
         let images = ["jpeg/large.jpg", "png/rgb8.png", "tiff/gray8.tif", "jpeg/gray.jpg"].map(Fixtures.path)
         let scored = try Binary.run(["score", "--quiet"] + images).records
