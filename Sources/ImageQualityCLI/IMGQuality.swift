@@ -34,6 +34,7 @@ public struct IMGQuality: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+        Terminal.endInterruptsBetweenRecords()
         do {
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()

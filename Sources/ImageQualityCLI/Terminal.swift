@@ -1,4 +1,12 @@
 import Foundation
+import Synchronization
+
+/// Whether a record is being written to standard output, and whether an interrupt arrived
+/// meanwhile: SIGINT waits for the record to be whole.
+private let writingRecord = Atomic<Bool>(false)
+private let interruptedWhileWriting = Atomic<Bool>(false)
+/// Whether standard error is a terminal, where a progress line may need erasing.
+private let errorIsTerminal = Atomic<Bool>(false)
 
 /// Writes to standard output and error without buffering surprises, and knows whether they are terminals.
 enum Terminal {
@@ -20,6 +28,14 @@ enum Terminal {
     /// record instead of running on unheard; any other failure ends it with a message
     /// and exit status 74 (EX_IOERR).
     static func write(_ text: String, to descriptor: Int32) {
+        let isOutput = descriptor != STDERR_FILENO
+        if isOutput { writingRecord.store(true, ordering: .sequentiallyConsistent) }
+        defer {
+            if isOutput {
+                writingRecord.store(false, ordering: .sequentiallyConsistent)
+                if interruptedWhileWriting.load(ordering: .sequentiallyConsistent) { endInterrupted() }
+            }
+        }
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -35,6 +51,33 @@ enum Terminal {
             offset += written
         }
         bytes.removeAll()
+    }
+
+    /// Makes Ctrl-C (SIGINT) end the process between records, never inside one: an
+    /// interrupt that arrives while a record is being written takes effect when it is whole.
+    /// The process still ends by SIGINT (status 130 in the shell), as without the handler.
+    static func endInterruptsBetweenRecords() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            if writingRecord.load(ordering: .sequentiallyConsistent) {
+                interruptedWhileWriting.store(true, ordering: .sequentiallyConsistent)
+            } else {
+                Terminal.endInterrupted()
+            }
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        errorIsTerminal.store(standardErrorIsTerminal, ordering: .sequentiallyConsistent)
+        sigaction(SIGINT, &action, nil)
+    }
+
+    /// Ends the process as SIGINT does, erasing a progress line first.
+    fileprivate static func endInterrupted() {
+        if errorIsTerminal.load(ordering: .sequentiallyConsistent) {
+            _ = "\r\u{1B}[K".withCString { Foundation.write(STDERR_FILENO, $0, 4) }
+        }
+        signal(SIGINT, SIG_DFL)
+        raise(SIGINT)
     }
 
     /// Ends the process after a failed write to the output.

@@ -246,6 +246,9 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
     case textSize
     /// A gate score under the policy's `minimumScore`.
     case score
+    /// An image whose shorter side is under `QualityAnalyzer.minimumSide` pixels: too small
+    /// to measure, so no detector ran.
+    case tooSmall
 
     /// What the criterion measures, in words, for help texts and messages.
     public var measure: String {
@@ -257,6 +260,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
         case .textContrast: "ink-paper contrast"
         case .textSize: "line pitch"
         case .score: "gate score"
+        case .tooSmall: "shorter side (px)"
         }
     }
 
@@ -270,6 +274,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
         case .textContrast: "faint text"
         case .textSize: "text too small"
         case .score: "low gate score"
+        case .tooSmall: "too small to judge"
         }
     }
 
@@ -284,6 +289,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
         case .textContrast: "a document's ink and paper are closer than minimumTextContrast levels (of 255)"
         case .textSize: "a document's text lines are closer than minimumLinePitch full-resolution pixels"
         case .score: "the gate score (0-1, every criterion together) is under minimumScore (--fail-under)"
+        case .tooSmall: "the image's shorter side is under \(QualityAnalyzer.minimumSide) px (one analysis tile), too small to measure"
         }
     }
 
@@ -291,7 +297,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
     public var failsAbove: Bool {
         switch self {
         case .blur, .smudge, .exposure: true
-        case .textLegibility, .textContrast, .textSize, .score: false
+        case .textLegibility, .textContrast, .textSize, .score, .tooSmall: false
         }
     }
 }
@@ -350,7 +356,8 @@ public struct QualityGate: Sendable {
         self.policy = policy
     }
 
-    /// Decides on a report. Detectors that were not run neither fail nor lower the score.
+    /// Decides on a report. Detectors that were not run neither fail nor lower the score; an
+    /// image too small to measure (`QualityAnalyzer.minimumSide`) fails with `tooSmall`.
     ///
     /// A document (`judgedContent`: the text detector found a page, or the policy says so)
     /// is judged by what a recognizer needs, measured on its text: `textLegibility` when
@@ -366,6 +373,11 @@ public struct QualityGate: Sendable {
     /// proportional to the value up to 1 at twice the minimum. A policy's `minimumScore`
     /// rejects a lower score with the reason `score`.
     public func decide(_ report: QualityReport) -> GateDecision {
+        guard QualityAnalyzer.canMeasure(report.fullSize) else {
+            let side = Double(min(report.fullSize.width, report.fullSize.height))
+            let failure = GateFailure(reason: .tooSmall, measured: side, threshold: Double(QualityAnalyzer.minimumSide))
+            return GateDecision(pass: false, score: 0, content: .photo, failures: [failure])
+        }
         var failures: [GateFailure] = []
         var score = 1.0
         /// Records a failure when `measured` is on the wrong side of `threshold`.

@@ -90,8 +90,20 @@ public struct QualityAnalyzer: Sendable {
         return analyze(image, timings: &timings)
     }
 
-    /// Analyses `image`, adding each stage's time to `timings` when it is non-nil.
+    /// The shortest side, in full-resolution pixels, an image needs to be measured: one
+    /// analysis tile (`TileAnalysis.tileSize`). Smaller images get no observations.
+    public static let minimumSide = TileAnalysis.tileSize
+
+    /// Whether an image of `size` is large enough to be measured.
+    public static func canMeasure(_ size: ImageSize) -> Bool {
+        min(size.width, size.height) >= minimumSide
+    }
+
+    /// Analyses `image`, adding each stage's time to `timings` when it is non-nil. An image
+    /// smaller than `minimumSide` gets a report without observations: its measurements would
+    /// be guesses.
     public func analyze(_ image: AnalysisImage, timings: inout StageTimings?) -> QualityReport {
+        guard Self.canMeasure(image.fullSize) else { return QualityReport(fullSize: image.fullSize) }
         let shared = SharedAnalysis(image, analyzer: self)
         shared.timings = timings
         defer { timings = shared.timings }

@@ -80,7 +80,7 @@ struct CalibrateTests {
 
     @Test func clearErrors() throws {
         let folder = try TemporaryDirectory()
-        try folder.copy(fixture: "png/rgb8.png", to: "a.png")
+        try folder.copy(fixture: "jpeg/gray.jpg", to: "a.png")
         try folder.write("nolabel.csv", Array("path,kind\na.png,x\n".utf8))
         let missing = try Binary.run(["calibrate", folder.path + "/nolabel.csv", "--detector", "blur", "--report", folder.path + "/r"])
         #expect(missing.status == 64 && missing.stderr.contains("neither a \"label\" nor a \"score\" column"))

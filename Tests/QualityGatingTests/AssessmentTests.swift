@@ -51,8 +51,22 @@ struct AssessmentTests {
         #expect(blurOnly.assess(contentsOf: path).timings?.stages.map(\.name) == ["read", "decode", "convert", "prepare", "tiles", "blur", "gate"])
     }
 
+    @Test func anImageTooSmallToMeasureIsSaidSoNotGuessed() throws {
+        // 37 × 23: shorter than one analysis tile.
+        let small = try #require(Assessor().assess(contentsOf: Fixtures.path("png/rgb8.png")).image)
+        #expect(small.report == QualityReport(fullSize: ImageSize(width: 37, height: 23)), "no detector ran")
+        #expect(!small.decision.pass && small.decision.reasons == [.tooSmall] && small.decision.score == 0)
+        #expect(small.decision.failures.map(\.message) == ["too small to judge: shorter side (px) 23 < 32"])
+        // At the minimum, every detector runs.
+        let gate = QualityGate()
+        #expect(gate.decide(QualityReport(fullSize: ImageSize(width: 32, height: 400))).pass)
+        #expect(gate.decide(QualityReport(fullSize: ImageSize(width: 400, height: 31))).reasons == [.tooSmall])
+        let large = try #require(Assessor().assess(contentsOf: Fixtures.path("jpeg/gray.jpg")).image)
+        #expect(large.report.blur != nil && large.report.text != nil && !large.decision.reasons.contains(.tooSmall))
+    }
+
     @Test func bytesAndDecodedPixelsGiveTheSameAssessment() throws {
-        let path = Fixtures.path("png/rgb8.png")
+        let path = Fixtures.path("jpeg/large.jpg")
         let assessor = Assessor()
         let fromFile = try #require(assessor.assess(contentsOf: path).image)
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))

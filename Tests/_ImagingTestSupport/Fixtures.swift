@@ -18,6 +18,11 @@ public enum Fixtures {
         directory + "/" + relative
     }
 
+    /// The absolute path of a file of the repository, e.g. `repositoryPath("Datasets/exposure")`.
+    public static func repositoryPath(_ relative: String) -> String {
+        URL(fileURLWithPath: directory).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(relative).path
+    }
+
     /// The bytes of a fixture.
     public static func bytes(_ relative: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path(relative))))
