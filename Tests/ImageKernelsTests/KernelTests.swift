@@ -287,3 +287,61 @@ struct AreaResampleTests {
         #expect(AreaResample.size(fitting: ImageSize(width: 500, height: 300), longSide: 1024) == ImageSize(width: 500, height: 300))
     }
 }
+
+/// Sizes that cross each SIMD kernel's accumulator flush (Int32 lanes emptied into Int64
+/// before they could overflow) and leave a tail, filled with the values that grow the
+/// accumulators fastest: scalar and SIMD must still agree exactly, and with a direct sum.
+@Suite("Accumulator flushes and tails")
+struct FlushBoundaryTests {
+    /// A plane of 0 and 255 in a checkerboard: the largest stencil responses of either sign.
+    static func checkerboard(width: Int, height: Int) -> PixelBuffer<UInt8> {
+        PixelBuffer(width: width, height: height, samples: (0..<(width * height)).map { ($0 % width + $0 / width) % 2 == 0 ? 0 : 255 })
+    }
+
+    @Test(arguments: Stencil.allCases)
+    func stencilMomentsAcrossTheSixtyFourVectorFlush(_ stencil: Stencil) {
+        // One tile per row holds 512 values per flush: widths around 1, 2 and 3 flushes, plus a tail.
+        for width in [514, 515, 1026, 1027, 1545, 1600] {
+            let plane = Self.checkerboard(width: width, height: 4)
+            let scalar = stencil.tileMoments(plane, tileSize: 4096, implementation: .scalar)
+            let simd = stencil.tileMoments(plane, tileSize: 4096, implementation: .simd)
+            #expect(scalar == simd, "\(stencil) width \(width)")
+            #expect(scalar.total.count == Int64((width - 2) * 2))
+        }
+    }
+
+    @Test func laplacianOfACheckerboardIsItsLargestValueEverywhere() {
+        // Every inner pixel's Laplacian is ±4·255, so the sums are known exactly. A 20 000-px
+        // row (2 500 vectors a lane) would overflow Int32 lanes that were never flushed.
+        for width in [1600, 20_000] {
+            let plane = Self.checkerboard(width: width, height: 5)
+            let moments = Stencil.laplacian.tileMoments(plane, tileSize: 32768, implementation: .simd).total
+            let inner = Int64((width - 2) * 3)
+            #expect(moments.sumOfSquares == inner * 1020 * 1020 && moments.sumOfAbsolutes == inner * 1020, "width \(width)")
+        }
+    }
+
+    @Test func histogramAcrossTheRowFlush() {
+        // Counters are flushed every 4 096 rows.
+        for height in [4095, 4096, 4097, 8193] {
+            let plane = PixelBuffer<UInt8>(width: 5, height: height, samples: (0..<(5 * height)).map { UInt8($0 % 7 == 0 ? 255 : 0) })
+            let scalar = Histogram(plane, implementation: .scalar)
+            #expect(scalar == Histogram(plane, implementation: .simd), "height \(height)")
+            #expect(scalar.counts[255] == (0..<(5 * height)).filter { $0 % 7 == 0 }.count && scalar.total == 5 * height)
+        }
+    }
+
+    @Test func colourfulnessAcrossTheVectorFlush() {
+        // Lanes are flushed every 1 024 vectors of 8 pixels; pure red and blue give the largest |rg| and |yb|.
+        // 70 003 px (8 750 vectors) would overflow unflushed Int32 lanes of squares.
+        for width in [8 * 1024 + 3, 8 * 1024 + 11, 8 * 2048 + 10, 8 * 2048 + 19, 70_003] {
+            let samples: [UInt8] = (0..<width).flatMap { $0 % 2 == 0 ? [255, 0, 0] as [UInt8] : [0, 0, 255] }
+            let rgb = PixelBuffer<UInt8>(width: width, height: 2, channels: 3, samples: samples + samples)
+            let scalar = Colourfulness(rgb: rgb, implementation: .scalar)
+            #expect(scalar == Colourfulness(rgb: rgb, implementation: .simd), "width \(width)")
+            let reds = Int64((width + 1) / 2) * 2, blues = Int64(width / 2) * 2
+            #expect(scalar.sumRG == reds * 255 && scalar.sumRG2 == reds * 255 * 255)
+            #expect(scalar.sumYB2x == reds * 255 - blues * 510 && scalar.sumYB2x2 == reds * 255 * 255 + blues * 510 * 510)
+        }
+    }
+}
