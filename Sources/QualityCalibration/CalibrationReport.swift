@@ -12,19 +12,69 @@ public struct CalibrationReport {
         self.result = result
     }
 
-    /// Writes the report files into `directory`, creating it.
-    /// - Parameter thumbnail: JPEG bytes of a sample's image, or nil if it cannot be made.
-    public func write(to directory: String, thumbnail: (CalibrationSample) -> [UInt8]?) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        func save(_ name: String, _ text: String) throws {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
+    /// The files a report writes into its folder.
+    public static let fileNames = ["index.html", "report.md", "report.json", "profile.json", "command.txt"]
+
+    /// Why a report could not be written into `directory`, in plain words, or nil when it
+    /// can be as far as can be told beforehand: the folder exists and is writable, or can be
+    /// created, and none of the report's files is a folder or read-only.
+    ///
+    /// Meant to be asked before the slow part (scoring every image), so a wrong `--report`
+    /// fails at once. The disk can still fill up later: `write(to:thumbnail:)` says so then.
+    public static func problem(writingTo directory: String) -> String? {
+        guard !directory.isEmpty else { return "the report folder's name is empty" }
+        switch FileAccess.kind(of: directory) {
+        case .other:
+            return "\(directory) exists and is not a folder: give a folder for the report (it is created when missing)"
+        case .directory:
+            guard FileAccess.canWrite(inDirectory: directory) else { return "cannot write in the report folder \(directory): permission denied" }
+            for name in fileNames {
+                let path = directory + "/" + name
+                switch FileAccess.kind(of: path) {
+                case .directory: return "\(path) is a folder, where the report writes a file"
+                case .other where !FileAccess.canWrite(file: path): return "cannot replace \(path): permission denied"
+                default: continue
+                }
+            }
+            return nil
+        case .missing:
+            // The nearest folder that exists must let us create the rest inside it.
+            var ancestor = FileAccess.parentPath(of: directory)
+            while FileAccess.kind(of: ancestor) == .missing {
+                let next = FileAccess.parentPath(of: ancestor)
+                if next == ancestor { break }
+                ancestor = next
+            }
+            switch FileAccess.kind(of: ancestor) {
+            case .directory:
+                return FileAccess.canWrite(inDirectory: ancestor) ? nil : "cannot create the report folder \(directory): permission denied in \(ancestor)"
+            case .other: return "cannot create the report folder \(directory): \(ancestor) is a file, not a folder"
+            case .missing: return "cannot create the report folder \(directory): no such place"
+            }
         }
-        try save("report.json", json())
-        try save("report.md", markdown())
-        try save("index.html", html(thumbnail: thumbnail))
-        try save("command.txt", result.command + "\n")
-        if let profile = result.profile {
-            try profile.encoded().write(to: URL(fileURLWithPath: directory).appendingPathComponent("profile.json"))
+    }
+
+    /// Writes the report files into `directory`, creating it and its parents.
+    /// - Parameter thumbnail: JPEG bytes of a sample's image, or nil if it cannot be made.
+    /// - Throws: `CalibrationError` (`.reportNotWritten`) naming the folder or file and why, in plain words.
+    public func write(to directory: String, thumbnail: (CalibrationSample) -> [UInt8]?) throws {
+        var files: [(String, [UInt8])] = [
+            ("report.json", Array(json().utf8)), ("report.md", Array(markdown().utf8)),
+            ("index.html", Array(html(thumbnail: thumbnail).utf8)), ("command.txt", Array((result.command + "\n").utf8)),
+        ]
+        if let profile = result.profile { files.append(("profile.json", Array(try profile.encoded()))) }
+        do {
+            try FileAccess.createDirectories(directory)
+        } catch {
+            throw CalibrationError(.reportNotWritten, "cannot create the report folder \(error.path ?? directory): \(error.reason)")
+        }
+        for (name, bytes) in files {
+            let path = directory + "/" + name
+            do {
+                try FileAccess.writeAll(bytes, to: path)
+            } catch {
+                throw CalibrationError(.reportNotWritten, "cannot write \(path): \(error.reason)")
+            }
         }
     }
 

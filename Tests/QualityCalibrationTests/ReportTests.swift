@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import _ImagingTestSupport
+
+@testable import QualityCalibration
+
+/// A measured sample for calibrations built in memory.
+func sample(_ index: Int, measurement: Double, label: Int? = nil, score: Double? = nil, split: String? = nil) -> CalibrationSample {
+    var sample = CalibrationSample(path: "\(index).jpg", file: "/nowhere/\(index).jpg", label: label, score: score, split: split, extras: [])
+    sample.measurement = measurement
+    return sample
+}
+
+@Suite("Calibration reports")
+struct ReportTests {
+    /// Edge widths for blur: good images 0.5–1.4, defective 1.2–20, overlapping a little;
+    /// 40 of each, alternately train and test.
+    func blurSamples() -> [CalibrationSample] {
+        (0..<80).map { i in
+            let defective = i % 2 == 1
+            let rank = Double(i / 2) / 39
+            let width = defective ? 1.2 * pow(20 / 1.2, rank) : 0.5 + 0.9 * rank
+            return sample(i, measurement: width, label: defective ? 1 : 0, split: i % 4 < 2 ? "train" : "test")
+        }
+    }
+
+    func blurReport() throws -> CalibrationReport {
+        CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(blurSamples(), datasetPath: "labels.csv", command: "test", created: "now"))
+    }
+
+    // MARK: - Files
+
+    @Test func aDestinationIsCheckedBeforeAnythingIsScored() throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("taken", Array("x".utf8))
+        #expect(CalibrationReport.problem(writingTo: folder.path) == nil)
+        #expect(CalibrationReport.problem(writingTo: folder.path + "/new/deeper") == nil)
+        #expect(CalibrationReport.problem(writingTo: file) == "\(file) exists and is not a folder: give a folder for the report (it is created when missing)")
+        #expect(CalibrationReport.problem(writingTo: file + "/report") == "cannot create the report folder \(file)/report: \(file) is a file, not a folder")
+        try FileManager.default.createDirectory(atPath: folder.path + "/r/index.html", withIntermediateDirectories: true)
+        #expect(CalibrationReport.problem(writingTo: folder.path + "/r") == "\(folder.path)/r/index.html is a folder, where the report writes a file")
+        // Permissions mean nothing to root, so this part only runs for other users.
+        if geteuid() != 0 {
+            try FileManager.default.createDirectory(atPath: folder.path + "/locked", withIntermediateDirectories: true)
+            chmod(folder.path + "/locked", 0o555)
+            defer { chmod(folder.path + "/locked", 0o755) }
+            #expect(CalibrationReport.problem(writingTo: folder.path + "/locked") == "cannot write in the report folder \(folder.path)/locked: permission denied")
+            #expect(CalibrationReport.problem(writingTo: folder.path + "/locked/sub") == "cannot create the report folder \(folder.path)/locked/sub: permission denied in \(folder.path)/locked")
+        }
+    }
+
+    @Test func aFailedWriteIsSaidInPlainWords() throws {
+        let report = try blurReport()
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("taken", Array("x".utf8))
+        do {
+            try report.write(to: file + "/report") { _ in nil }
+            Issue.record("wrote into a file")
+        } catch let error as CalibrationError {
+            #expect(error.kind == .reportNotWritten)
+            #expect(error.message == "cannot create the report folder \(file)/report: a part of the path is a file, not a folder")
+        }
+        // A report file that is a link to /dev/full passes the check but fails to write: a full disk.
+        try FileManager.default.createDirectory(atPath: folder.path + "/full", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/full/report.md", withDestinationPath: "/dev/full")
+        #expect(CalibrationReport.problem(writingTo: folder.path + "/full") == nil)
+        #expect(throws: CalibrationError(.reportNotWritten, "cannot write \(folder.path)/full/report.md: no space left on the device")) {
+            try report.write(to: folder.path + "/full") { _ in nil }
+        }
+        // And a good folder gets every file, the profile included.
+        try report.write(to: folder.path + "/ok") { _ in nil }
+        for name in CalibrationReport.fileNames {
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/ok/" + name), "\(name)")
+        }
+    }
+
+    @Test func anUnreadableLabelsFileIsSaidInPlainWords() throws {
+        let folder = try TemporaryDirectory()
+        func message(_ path: String) -> String? {
+            do {
+                _ = try LabeledDataset.load(path)
+                return nil
+            } catch let error as CalibrationError {
+                #expect(error.kind == .badLabels)
+                return error.message
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message(folder.path + "/missing.csv") == "cannot read the labels file \(folder.path)/missing.csv: no such file")
+        #expect(message(folder.path) == "cannot read the labels file \(folder.path): it is a folder")
+        try folder.write("latin1.csv", Array("path,label\n".utf8) + [0x63, 0x61, 0x66, 0xE9] + Array(".jpg,1\n".utf8))
+        #expect(message(folder.path + "/latin1.csv") == "the labels file \(folder.path)/latin1.csv is not UTF-8 text")
+        // A spreadsheet's byte-order mark is not part of the first column's name.
+        try folder.write("bom.csv", [0xEF, 0xBB, 0xBF] + Array("path,label\na.jpg,1\n".utf8))
+        let dataset = try LabeledDataset.load(folder.path + "/bom.csv")
+        #expect(dataset.samples.map(\.path) == ["a.jpg"] && dataset.samples[0].label == 1)
+    }
+}
