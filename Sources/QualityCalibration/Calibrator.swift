@@ -167,6 +167,7 @@ public struct Calibrator: Sendable {
     }
 
     private func calibrateBinary(train: [CalibrationSample], test: [CalibrationSample], into result: inout CalibrationResult) throws {
+        try requireBothClasses(train: train, test: test, heldOut: result.heldOut, unmeasured: result.failures)
         let trainValues = train.compactMap { s in s.label.map { LabeledValue(defectValue(s.measurement!), label: $0) } }
         let testSamples = test.filter { $0.label != nil }
         let testValues = testSamples.map { LabeledValue(defectValue($0.measurement!), label: $0.label!) }
@@ -231,9 +232,32 @@ public struct Calibrator: Sendable {
         }
     }
 
+    /// Throws when a split lacks a class, naming the split and what the other one has, so the
+    /// fix (move rows between splits, or label more) is plain.
+    func requireBothClasses(train: [CalibrationSample], test: [CalibrationSample], heldOut: Bool, unmeasured: [CalibrationSample]) throws {
+        let classes = [(1, "defective examples"), (0, "good examples")]
+        let splits = heldOut ? [("test", test, train, "train"), ("train", train, test, "test")] : [("dataset", test, [], "")]
+        for (name, rows, otherRows, otherName) in splits {
+            for (label, what) in classes where !rows.contains(where: { $0.label == label }) {
+                let lost = unmeasured.filter { $0.label == label && (!heldOut || $0.split == name) }.count
+                let note = lost > 0 ? " (label \(label); \(lost) could not be measured)" : " (label \(label))"
+                if heldOut {
+                    let other = otherRows.filter { $0.label == label }.count
+                    let fix = other > 0 ? "move some of them to the \(name) split" : "the whole dataset has none"
+                    throw CalibrationError(
+                        "the \(name) split has no measured \(what)\(note); the \(otherName) split has \(other): \(fix). AUC is undefined without both classes")
+                }
+                throw CalibrationError("the dataset has no measured \(what)\(note): AUC is undefined without both classes")
+            }
+        }
+    }
+
     private func calibrateScores(train: [CalibrationSample], test: [CalibrationSample], into result: inout CalibrationResult) throws {
         let scored = test.filter { $0.score != nil }
-        guard scored.count >= 3 else { throw CalibrationError("fewer than 3 scored rows in the evaluated split") }
+        guard scored.count >= 3 else {
+            let place = result.heldOut ? "the test split has \(scored.count) measured rows with a score (train has \(train.filter { $0.score != nil }.count))" : "the dataset has \(scored.count) measured rows with a score"
+            throw CalibrationError("\(place); a rank correlation needs at least 3")
+        }
         // Readiness: higher should mean a better score.
         let readiness = scored.map { quantity.higherIsDefect ? -$0.measurement! : $0.measurement! }
         let scores = scored.map { $0.score! }

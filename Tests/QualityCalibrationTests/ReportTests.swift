@@ -28,6 +28,32 @@ struct ReportTests {
         CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(blurSamples(), datasetPath: "labels.csv", command: "test", created: "now"))
     }
 
+    @Test func aSplitWithoutAClassSaysWhichAndWhatTheOtherHas() {
+        // 19 defective rows, all in train.
+        var samples = (0..<19).map { sample($0, measurement: 2, label: 1, split: "train") }
+        samples += (0..<20).map { sample(100 + $0, measurement: 0.8, label: 0, split: $0 < 10 ? "train" : "test") }
+        #expect(
+            throws: CalibrationError(
+                "the test split has no measured defective examples (label 1); the train split has 19: move some of them to the test split. AUC is undefined without both classes")
+        ) { try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n") }
+
+        // Train lacks good images: its one good row could not be measured.
+        var noGoodTrain = (0..<6).map { sample($0, measurement: 2, label: 1, split: $0 < 3 ? "train" : "test") }
+        noGoodTrain += (0..<4).map { sample(10 + $0, measurement: 0.8, label: 0, split: "test") }
+        var failed = CalibrationSample(path: "x.jpg", file: "/x.jpg", label: 0, score: nil, split: "train", extras: [])
+        failed.error = "decode.truncated: …"
+        noGoodTrain.append(failed)
+        #expect(
+            throws: CalibrationError(
+                "the train split has no measured good examples (label 0; 1 could not be measured); the test split has 4: move some of them to the train split. AUC is undefined without both classes")
+        ) { try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(noGoodTrain, datasetPath: "l.csv", command: "t", created: "n") }
+
+        let oneClass = (0..<4).map { sample($0, measurement: 1, label: 1) }
+        #expect(throws: CalibrationError("the dataset has no measured good examples (label 0): AUC is undefined without both classes")) {
+            try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(oneClass, datasetPath: "l.csv", command: "t", created: "n")
+        }
+    }
+
     // MARK: - Files
 
     @Test func aDestinationIsCheckedBeforeAnythingIsScored() throws {
