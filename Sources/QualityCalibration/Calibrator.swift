@@ -19,6 +19,15 @@ public enum CalibratedQuantity: String, Sendable, CaseIterable, Codable {
     /// Whether a higher measurement means a defect (the gate score means readiness).
     public var higherIsDefect: Bool { self != .gate }
 
+    /// The measurement whose defect-oriented value (higher = more defective, as thresholds
+    /// and sweeps hold them) is `value`: itself, or 1 − it for the gate's score.
+    public func measurement(fromDefectValue value: Double) -> Double {
+        higherIsDefect ? value : 1 - value
+    }
+
+    /// How a threshold on the measurement rejects, for table headings: "edgeWidth ≥", "score ≤".
+    public var rejectionRule: String { "\(measure) \(higherIsDefect ? "≥" : "≤")" }
+
     /// The measurement in an assessment, or nil when it failed or lacks the detector.
     public func measurement(in assessment: Assessment) -> Double? {
         assessment.image.flatMap { measurement(in: $0.report, decision: $0.decision) }
@@ -209,7 +218,8 @@ public struct Calibrator: Sendable {
         let confidences = testSamples.map { confidence(defectValue($0.measurement!)) }
         result.testConfidences = confidences
         result.testSamples = testSamples
-        result.reliabilityBins = reliability(confidences: confidences, labels: testSamples.map { $0.label! })
+        result.reliabilityBins = reliability(
+            confidences: confidences, labels: testSamples.map { $0.label! }, bins: Self.reliabilityBinCount(examples: confidences.count))
         result.calibrationError = expectedCalibrationError(result.reliabilityBins)
         result.testAnalysis = testAnalysis
         if quantity == .gate {
@@ -230,6 +240,13 @@ public struct Calibrator: Sendable {
                         auc: testAnalysis.auc)
                 ])
         }
+    }
+
+    /// Reliability bins for `examples` test images: about 15 in each, between 1 and 10 bins.
+    /// Fewer examples a bin would make its observed rate mostly noise (with 5 the 95%
+    /// interval of a rate of ½ runs from 0.15 to 0.85).
+    static func reliabilityBinCount(examples: Int) -> Int {
+        min(10, max(1, examples / 15))
     }
 
     /// Throws when a split lacks a class, naming the split and what the other one has, so the

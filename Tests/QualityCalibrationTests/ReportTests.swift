@@ -28,6 +28,112 @@ struct ReportTests {
         CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(blurSamples(), datasetPath: "labels.csv", command: "test", created: "now"))
     }
 
+    /// Score labels (OCR accuracy) falling as the edge width grows, with a bump: a sharp image
+    /// that read badly and a blurred one that read well.
+    func scoreSamples() -> [CalibrationSample] {
+        (0..<30).map { i in
+            let width = 0.5 + Double(i) * 0.2
+            var score = max(0, 1 - Double(i) / 30)
+            if i == 2 { score = 0.3 }
+            if i == 25 { score = 0.97 }
+            return sample(i, measurement: width, score: score, split: i % 2 == 0 ? "train" : "test")
+        }
+    }
+
+    @Test func theOperatingPointTableShowsTrainBesideTest() throws {
+        let report = try blurReport()
+        let chosen = try #require(report.result.chosen)
+        let html = report.summaryTables()
+        #expect(html.contains("<th>train</th><th class=\"test\">test</th>"))
+        // The chosen row: each figure's train value, then its test value.
+        let row = try #require(html.split(separator: "\n").first { $0.contains("font-weight:bold") })
+        let expected = "<td class=\"n\">\(CalibrationReport.f(chosen.train.precision))</td><td class=\"n test\">\(CalibrationReport.f(chosen.test.precision))</td>"
+            + "<td class=\"n\">\(CalibrationReport.f(chosen.train.recall))</td><td class=\"n test\">\(CalibrationReport.f(chosen.test.recall))</td>"
+        #expect(row.contains(expected), "\(row)")
+        #expect(row.contains("<td class=\"n\">\(chosen.train.falseNegatives)</td><td class=\"n test\">\(chosen.test.falseNegatives)</td>"))
+        let markdown = report.markdown()
+        #expect(markdown.contains("precision (train / test)"))
+        #expect(markdown.contains("| \(CalibrationReport.f(chosen.train.precision)) / \(CalibrationReport.f(chosen.test.precision)) |"))
+        #expect(markdown.contains("rejects edgeWidth ≥"))
+    }
+
+    @Test func withoutASplitTheTableHasOneColumnPerFigure() throws {
+        let samples = blurSamples().map { s -> CalibrationSample in
+            var copy = s
+            copy.split = nil
+            return copy
+        }
+        let report = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n"))
+        #expect(!report.summaryTables().contains(">train</th>"))
+        #expect(!report.markdown().contains("train / test"))
+    }
+
+    /// The blur plots: the histogram and the sweep on a logarithmic axis with round ticks,
+    /// the threshold's label by its line, and binned reliability with its counts.
+    @Test func blurPlotsUseALogarithmicAxisAndBinnedReliability() throws {
+        let report = try blurReport()
+        let plots = report.plots()
+        #expect(plots.count == 5)
+        let histogram = try #require(plots.first { $0.contains("edgeWidth by class") })
+        #expect(histogram.contains("edgeWidth, log scale"))
+        #expect(histogram.contains(">0.5</text>") && histogram.contains(">1</text>") && histogram.contains(">10</text>"))
+        #expect(histogram.contains("class=\"marker\"") && histogram.contains(">threshold</text>"))
+        #expect(try #require(plots.first { $0.contains("Threshold sweep") }).contains("log scale"))
+        // 40 test images: two bins of 20, each with its count in the legend and the table.
+        let bins = report.result.reliabilityBins
+        #expect(bins.map(\.count) == [20, 20])
+        #expect(plots[4].contains("bins of 20 images each"))
+        #expect(report.reliabilityTable().contains("<td class=\"n\">20</td>"))
+        #expect(report.markdown().contains("## Reliability (test split, bins of 20 images each)"))
+    }
+
+    @Test func theGatePlotsAndTablesShowTheScoreNotOneMinusIt() throws {
+        // Rejected images (label 1) have low gate scores.
+        let samples = (0..<20).map { i in sample(i, measurement: i < 10 ? 0.05 * Double(i) : 0.5 + 0.05 * Double(i - 10), label: i < 10 ? 1 : 0) }
+        let report = CalibrationReport(result: try Calibrator(quantity: .gate, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n"))
+        let chosen = try #require(report.result.chosen)
+        // Best F1 rejects scores at or under 0.45, the highest rejected image's score.
+        #expect(abs(1 - chosen.train.threshold - 0.45) < 1e-9)
+        #expect(report.markdown().contains("| rejects score ≤ |") && report.markdown().contains("| 0.4500 |"))
+        #expect(report.plots().contains { $0.contains("rejecting score ≤ it") })
+    }
+
+    @Test func scoreLabelsGetNoEmptySectionsAndGalleriesThatFitThem() throws {
+        let plain = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
+        #expect(plain.galleries.isEmpty)
+        for text in [plain.html { _ in nil }, plain.markdown()] {
+            #expect(!text.contains("false positives") && !text.contains("False positives") && !text.contains("None at"), "\(text)")
+            #expect(!text.contains("Reliability"))
+        }
+
+        let targeted = CalibrationReport(
+            result: try Calibrator(quantity: .blur, accuracyTarget: 0.8, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
+        let a = try #require(targeted.result.accuracyThreshold)
+        let galleries = targeted.galleries
+        // Test rows are the odd ones; sample 25 (score 0.97) is blurred past the threshold.
+        let rejected = try #require(galleries.first { $0.heading.hasPrefix("Rejected") })
+        #expect(rejected.items.first?.sample.path == "25.jpg")
+        for gallery in galleries {
+            #expect(!gallery.items.isEmpty)
+            for item in gallery.items {
+                let score = try #require(item.sample.score)
+                #expect(gallery.heading.hasPrefix("Accepted") ? score < a.target : score >= a.target)
+                #expect(item.caption.hasPrefix("score "))
+            }
+        }
+        #expect(targeted.html { _ in nil }.contains("<h2>Rejected, yet scored 0.80 or more (highest first)</h2>"))
+    }
+
+    @Test func aGalleryWithNothingInItIsLeftOut() throws {
+        // Perfectly separated: no false positive or negative at the chosen threshold.
+        let samples = (0..<20).map { i in sample(i, measurement: i < 10 ? 0.5 + 0.01 * Double(i) : 3 + Double(i), label: i < 10 ? 0 : 1) }
+        let report = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n"))
+        #expect(report.galleries.isEmpty)
+        let html = report.html { _ in nil }
+        #expect(!html.contains("Worst false") && !html.contains("None at"))
+        #expect(!report.markdown().contains("Worst"))
+    }
+
     @Test func aSplitWithoutAClassSaysWhichAndWhatTheOtherHas() {
         // 19 defective rows, all in train.
         var samples = (0..<19).map { sample($0, measurement: 2, label: 1, split: "train") }
