@@ -88,6 +88,9 @@ public struct CalibrationReport {
             : "The dataset has no train/test split: fitted and evaluated on the same \(result.testCount) images, so these figures are NOT held out."
     }
 
+    /// What the figures are computed on, for plot titles: "test split", or "all images" without a split.
+    var evaluated: String { result.heldOut ? "test split" : "all images" }
+
     /// A gallery of examples: a heading and the samples, each with the figures its caption shows.
     struct Gallery {
         var heading: String
@@ -100,7 +103,7 @@ public struct CalibrationReport {
     /// first) and rejected ones that scored at least the target (highest first). Nothing
     /// for score labels without a threshold: no image is accepted or rejected.
     var galleries: [Gallery] {
-        let measure = result.quantity.measure
+        let measure = "\(result.quantity.rawValue).\(result.quantity.measure)"
         var out: [Gallery] = []
         if let chosen = result.chosen {
             let scored = zip(result.testSamples, result.testConfidences).map { ($0, $1) }
@@ -117,7 +120,7 @@ public struct CalibrationReport {
             let low = accepted.filter { $0.score! < a.target }.sorted { $0.score! < $1.score! }
             let high = rejected.filter { $0.score! >= a.target }.sorted { $0.score! > $1.score! }
             func caption(_ sample: CalibrationSample) -> (CalibrationSample, String) {
-                (sample, "score \(Self.f(sample.score)) · \(measure) \(Self.f(sample.measurement))")
+                (sample, "labelled score \(Self.f(sample.score)) · \(measure) \(Self.f(sample.measurement))")
             }
             out.append(Gallery(heading: "Accepted, yet scored under \(Self.f(a.target, 2)) (lowest first)", items: low.prefix(examples).map(caption)))
             out.append(Gallery(heading: "Rejected, yet scored \(Self.f(a.target, 2)) or more (highest first)", items: high.prefix(examples).map(caption)))
@@ -243,7 +246,7 @@ public struct CalibrationReport {
                 }
             }
             if !result.reliabilityBins.isEmpty {
-                out += "\n## Reliability (test split, bins of \(reliabilityBinSizes))\n\n| confidences | images | mean confidence | observed defect rate | 95% interval |\n|---|---|---|---|---|\n"
+                out += "\n## Reliability (\(evaluated), bins of \(reliabilityBinSizes))\n\n| confidences | images | mean confidence | observed defect rate | 95% interval |\n|---|---|---|---|---|\n"
                 for bin in result.reliabilityBins {
                     out += "| \(Self.f(bin.lower)) – \(Self.f(bin.upper)) | \(bin.count) | \(Self.f(bin.meanConfidence)) | \(Self.f(bin.observedRate)) | \(Self.interval(bin.observedInterval)) |\n"
                 }
@@ -272,13 +275,13 @@ public struct CalibrationReport {
         let quantity = result.quantity
         var plots: [String] = []
         if let analysis = result.testAnalysis {
-            var roc = SVGPlot(title: "ROC (test split)", xLabel: "false-positive rate", yLabel: "true-positive rate", xRange: 0...1, yRange: 0...1)
+            var roc = SVGPlot(title: "ROC (\(evaluated))", xLabel: "false-positive rate", yLabel: "true-positive rate", xRange: 0...1, yRange: 0...1)
             roc.line([(0, 0), (1, 1)], colour: "#bbb", dashed: true)
             roc.line(analysis.sweep.map { ($0.falsePositiveRate, $0.truePositiveRate) } + [(1, 1)], colour: "#1f6fb2", label: "AUC \(Self.f(result.auc))")
             if let c = result.chosen { roc.dots([(c.test.falsePositiveRate, c.test.recall)], colour: "#d62728", label: "chosen") }
             plots.append(roc.svg)
 
-            var pr = SVGPlot(title: "Precision–recall (test split)", xLabel: "recall", yLabel: "precision", xRange: 0...1, yRange: 0...1)
+            var pr = SVGPlot(title: "Precision–recall (\(evaluated))", xLabel: "recall", yLabel: "precision", xRange: 0...1, yRange: 0...1)
             pr.line(analysis.sweep.dropFirst().map { ($0.recall, $0.precision) }, colour: "#2ca02c", label: "AP \(Self.f(result.averagePrecision))")
             if let c = result.chosen { pr.dots([(c.test.recall, c.test.precision)], colour: "#d62728", label: "chosen") }
             plots.append(pr.svg)
@@ -298,7 +301,7 @@ public struct CalibrationReport {
             }
             let good = histogram(0), bad = histogram(1)
             var hist = SVGPlot(
-                title: "\(quantity.measure) by class (test split)", xLabel: quantity.measure, yLabel: "images",
+                title: "\(quantity.measure) by class (\(evaluated))", xLabel: quantity.measure, yLabel: "images",
                 x: xAxis, y: .fitting([0] + (good + bad).map(\.value), integers: true))
             hist.yCounts = true
             hist.bars(good, colour: "#1f6fb2", label: "good (0)")
@@ -308,7 +311,7 @@ public struct CalibrationReport {
 
             let sweep = analysis.sweep.dropFirst().map { (quantity.measurement(fromDefectValue: $0.threshold), $0) }
             var thresholds = SVGPlot(
-                title: "Threshold sweep (test split)", xLabel: "threshold (rejecting \(quantity.rejectionRule) it)",
+                title: "Threshold sweep (\(evaluated))", xLabel: "threshold (rejecting \(quantity.rejectionRule) it)",
                 yLabel: "value", x: xAxis, y: .linear(0...1))
             thresholds.line(sweep.map { ($0.0, $0.1.precision) }, colour: "#2ca02c", label: "precision")
             thresholds.line(sweep.map { ($0.0, $0.1.recall) }, colour: "#1f6fb2", label: "recall")
@@ -317,7 +320,7 @@ public struct CalibrationReport {
             plots.append(thresholds.svg)
 
             var reliabilityPlot = SVGPlot(
-                title: "Reliability (test split)", xLabel: "predicted confidence (bin mean)", yLabel: "observed defect rate", xRange: 0...1, yRange: 0...1)
+                title: "Reliability (\(evaluated))", xLabel: "predicted confidence (bin mean)", yLabel: "observed defect rate", xRange: 0...1, yRange: 0...1)
             reliabilityPlot.line([(0, 0), (1, 1)], colour: "#bbb", dashed: true)
             let bins = result.reliabilityBins
             reliabilityPlot.errorBars(bins.map { ($0.meanConfidence, $0.observedInterval.lowerBound, $0.observedInterval.upperBound) }, colour: "#ff7f0e")
@@ -327,10 +330,12 @@ public struct CalibrationReport {
         }
         if result.spearman != nil {
             let points = result.testSamples.map { ($0.measurement!, $0.score!) }
+            // The labelled score (an accuracy, say) reads on a linear scale even when it spans decades.
             var scatter = SVGPlot(
-                title: "\(quantity.measure) against score (Spearman \(Self.f(result.spearman)))", xLabel: "\(quantity.rawValue).\(quantity.measure)",
-                yLabel: "score", x: .fitting(points.map(\.0) + (result.accuracyThreshold.map { [$0.threshold] } ?? [])), y: .fitting(points.map(\.1)))
-            scatter.dots(points, colour: "#1f6fb2")
+                title: "\(quantity.rawValue).\(quantity.measure) against the labelled score (\(evaluated))", xLabel: "\(quantity.rawValue).\(quantity.measure)",
+                yLabel: "labelled score", x: .fitting(points.map(\.0) + (result.accuracyThreshold.map { [$0.threshold] } ?? [])),
+                y: .fitting(points.map(\.1), allowingLogarithmic: false))
+            scatter.dots(points, colour: "#1f6fb2", label: "Spearman \(Self.f(result.spearman))")
             if let a = result.accuracyThreshold { scatter.verticalMarker(at: a.threshold, label: "keeps ≥ \(Self.f(a.target, 2))") }
             plots.append(scatter.svg)
         }
@@ -340,11 +345,22 @@ public struct CalibrationReport {
     func html(thumbnail: (CalibrationSample) -> [UInt8]?) -> String {
         var sections = ""
         for gallery in galleries {
-            sections += "<h2>\(escape(gallery.heading))</h2>\n<div class=\"gallery\">\n"
-            for (sample, caption) in gallery.items {
-                let image = thumbnail(sample).map { "<img alt=\"\(escape(sample.path))\" src=\"data:image/jpeg;base64,\(Data($0).base64EncodedString())\">" } ?? "<div class=\"missing\">no thumbnail</div>"
-                let extras = sample.extras.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: " ")
-                sections += "<figure>\(image)<figcaption>\(escape(sample.path))<br>\(escape(caption))<br><small>\(extras)</small></figcaption></figure>\n"
+            sections += "<h2>\(escape(gallery.heading))</h2>\n"
+            let images = gallery.items.map { thumbnail($0.sample) }
+            let extras = gallery.items.map { $0.sample.extras.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: " ") }
+            if images.allSatisfy({ $0 == nil }) {
+                // No thumbnails (--no-thumbnails, or none could be made): a table, not empty frames.
+                sections += "<table class=\"examples\">\n<tr><th>image</th><th>figures</th><th>other columns</th></tr>\n"
+                for (item, extra) in zip(gallery.items, extras) {
+                    sections += "<tr><td>\(escape(item.sample.path))</td><td>\(escape(item.caption))</td><td><small>\(extra)</small></td></tr>\n"
+                }
+                sections += "</table>\n"
+                continue
+            }
+            sections += "<div class=\"gallery\">\n"
+            for ((item, image), extra) in zip(zip(gallery.items, images), extras) {
+                let picture = image.map { "<img alt=\"\(escape(item.sample.path))\" src=\"data:image/jpeg;base64,\(Data($0).base64EncodedString())\">" } ?? "<div class=\"missing\">no thumbnail</div>"
+                sections += "<figure>\(picture)<figcaption>\(escape(item.sample.path))<br>\(escape(item.caption))<br><small>\(extra)</small></figcaption></figure>\n"
             }
             sections += "</div>\n"
         }
@@ -430,7 +446,7 @@ public struct CalibrationReport {
     /// The reliability bins as an HTML table (empty for score labels).
     func reliabilityTable() -> String {
         guard !result.reliabilityBins.isEmpty else { return "" }
-        var out = "<h2>Reliability bins (test split)</h2>\n<table>\n<tr><th>confidences</th><th>images</th><th>mean confidence</th><th>observed defect rate</th><th>95% interval</th></tr>\n"
+        var out = "<h2>Reliability bins (\(evaluated))</h2>\n<table>\n<tr><th>confidences</th><th>images</th><th>mean confidence</th><th>observed defect rate</th><th>95% interval</th></tr>\n"
         for bin in result.reliabilityBins {
             out += "<tr><td class=\"n\">\(Self.f(bin.lower)) – \(Self.f(bin.upper))</td><td class=\"n\">\(bin.count)</td><td class=\"n\">\(Self.f(bin.meanConfidence))</td><td class=\"n\">\(Self.f(bin.observedRate))</td><td class=\"n\">\(Self.interval(bin.observedInterval))</td></tr>\n"
         }

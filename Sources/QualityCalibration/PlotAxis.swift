@@ -25,11 +25,14 @@ struct PlotAxis: Equatable {
 
     /// An axis for `values`: logarithmic when all are positive and they span more than
     /// `logarithmicSpan`, linear otherwise; either way widened to round values at both ends.
-    /// - Parameter integers: whether the values are counts (ticks at whole numbers only).
-    static func fitting(_ values: [Double], integers: Bool = false) -> PlotAxis {
+    /// - Parameters:
+    ///   - integers: whether the values are counts (ticks at whole numbers only).
+    ///   - allowingLogarithmic: false for a quantity read on a linear scale whatever its
+    ///     values, such as an accuracy from 0 to 1.
+    static func fitting(_ values: [Double], integers: Bool = false, allowingLogarithmic: Bool = true) -> PlotAxis {
         let finite = values.filter(\.isFinite)
         guard let low = finite.min(), let high = finite.max() else { return .linear(0...1) }
-        if low > 0, high / low > logarithmicSpan {
+        if allowingLogarithmic, low > 0, high / low > logarithmicSpan {
             let sequence = roundSequence(from: low, to: high)
             return .logarithmic((sequence.last { $0 <= low } ?? low)...(sequence.first { $0 >= high } ?? high))
         }

@@ -141,9 +141,9 @@ struct SVGPlot {
             out += "<line x1=\"\(left)\" x2=\"\(right)\" y1=\"\(py)\" y2=\"\(py)\" stroke=\"#eee\"/>"
             out += "<text x=\"\(number(left - 4))\" y=\"\(number(y(tick) + 3))\" font-size=\"10\" text-anchor=\"end\">\(PlotAxis.label(tick))</text>\n"
         }
-        let scaleNote = xAxis.scale == .logarithmic ? ", log scale" : ""
-        out += "<text x=\"\(Int((left + right) / 2))\" y=\"\(Int(height - 8))\" font-size=\"11\" text-anchor=\"middle\">\(escape(xLabel + scaleNote))</text>\n"
-        out += "<text x=\"12\" y=\"\(Int((top + bottom) / 2))\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 12 \(Int((top + bottom) / 2)))\">\(escape(yLabel))</text>\n"
+        func scaleNote(_ axis: PlotAxis) -> String { axis.scale == .logarithmic ? ", log scale" : "" }
+        out += "<text x=\"\(Int((left + right) / 2))\" y=\"\(Int(height - 8))\" font-size=\"11\" text-anchor=\"middle\">\(escape(xLabel + scaleNote(xAxis)))</text>\n"
+        out += "<text x=\"12\" y=\"\(Int((top + bottom) / 2))\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 12 \(Int((top + bottom) / 2)))\">\(escape(yLabel + scaleNote(yAxis)))</text>\n"
         out += layers.map { $0(self) }.joined()
         return out + "</svg>"
     }

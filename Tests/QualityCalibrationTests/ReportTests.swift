@@ -66,6 +66,7 @@ struct ReportTests {
         let report = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n"))
         #expect(!report.summaryTables().contains(">train</th>"))
         #expect(!report.markdown().contains("train / test"))
+        #expect(report.plots().allSatisfy { !$0.contains("test split") && $0.contains("(all images)") })
     }
 
     /// The blur plots: the histogram and the sweep on a logarithmic axis with round ticks,
@@ -118,10 +119,17 @@ struct ReportTests {
             for item in gallery.items {
                 let score = try #require(item.sample.score)
                 #expect(gallery.heading.hasPrefix("Accepted") ? score < a.target : score >= a.target)
-                #expect(item.caption.hasPrefix("score "))
+                #expect(item.caption.hasPrefix("labelled score \(CalibrationReport.f(score)) · blur.edgeWidth "), "\(item.caption)")
             }
         }
-        #expect(targeted.html { _ in nil }.contains("<h2>Rejected, yet scored 0.80 or more (highest first)</h2>"))
+        // Without thumbnails the examples are a table, not empty frames.
+        let html = targeted.html { _ in nil }
+        #expect(html.contains("<h2>Rejected, yet scored 0.80 or more (highest first)</h2>\n<table class=\"examples\">"))
+        #expect(html.contains("<td>25.jpg</td>") && !html.contains("no thumbnail"))
+        #expect(targeted.html { _ in [0xFF, 0xD8] }.contains("<figure><img alt=\"25.jpg\""))
+        // Scores run from 0.03 to 1, a span past 20×, yet an accuracy reads on a linear axis.
+        let scatter = try #require(targeted.plots().first)
+        #expect(scatter.contains(">0.6</text>") && !scatter.contains("log scale"), "\(scatter)")
     }
 
     @Test func aGalleryWithNothingInItIsLeftOut() throws {
