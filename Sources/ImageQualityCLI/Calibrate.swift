@@ -24,7 +24,7 @@ struct Calibrate: ParsableCommand {
     @Option(name: .long, help: "What to calibrate: blur, smudge, exposure or gate.")
     var detector: CalibratedQuantity
 
-    @Option(name: .long, help: ArgumentHelp("Folder for the report (created).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Folder for the report (created when missing; its report files are replaced).", valueName: "dir"))
     var report: String
 
     @Option(name: .long, help: "Choose the lowest threshold with at least this precision.")
@@ -63,6 +63,18 @@ struct Calibrate: ParsableCommand {
         if let cost, parseCost(cost) == nil { throw ValidationError("--cost takes FP:FN with positive numbers, e.g. 1:5; got \(cost).") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard bootstrap >= 0 else { throw ValidationError("--bootstrap must not be negative.") }
+        // Inputs and the output folder are checked here, before the images are scored, so a
+        // wrong path fails at once, as a usage error with this command's usage (errors thrown
+        // from run() would get the top-level command's).
+        do {
+            _ = try LabeledDataset.load(labels)
+        } catch let error as CalibrationError {
+            throw ValidationError(error.message)
+        }
+        if let scores, !FileManager.default.isReadableFile(atPath: scores) {
+            throw ValidationError("cannot read the scores file \(scores): \(FileManager.default.fileExists(atPath: scores) ? "permission denied" : "no such file")")
+        }
+        if let problem = CalibrationReport.problem(writingTo: report) { throw ValidationError(problem) }
     }
 
     func parseCost(_ text: String) -> (Double, Double)? {
@@ -83,8 +95,10 @@ struct Calibrate: ParsableCommand {
         let dataset: LabeledDataset
         do {
             dataset = try LabeledDataset.load(labels)
-        } catch {
-            throw ValidationError("\(error)")
+        } catch let error as CalibrationError {
+            // validate() loaded it already; only a file changed since can fail here.
+            Terminal.write("imgquality calibrate: \(error.message)\n", to: STDERR_FILENO)
+            throw ExitCode(64)
         }
         var samples = dataset.samples
         if let scores {
@@ -103,7 +117,14 @@ struct Calibrate: ParsableCommand {
             throw ExitCode(2)
         }
         let thumbnails = noThumbnails ? nil : ThumbnailMaker()
-        try CalibrationReport(result: result).write(to: report) { thumbnails?.jpeg(of: $0.file) }
+        do {
+            try CalibrationReport(result: result).write(to: report) { thumbnails?.jpeg(of: $0.file) }
+        } catch let error as CalibrationError {
+            // validate() found the folder writable, so this is a failure of the moment (a full
+            // disk, a folder removed meanwhile): an output failure, status 74 as for score's output.
+            Terminal.write("imgquality calibrate: \(error.message)\n", to: STDERR_FILENO)
+            throw ExitCode(74)
+        }
         Terminal.write(Self.summary(result, report: report), to: STDOUT_FILENO)
     }
 
@@ -128,7 +149,7 @@ struct Calibrate: ParsableCommand {
     /// Takes measurements from `imgquality score` JSON Lines, matching paths after resolving them.
     func measure(_ samples: inout [CalibrationSample], fromRecords path: String) throws {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ValidationError("Cannot read the scores file \(path).")
+            throw ValidationError("cannot read the scores file \(path) as UTF-8 text")
         }
         let decoder = JSONDecoder()
         var records: [String: Assessment] = [:]

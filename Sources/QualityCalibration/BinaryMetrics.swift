@@ -19,6 +19,10 @@ public enum CalibrationErrorKind: String, ErrorKind {
     /// The data cannot support the fit or the target: too few rows, one class only, no
     /// threshold that meets the target.
     case insufficientData = "calibrate.insufficientData"
+    /// The labels file cannot be read, is not UTF-8 CSV, or has a bad row.
+    case badLabels = "calibrate.badLabels"
+    /// The report's folder or one of its files cannot be written.
+    case reportNotWritten = "calibrate.reportNotWritten"
 }
 
 extension KindedError where Kind == CalibrationErrorKind {

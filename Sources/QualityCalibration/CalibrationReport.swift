@@ -5,26 +5,76 @@ import Foundation
 /// (when a detector was calibrated) and `command.txt`.
 public struct CalibrationReport {
     public var result: CalibrationResult
-    /// How many worst false positives and false negatives get thumbnails.
+    /// How many examples each gallery (worst false positives, false negatives…) shows.
     public var examples = 6
 
     public init(result: CalibrationResult) {
         self.result = result
     }
 
-    /// Writes the report files into `directory`, creating it.
-    /// - Parameter thumbnail: JPEG bytes of a sample's image, or nil if it cannot be made.
-    public func write(to directory: String, thumbnail: (CalibrationSample) -> [UInt8]?) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        func save(_ name: String, _ text: String) throws {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
+    /// The files a report writes into its folder.
+    public static let fileNames = ["index.html", "report.md", "report.json", "profile.json", "command.txt"]
+
+    /// Why a report could not be written into `directory`, in plain words, or nil when it
+    /// can be as far as can be told beforehand: the folder exists and is writable, or can be
+    /// created, and none of the report's files is a folder or read-only.
+    ///
+    /// Meant to be asked before the slow part (scoring every image), so a wrong `--report`
+    /// fails at once. The disk can still fill up later: `write(to:thumbnail:)` says so then.
+    public static func problem(writingTo directory: String) -> String? {
+        guard !directory.isEmpty else { return "the report folder's name is empty" }
+        switch FileAccess.kind(of: directory) {
+        case .other:
+            return "\(directory) exists and is not a folder: give a folder for the report (it is created when missing)"
+        case .directory:
+            guard FileAccess.canWrite(inDirectory: directory) else { return "cannot write in the report folder \(directory): permission denied" }
+            for name in fileNames {
+                let path = directory + "/" + name
+                switch FileAccess.kind(of: path) {
+                case .directory: return "\(path) is a folder, where the report writes a file"
+                case .other where !FileAccess.canWrite(file: path): return "cannot replace \(path): permission denied"
+                default: continue
+                }
+            }
+            return nil
+        case .missing:
+            // The nearest folder that exists must let us create the rest inside it.
+            var ancestor = FileAccess.parentPath(of: directory)
+            while FileAccess.kind(of: ancestor) == .missing {
+                let next = FileAccess.parentPath(of: ancestor)
+                if next == ancestor { break }
+                ancestor = next
+            }
+            switch FileAccess.kind(of: ancestor) {
+            case .directory:
+                return FileAccess.canWrite(inDirectory: ancestor) ? nil : "cannot create the report folder \(directory): permission denied in \(ancestor)"
+            case .other: return "cannot create the report folder \(directory): \(ancestor) is a file, not a folder"
+            case .missing: return "cannot create the report folder \(directory): no such place"
+            }
         }
-        try save("report.json", json())
-        try save("report.md", markdown())
-        try save("index.html", html(thumbnail: thumbnail))
-        try save("command.txt", result.command + "\n")
-        if let profile = result.profile {
-            try profile.encoded().write(to: URL(fileURLWithPath: directory).appendingPathComponent("profile.json"))
+    }
+
+    /// Writes the report files into `directory`, creating it and its parents.
+    /// - Parameter thumbnail: JPEG bytes of a sample's image, or nil if it cannot be made.
+    /// - Throws: `CalibrationError` (`.reportNotWritten`) naming the folder or file and why, in plain words.
+    public func write(to directory: String, thumbnail: (CalibrationSample) -> [UInt8]?) throws {
+        var files: [(String, [UInt8])] = [
+            ("report.json", Array(json().utf8)), ("report.md", Array(markdown().utf8)),
+            ("index.html", Array(html(thumbnail: thumbnail).utf8)), ("command.txt", Array((result.command + "\n").utf8)),
+        ]
+        if let profile = result.profile { files.append(("profile.json", Array(try profile.encoded()))) }
+        do {
+            try FileAccess.createDirectories(directory)
+        } catch {
+            throw CalibrationError(.reportNotWritten, "cannot create the report folder \(error.path ?? directory): \(error.reason)")
+        }
+        for (name, bytes) in files {
+            let path = directory + "/" + name
+            do {
+                try FileAccess.writeAll(bytes, to: path)
+            } catch {
+                throw CalibrationError(.reportNotWritten, "cannot write \(path): \(error.reason)")
+            }
         }
     }
 
@@ -34,17 +84,54 @@ public struct CalibrationReport {
 
     var splitNote: String {
         result.heldOut
-            ? "Fitted on the train split (\(result.trainCount) images); every figure below is from the held-out test split (\(result.testCount) images)."
+            ? "Fitted on the train split (\(result.trainCount) images); every figure below is from the held-out test split (\(result.testCount) images), unless it says train."
             : "The dataset has no train/test split: fitted and evaluated on the same \(result.testCount) images, so these figures are NOT held out."
     }
 
-    /// Worst false positives (good images scored most defective) and false negatives.
-    var worst: (falsePositives: [(CalibrationSample, Double)], falseNegatives: [(CalibrationSample, Double)]) {
-        guard let chosen = result.chosen else { return ([], []) }
-        let scored = zip(result.testSamples, result.testConfidences).map { ($0, $1) }
-        let fp = scored.filter { $0.0.label == 0 && $0.1 >= chosen.confidence }.sorted { $0.1 > $1.1 }
-        let fn = scored.filter { $0.0.label == 1 && $0.1 < chosen.confidence }.sorted { $0.1 < $1.1 }
-        return (Array(fp.prefix(examples)), Array(fn.prefix(examples)))
+    /// What the figures are computed on, for plot titles: "test split", or "all images" without a split.
+    var evaluated: String { result.heldOut ? "test split" : "all images" }
+
+    /// A gallery of examples: a heading and the samples, each with the figures its caption shows.
+    struct Gallery {
+        var heading: String
+        var items: [(sample: CalibrationSample, caption: String)]
+    }
+
+    /// The galleries that have something to show. Binary labels: the worst false positives
+    /// (good images scored most defective) and false negatives at the chosen threshold. Score
+    /// labels with `--target-accuracy`: accepted images that scored under the target (lowest
+    /// first) and rejected ones that scored at least the target (highest first). Nothing
+    /// for score labels without a threshold: no image is accepted or rejected.
+    var galleries: [Gallery] {
+        let measure = "\(result.quantity.rawValue).\(result.quantity.measure)"
+        var out: [Gallery] = []
+        if let chosen = result.chosen {
+            let scored = zip(result.testSamples, result.testConfidences).map { ($0, $1) }
+            let fp = scored.filter { $0.0.label == 0 && $0.1 >= chosen.confidence }.sorted { $0.1 > $1.1 }
+            let fn = scored.filter { $0.0.label == 1 && $0.1 < chosen.confidence }.sorted { $0.1 < $1.1 }
+            func caption(_ item: (CalibrationSample, Double)) -> (CalibrationSample, String) {
+                (item.0, "confidence \(Self.f(item.1)) · \(measure) \(Self.f(item.0.measurement))")
+            }
+            out.append(Gallery(heading: "Worst false positives (good images called defective)", items: fp.prefix(examples).map(caption)))
+            out.append(Gallery(heading: "Worst false negatives (defective images passed)", items: fn.prefix(examples).map(caption)))
+        } else if let a = result.accuracyThreshold {
+            let accepted = result.testSamples.filter(accepts)
+            let rejected = result.testSamples.filter { !accepts($0) }
+            let low = accepted.filter { $0.score! < a.target }.sorted { $0.score! < $1.score! }
+            let high = rejected.filter { $0.score! >= a.target }.sorted { $0.score! > $1.score! }
+            func caption(_ sample: CalibrationSample) -> (CalibrationSample, String) {
+                (sample, "labelled score \(Self.f(sample.score)) · \(measure) \(Self.f(sample.measurement))")
+            }
+            out.append(Gallery(heading: "Accepted, yet scored under \(Self.f(a.target, 2)) (lowest first)", items: low.prefix(examples).map(caption)))
+            out.append(Gallery(heading: "Rejected, yet scored \(Self.f(a.target, 2)) or more (highest first)", items: high.prefix(examples).map(caption)))
+        }
+        return out.filter { !$0.items.isEmpty }
+    }
+
+    /// Whether the accuracy threshold accepts a sample (score labels).
+    func accepts(_ sample: CalibrationSample) -> Bool {
+        guard let a = result.accuracyThreshold, let m = sample.measurement else { return false }
+        return result.quantity.higherIsDefect ? m <= a.threshold : m >= a.threshold
     }
 
     /// A number for a report cell ("—" when missing or not finite).
@@ -59,17 +146,32 @@ public struct CalibrationReport {
         return "[\(f(range.lowerBound)), \(f(range.upperBound))]"
     }
 
+    /// The columns of the operating-point table: a heading and the figure of one split's point.
+    static let pointColumns: [(heading: String, value: @Sendable (OperatingPoint) -> String)] = [
+        ("precision", { f($0.precision) }), ("recall", { f($0.recall) }), ("F1", { f($0.f1) }),
+        ("false-positive rate", { f($0.falsePositiveRate) }),
+        ("false positives", { "\($0.falsePositives)" }), ("false negatives", { "\($0.falseNegatives)" }),
+    ]
+
+    /// How the reliability bins are described in a legend: "12 images each", "11–13 images each".
+    var reliabilityBinSizes: String {
+        let counts = result.reliabilityBins.map(\.count)
+        guard let low = counts.min(), let high = counts.max() else { return "" }
+        return low == high ? "\(low) images each" : "\(low)–\(high) images each"
+    }
+
     // MARK: - report.json
 
     func json() -> String {
+        let quantity = result.quantity
         func point(_ p: OperatingPoint) -> [String: Any] {
             ["threshold": p.threshold, "precision": p.precision, "recall": p.recall, "f1": p.f1, "falsePositiveRate": p.falsePositiveRate,
              "truePositives": p.truePositives, "falsePositives": p.falsePositives, "trueNegatives": p.trueNegatives, "falseNegatives": p.falseNegatives]
         }
         var object: [String: Any] = [
             "auc": result.auc ?? NSNull(),
-            "quantity": result.quantity.rawValue,
-            "measure": result.quantity.measure,
+            "quantity": quantity.rawValue,
+            "measure": quantity.measure,
             "dataset": result.datasetPath,
             "command": result.command,
             "created": result.created,
@@ -85,11 +187,21 @@ public struct CalibrationReport {
             object["mapping"] = ["kind": "logistic", "midpoint": m.midpoint, "slope": m.slope, "logarithmic": m.logarithmic]
         }
         if !result.thresholds.isEmpty {
-            object["thresholds"] = result.thresholds.map { ["name": $0.name, "confidence": $0.confidence, "train": point($0.train), "test": point($0.test)] }
+            // `threshold` in each point is defect-oriented (1 − score for the gate);
+            // `measurementThreshold` is on the measurement itself, as the tables show it.
+            object["thresholds"] = result.thresholds.map {
+                ["name": $0.name, "confidence": $0.confidence, "measurementThreshold": quantity.measurement(fromDefectValue: $0.train.threshold),
+                 "train": point($0.train), "test": point($0.test)]
+            }
         }
-        if let chosen = result.chosen { object["chosen"] = ["name": chosen.name, "confidence": chosen.confidence, "test": point(chosen.test)] }
+        if let chosen = result.chosen {
+            object["chosen"] = ["name": chosen.name, "confidence": chosen.confidence, "train": point(chosen.train), "test": point(chosen.test)]
+        }
         if !result.reliabilityBins.isEmpty {
-            object["reliability"] = result.reliabilityBins.map { ["lower": $0.lower, "upper": $0.upper, "count": $0.count, "meanConfidence": $0.meanConfidence, "observedRate": $0.observedRate] }
+            object["reliability"] = result.reliabilityBins.map {
+                ["lower": $0.lower, "upper": $0.upper, "count": $0.count, "meanConfidence": $0.meanConfidence, "observedRate": $0.observedRate,
+                 "observedInterval95": [$0.observedInterval.lowerBound, $0.observedInterval.upperBound]]
+            }
             object["expectedCalibrationError"] = result.calibrationError ?? NSNull()
         }
         if let s = result.spearman { object["spearman"] = s }
@@ -105,8 +217,9 @@ public struct CalibrationReport {
     // MARK: - report.md
 
     func markdown() -> String {
+        let quantity = result.quantity
         var out = "# \(title)\n\nGenerated by `\(result.command)` on \(result.created). Do not edit by hand.\n\n\(splitNote)\n\n"
-        out += "Measurement: `\(result.quantity.rawValue).\(result.quantity.measure)`.\n\n"
+        out += "Measurement: `\(quantity.rawValue).\(quantity.measure)`.\n\n"
         if let auc = result.auc {
             out += "| figure | value | 95% bootstrap interval |\n|---|---|---|\n"
             out += "| AUC | \(Self.f(auc)) | \(Self.interval(result.aucInterval)) |\n"
@@ -115,9 +228,15 @@ public struct CalibrationReport {
             if let m = result.mapping {
                 out += "Fitted mapping (logistic, on the train split): confidence = 1 / (1 + exp(−\(Self.f(m.slope, 4)) · (\(m.logarithmic ? "ln x − ln \(Self.f(m.midpoint, 4))" : "x − \(Self.f(m.midpoint, 4))"))).\n\n"
             }
-            out += "## Thresholds (chosen on train, applied to test)\n\n| operating point | raw threshold | confidence | test precision | test recall | test F1 | test FPR |\n|---|---|---|---|---|---|---|\n"
+            out += "## Operating points (chosen on train\(result.heldOut ? ", applied to test" : ""))\n\n"
+            let splits = result.heldOut ? " (train / test)" : ""
+            out += "| operating point | rejects \(quantity.rejectionRule) | confidence | " + Self.pointColumns.map { $0.heading + splits }.joined(separator: " | ") + " |\n"
+            out += "|---|---|---|" + String(repeating: "---|", count: Self.pointColumns.count) + "\n"
             for row in result.thresholds {
-                out += "| \(row.name) | \(Self.f(row.train.threshold, 4)) | \(Self.f(row.confidence)) | \(Self.f(row.test.precision)) | \(Self.f(row.test.recall)) | \(Self.f(row.test.f1)) | \(Self.f(row.test.falsePositiveRate)) |\n"
+                let cells = Self.pointColumns.map { column in
+                    result.heldOut ? "\(column.value(row.train)) / \(column.value(row.test))" : column.value(row.test)
+                }
+                out += "| \(row.name) | \(Self.f(quantity.measurement(fromDefectValue: row.train.threshold), 4)) | \(Self.f(row.confidence)) | " + cells.joined(separator: " | ") + " |\n"
             }
             if let chosen = result.chosen {
                 if let gate = result.profile?.gate {
@@ -126,16 +245,21 @@ public struct CalibrationReport {
                     out += "\nChosen: **\(chosen.name)**, confidence threshold \(Self.f(chosen.confidence)), written to `profile.json`.\n"
                 }
             }
-            let (fp, fn) = worst
-            out += "\n## Worst errors at the chosen threshold\n\n"
-            out += fp.isEmpty ? "No false positives.\n" : fp.map { "- false positive: `\($0.0.path)` (confidence \(Self.f($0.1)))\n" }.joined()
-            out += fn.isEmpty ? "No false negatives.\n" : fn.map { "- false negative: `\($0.0.path)` (confidence \(Self.f($0.1)))\n" }.joined()
+            if !result.reliabilityBins.isEmpty {
+                out += "\n## Reliability (\(evaluated), bins of \(reliabilityBinSizes))\n\n| confidences | images | mean confidence | observed defect rate | 95% interval |\n|---|---|---|---|---|\n"
+                for bin in result.reliabilityBins {
+                    out += "| \(Self.f(bin.lower)) – \(Self.f(bin.upper)) | \(bin.count) | \(Self.f(bin.meanConfidence)) | \(Self.f(bin.observedRate)) | \(Self.interval(bin.observedInterval)) |\n"
+                }
+            }
         }
         if let spearman = result.spearman {
             out += "| figure | value |\n|---|---|\n| Spearman ρ (readiness vs score) | \(Self.f(spearman)) \(Self.interval(result.spearmanInterval)) |\n| Pearson r | \(Self.f(result.pearson)) |\n"
             if let a = result.accuracyThreshold {
-                out += "\nTo keep a mean score ≥ \(Self.f(a.target)): accept `\(result.quantity.rawValue).\(result.quantity.measure)` \(result.quantity.higherIsDefect ? "≤" : "≥") \(Self.f(a.threshold, 4)). Train mean \(Self.f(a.trainMean)); test mean \(Self.f(a.testMean)), keeping \(Self.f(a.kept * 100, 1))% of test images.\n"
+                out += "\nTo keep a mean score ≥ \(Self.f(a.target)): accept `\(quantity.rawValue).\(quantity.measure)` \(quantity.higherIsDefect ? "≤" : "≥") \(Self.f(a.threshold, 4)). Train mean \(Self.f(a.trainMean)); test mean \(Self.f(a.testMean)), keeping \(Self.f(a.kept * 100, 1))% of test images.\n"
             }
+        }
+        for gallery in galleries {
+            out += "\n## \(gallery.heading)\n\n" + gallery.items.map { "- `\($0.sample.path)` (\($0.caption))\n" }.joined()
         }
         if !result.failures.isEmpty {
             out += "\n## Images that could not be measured (\(result.failures.count))\n\n" + result.failures.map { "- `\($0.path)`: \($0.error ?? "")\n" }.joined()
@@ -145,79 +269,101 @@ public struct CalibrationReport {
 
     // MARK: - index.html
 
-    func html(thumbnail: (CalibrationSample) -> [UInt8]?) -> String {
+    /// The SVG plots: ROC, precision–recall, the measure by class, the threshold sweep and
+    /// reliability for binary labels; the measure against the score for score labels.
+    func plots() -> [String] {
+        let quantity = result.quantity
         var plots: [String] = []
         if let analysis = result.testAnalysis {
-            var roc = SVGPlot(title: "ROC (test split)", xLabel: "false-positive rate", yLabel: "true-positive rate", xRange: 0...1, yRange: 0...1)
+            var roc = SVGPlot(title: "ROC (\(evaluated))", xLabel: "false-positive rate", yLabel: "true-positive rate", xRange: 0...1, yRange: 0...1)
             roc.line([(0, 0), (1, 1)], colour: "#bbb", dashed: true)
             roc.line(analysis.sweep.map { ($0.falsePositiveRate, $0.truePositiveRate) } + [(1, 1)], colour: "#1f6fb2", label: "AUC \(Self.f(result.auc))")
             if let c = result.chosen { roc.dots([(c.test.falsePositiveRate, c.test.recall)], colour: "#d62728", label: "chosen") }
             plots.append(roc.svg)
 
-            var pr = SVGPlot(title: "Precision–recall (test split)", xLabel: "recall", yLabel: "precision", xRange: 0...1, yRange: 0...1)
+            var pr = SVGPlot(title: "Precision–recall (\(evaluated))", xLabel: "recall", yLabel: "precision", xRange: 0...1, yRange: 0...1)
             pr.line(analysis.sweep.dropFirst().map { ($0.recall, $0.precision) }, colour: "#2ca02c", label: "AP \(Self.f(result.averagePrecision))")
             if let c = result.chosen { pr.dots([(c.test.recall, c.test.precision)], colour: "#d62728", label: "chosen") }
             plots.append(pr.svg)
 
-            let values = analysis.values.map(\.value)
-            let low = values.min() ?? 0, high = values.max() ?? 1
-            let binCount = 24, width = max((high - low) / Double(binCount), 1e-9)
+            // The histogram and the sweep show the measurement itself (the gate's score, not
+            // 1 − score), on an axis chosen from its values: logarithmic when they span decades.
+            let threshold = result.chosen.map { quantity.measurement(fromDefectValue: $0.train.threshold) }
+            let measured = analysis.values.map { (value: quantity.measurement(fromDefectValue: $0.value), label: $0.label) }
+            let xAxis = PlotAxis.fitting(measured.map(\.value) + (threshold.map { [$0] } ?? []))
+            let edges = xAxis.bins(24)
             func histogram(_ label: Int) -> [(lower: Double, upper: Double, value: Double)] {
-                (0..<binCount).map { i in
-                    let a = low + Double(i) * width, b = a + width
-                    let count = analysis.values.filter { $0.label == label && $0.value >= a && ($0.value < b || (i == binCount - 1 && $0.value <= b)) }.count
-                    return (a, b, Double(count))
+                edges.enumerated().map { index, edge in
+                    let last = index == edges.count - 1
+                    let count = measured.filter { $0.label == label && $0.value >= edge.lower && ($0.value < edge.upper || (last && $0.value <= edge.upper)) }.count
+                    return (edge.lower, edge.upper, Double(count))
                 }
             }
             let good = histogram(0), bad = histogram(1)
             var hist = SVGPlot(
-                title: "\(result.quantity.measure) by class (test split)", xLabel: result.quantity.higherIsDefect ? result.quantity.measure : "1 − \(result.quantity.measure)",
-                yLabel: "images", xRange: low...high, yRange: 0...max(1, (good + bad).map(\.value).max() ?? 1))
+                title: "\(quantity.measure) by class (\(evaluated))", xLabel: quantity.measure, yLabel: "images",
+                x: xAxis, y: .fitting([0] + (good + bad).map(\.value), integers: true))
+            hist.yCounts = true
             hist.bars(good, colour: "#1f6fb2", label: "good (0)")
             hist.bars(bad, colour: "#d62728", label: "defective (1)")
-            if let c = result.chosen { hist.verticalMarker(at: c.train.threshold, label: "threshold") }
+            if let threshold { hist.verticalMarker(at: threshold, label: "threshold") }
             plots.append(hist.svg)
 
-            let sweep = analysis.sweep.dropFirst()
-            var thresholds = SVGPlot(title: "Threshold sweep (test split)", xLabel: "threshold on \(result.quantity.measure)", yLabel: "value", xRange: low...high, yRange: 0...1)
-            thresholds.line(sweep.map { ($0.threshold, $0.precision) }, colour: "#2ca02c", label: "precision")
-            thresholds.line(sweep.map { ($0.threshold, $0.recall) }, colour: "#1f6fb2", label: "recall")
-            thresholds.line(sweep.map { ($0.threshold, $0.f1) }, colour: "#9467bd", label: "F1")
-            if let c = result.chosen { thresholds.verticalMarker(at: c.train.threshold, label: "chosen") }
+            let sweep = analysis.sweep.dropFirst().map { (quantity.measurement(fromDefectValue: $0.threshold), $0) }
+            var thresholds = SVGPlot(
+                title: "Threshold sweep (\(evaluated))", xLabel: "threshold (rejecting \(quantity.rejectionRule) it)",
+                yLabel: "value", x: xAxis, y: .linear(0...1))
+            thresholds.line(sweep.map { ($0.0, $0.1.precision) }, colour: "#2ca02c", label: "precision")
+            thresholds.line(sweep.map { ($0.0, $0.1.recall) }, colour: "#1f6fb2", label: "recall")
+            thresholds.line(sweep.map { ($0.0, $0.1.f1) }, colour: "#9467bd", label: "F1")
+            if let threshold { thresholds.verticalMarker(at: threshold, label: "threshold") }
             plots.append(thresholds.svg)
 
-            var reliabilityPlot = SVGPlot(title: "Reliability (test split)", xLabel: "predicted confidence", yLabel: "observed defect rate", xRange: 0...1, yRange: 0...1)
+            var reliabilityPlot = SVGPlot(
+                title: "Reliability (\(evaluated))", xLabel: "predicted confidence (bin mean)", yLabel: "observed defect rate", xRange: 0...1, yRange: 0...1)
             reliabilityPlot.line([(0, 0), (1, 1)], colour: "#bbb", dashed: true)
-            let filled = result.reliabilityBins.filter { $0.count > 0 }
-            reliabilityPlot.line(filled.map { ($0.meanConfidence, $0.observedRate) }, colour: "#ff7f0e", label: "ECE \(Self.f(result.calibrationError))")
-            reliabilityPlot.dots(filled.map { ($0.meanConfidence, $0.observedRate) }, colour: "#ff7f0e")
+            let bins = result.reliabilityBins
+            reliabilityPlot.errorBars(bins.map { ($0.meanConfidence, $0.observedInterval.lowerBound, $0.observedInterval.upperBound) }, colour: "#ff7f0e")
+            reliabilityPlot.line(bins.map { ($0.meanConfidence, $0.observedRate) }, colour: "#ff7f0e", label: "ECE \(Self.f(result.calibrationError))")
+            reliabilityPlot.dots(bins.map { ($0.meanConfidence, $0.observedRate) }, colour: "#ff7f0e", label: "bins of \(reliabilityBinSizes), 95% intervals")
             plots.append(reliabilityPlot.svg)
         }
         if result.spearman != nil {
             let points = result.testSamples.map { ($0.measurement!, $0.score!) }
-            let xs = points.map(\.0), ys = points.map(\.1)
+            // The labelled score (an accuracy, say) reads on a linear scale even when it spans decades.
             var scatter = SVGPlot(
-                title: "\(result.quantity.measure) against score (Spearman \(Self.f(result.spearman)))", xLabel: "\(result.quantity.rawValue).\(result.quantity.measure)",
-                yLabel: "score", xRange: (xs.min() ?? 0)...(xs.max() ?? 1), yRange: min(0, ys.min() ?? 0)...max(1, ys.max() ?? 1))
-            scatter.dots(points, colour: "#1f6fb2")
+                title: "\(quantity.rawValue).\(quantity.measure) against the labelled score (\(evaluated))", xLabel: "\(quantity.rawValue).\(quantity.measure)",
+                yLabel: "labelled score", x: .fitting(points.map(\.0) + (result.accuracyThreshold.map { [$0.threshold] } ?? [])),
+                y: .fitting(points.map(\.1), allowingLogarithmic: false))
+            scatter.dots(points, colour: "#1f6fb2", label: "Spearman \(Self.f(result.spearman))")
             if let a = result.accuracyThreshold { scatter.verticalMarker(at: a.threshold, label: "keeps ≥ \(Self.f(a.target, 2))") }
             plots.append(scatter.svg)
         }
+        return plots
+    }
 
-        var gallery = ""
-        let (fp, fn) = worst
-        for (heading, items) in [("Worst false positives (good images called defective)", fp), ("Worst false negatives (defective images passed)", fn)] {
-            gallery += "<h2>\(escape(heading))</h2>\n<div class=\"gallery\">\n"
-            if items.isEmpty { gallery += "<p>None at the chosen threshold.</p>\n" }
-            for (sample, confidence) in items {
-                let image = thumbnail(sample).map { "<img alt=\"\(escape(sample.path))\" src=\"data:image/jpeg;base64,\(Data($0).base64EncodedString())\">" } ?? "<div class=\"missing\">no thumbnail</div>"
-                let extras = sample.extras.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: " ")
-                gallery += "<figure>\(image)<figcaption>\(escape(sample.path))<br>confidence \(Self.f(confidence)) · \(escape(result.quantity.measure)) \(Self.f(sample.measurement, 3))<br><small>\(extras)</small></figcaption></figure>\n"
+    func html(thumbnail: (CalibrationSample) -> [UInt8]?) -> String {
+        var sections = ""
+        for gallery in galleries {
+            sections += "<h2>\(escape(gallery.heading))</h2>\n"
+            let images = gallery.items.map { thumbnail($0.sample) }
+            let extras = gallery.items.map { $0.sample.extras.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: " ") }
+            if images.allSatisfy({ $0 == nil }) {
+                // No thumbnails (--no-thumbnails, or none could be made): a table, not empty frames.
+                sections += "<table class=\"examples\">\n<tr><th>image</th><th>figures</th><th>other columns</th></tr>\n"
+                for (item, extra) in zip(gallery.items, extras) {
+                    sections += "<tr><td>\(escape(item.sample.path))</td><td>\(escape(item.caption))</td><td><small>\(extra)</small></td></tr>\n"
+                }
+                sections += "</table>\n"
+                continue
             }
-            gallery += "</div>\n"
+            sections += "<div class=\"gallery\">\n"
+            for ((item, image), extra) in zip(zip(gallery.items, images), extras) {
+                let picture = image.map { "<img alt=\"\(escape(item.sample.path))\" src=\"data:image/jpeg;base64,\(Data($0).base64EncodedString())\">" } ?? "<div class=\"missing\">no thumbnail</div>"
+                sections += "<figure>\(picture)<figcaption>\(escape(item.sample.path))<br>\(escape(item.caption))<br><small>\(extra)</small></figcaption></figure>\n"
+            }
+            sections += "</div>\n"
         }
-
-        let summary = markdownTableAsHTML()
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -228,6 +374,8 @@ public struct CalibrationReport {
             body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1400px; }
             table { border-collapse: collapse; margin: 12px 0; }
             td, th { border: 1px solid #ccc; padding: 4px 8px; font-size: 13px; text-align: left; }
+            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            th.test, td.test { background: #f3f7fb; }
             .plots { display: flex; flex-wrap: wrap; gap: 12px; }
             .gallery { display: flex; flex-wrap: wrap; gap: 12px; }
             figure { margin: 0; width: 200px; font-size: 11px; word-break: break-all; }
@@ -239,19 +387,21 @@ public struct CalibrationReport {
             <h1>\(escape(title))</h1>
             <p>Generated by <code>\(escape(result.command))</code> on \(escape(result.created)). Do not edit by hand.</p>
             <p>\(escape(splitNote))</p>
-            \(summary)
+            \(summaryTables())
             <div class="plots">
-            \(plots.joined(separator: "\n"))
+            \(plots().joined(separator: "\n"))
             </div>
-            \(gallery)
+            \(reliabilityTable())
+            \(sections)
             </body>
             </html>
 
             """
     }
 
-    /// The summary and threshold tables as HTML.
-    func markdownTableAsHTML() -> String {
+    /// The summary figures and the operating-point table as HTML.
+    func summaryTables() -> String {
+        let quantity = result.quantity
         var out = "<table>\n"
         if let auc = result.auc {
             out += "<tr><th>AUC</th><td>\(Self.f(auc)) \(Self.interval(result.aucInterval))</td></tr>\n"
@@ -264,15 +414,26 @@ public struct CalibrationReport {
         if let s = result.spearman {
             out += "<tr><th>Spearman ρ</th><td>\(Self.f(s)) \(Self.interval(result.spearmanInterval))</td></tr>\n<tr><th>Pearson r</th><td>\(Self.f(result.pearson))</td></tr>\n"
             if let a = result.accuracyThreshold {
-                out += "<tr><th>Threshold keeping mean score ≥ \(Self.f(a.target))</th><td>\(Self.f(a.threshold, 4)) (test mean \(Self.f(a.testMean)), keeps \(Self.f(a.kept * 100, 1))%)</td></tr>\n"
+                out += "<tr><th>Threshold keeping mean score ≥ \(Self.f(a.target))</th><td>accept \(escape(quantity.measure)) \(quantity.higherIsDefect ? "≤" : "≥") \(Self.f(a.threshold, 4)) (train mean \(Self.f(a.trainMean)), test mean \(Self.f(a.testMean)), keeps \(Self.f(a.kept * 100, 1))% of test)</td></tr>\n"
             }
         }
         out += "</table>\n"
         if !result.thresholds.isEmpty {
-            out += "<table>\n<tr><th>operating point (chosen on train)</th><th>raw threshold</th><th>confidence</th><th>test precision</th><th>test recall</th><th>test F1</th><th>test FPR</th></tr>\n"
+            // Held out: each figure's train and test values side by side, test shaded.
+            let columns = Self.pointColumns
+            out += "<table>\n<tr><th rowspan=\"\(result.heldOut ? 2 : 1)\">operating point (chosen on train)</th><th rowspan=\"\(result.heldOut ? 2 : 1)\">rejects \(escape(quantity.rejectionRule))</th><th rowspan=\"\(result.heldOut ? 2 : 1)\">confidence</th>"
+            out += columns.map { "<th\(result.heldOut ? " colspan=\"2\"" : "")>\(escape($0.heading))</th>" }.joined() + "</tr>\n"
+            if result.heldOut {
+                out += "<tr>" + String(repeating: "<th>train</th><th class=\"test\">test</th>", count: columns.count) + "</tr>\n"
+            }
             for row in result.thresholds {
                 let bold = row.name == result.chosen?.name
-                out += "<tr\(bold ? " style=\"font-weight:bold\"" : "")><td>\(escape(row.name))</td><td>\(Self.f(row.train.threshold, 4))</td><td>\(Self.f(row.confidence))</td><td>\(Self.f(row.test.precision))</td><td>\(Self.f(row.test.recall))</td><td>\(Self.f(row.test.f1))</td><td>\(Self.f(row.test.falsePositiveRate))</td></tr>\n"
+                out += "<tr\(bold ? " style=\"font-weight:bold\"" : "")><td>\(escape(row.name))</td><td class=\"n\">\(Self.f(quantity.measurement(fromDefectValue: row.train.threshold), 4))</td><td class=\"n\">\(Self.f(row.confidence))</td>"
+                for column in columns {
+                    if result.heldOut { out += "<td class=\"n\">\(column.value(row.train))</td>" }
+                    out += "<td class=\"n\(result.heldOut ? " test" : "")\">\(column.value(row.test))</td>"
+                }
+                out += "</tr>\n"
             }
             out += "</table>\n"
         }
@@ -280,5 +441,15 @@ public struct CalibrationReport {
             out += "<p>\(result.failures.count) images could not be measured: " + result.failures.prefix(20).map { escape("\($0.path) (\($0.error ?? ""))") }.joined(separator: "; ") + "</p>\n"
         }
         return out
+    }
+
+    /// The reliability bins as an HTML table (empty for score labels).
+    func reliabilityTable() -> String {
+        guard !result.reliabilityBins.isEmpty else { return "" }
+        var out = "<h2>Reliability bins (\(evaluated))</h2>\n<table>\n<tr><th>confidences</th><th>images</th><th>mean confidence</th><th>observed defect rate</th><th>95% interval</th></tr>\n"
+        for bin in result.reliabilityBins {
+            out += "<tr><td class=\"n\">\(Self.f(bin.lower)) – \(Self.f(bin.upper))</td><td class=\"n\">\(bin.count)</td><td class=\"n\">\(Self.f(bin.meanConfidence))</td><td class=\"n\">\(Self.f(bin.observedRate))</td><td class=\"n\">\(Self.interval(bin.observedInterval))</td></tr>\n"
+        }
+        return out + "</table>\n"
     }
 }

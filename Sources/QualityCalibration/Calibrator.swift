@@ -19,6 +19,15 @@ public enum CalibratedQuantity: String, Sendable, CaseIterable, Codable {
     /// Whether a higher measurement means a defect (the gate score means readiness).
     public var higherIsDefect: Bool { self != .gate }
 
+    /// The measurement whose defect-oriented value (higher = more defective, as thresholds
+    /// and sweeps hold them) is `value`: itself, or 1 − it for the gate's score.
+    public func measurement(fromDefectValue value: Double) -> Double {
+        higherIsDefect ? value : 1 - value
+    }
+
+    /// How a threshold on the measurement rejects, for table headings: "edgeWidth ≥", "score ≤".
+    public var rejectionRule: String { "\(measure) \(higherIsDefect ? "≥" : "≤")" }
+
     /// The measurement in an assessment, or nil when it failed or lacks the detector.
     public func measurement(in assessment: Assessment) -> Double? {
         assessment.image.flatMap { measurement(in: $0.report, decision: $0.decision) }
@@ -167,6 +176,7 @@ public struct Calibrator: Sendable {
     }
 
     private func calibrateBinary(train: [CalibrationSample], test: [CalibrationSample], into result: inout CalibrationResult) throws {
+        try requireBothClasses(train: train, test: test, heldOut: result.heldOut, unmeasured: result.failures)
         let trainValues = train.compactMap { s in s.label.map { LabeledValue(defectValue(s.measurement!), label: $0) } }
         let testSamples = test.filter { $0.label != nil }
         let testValues = testSamples.map { LabeledValue(defectValue($0.measurement!), label: $0.label!) }
@@ -208,7 +218,8 @@ public struct Calibrator: Sendable {
         let confidences = testSamples.map { confidence(defectValue($0.measurement!)) }
         result.testConfidences = confidences
         result.testSamples = testSamples
-        result.reliabilityBins = reliability(confidences: confidences, labels: testSamples.map { $0.label! })
+        result.reliabilityBins = reliability(
+            confidences: confidences, labels: testSamples.map { $0.label! }, bins: Self.reliabilityBinCount(examples: confidences.count))
         result.calibrationError = expectedCalibrationError(result.reliabilityBins)
         result.testAnalysis = testAnalysis
         if quantity == .gate {
@@ -231,9 +242,39 @@ public struct Calibrator: Sendable {
         }
     }
 
+    /// Reliability bins for `examples` test images: about 15 in each, between 1 and 10 bins.
+    /// Fewer examples a bin would make its observed rate mostly noise (with 5 the 95%
+    /// interval of a rate of ½ runs from 0.15 to 0.85).
+    static func reliabilityBinCount(examples: Int) -> Int {
+        min(10, max(1, examples / 15))
+    }
+
+    /// Throws when a split lacks a class, naming the split and what the other one has, so the
+    /// fix (move rows between splits, or label more) is plain.
+    func requireBothClasses(train: [CalibrationSample], test: [CalibrationSample], heldOut: Bool, unmeasured: [CalibrationSample]) throws {
+        let classes = [(1, "defective examples"), (0, "good examples")]
+        let splits = heldOut ? [("test", test, train, "train"), ("train", train, test, "test")] : [("dataset", test, [], "")]
+        for (name, rows, otherRows, otherName) in splits {
+            for (label, what) in classes where !rows.contains(where: { $0.label == label }) {
+                let lost = unmeasured.filter { $0.label == label && (!heldOut || $0.split == name) }.count
+                let note = lost > 0 ? " (label \(label); \(lost) could not be measured)" : " (label \(label))"
+                if heldOut {
+                    let other = otherRows.filter { $0.label == label }.count
+                    let fix = other > 0 ? "move some of them to the \(name) split" : "the whole dataset has none"
+                    throw CalibrationError(
+                        "the \(name) split has no measured \(what)\(note); the \(otherName) split has \(other): \(fix). AUC is undefined without both classes")
+                }
+                throw CalibrationError("the dataset has no measured \(what)\(note): AUC is undefined without both classes")
+            }
+        }
+    }
+
     private func calibrateScores(train: [CalibrationSample], test: [CalibrationSample], into result: inout CalibrationResult) throws {
         let scored = test.filter { $0.score != nil }
-        guard scored.count >= 3 else { throw CalibrationError("fewer than 3 scored rows in the evaluated split") }
+        guard scored.count >= 3 else {
+            let place = result.heldOut ? "the test split has \(scored.count) measured rows with a score (train has \(train.filter { $0.score != nil }.count))" : "the dataset has \(scored.count) measured rows with a score"
+            throw CalibrationError("\(place); a rank correlation needs at least 3")
+        }
         // Readiness: higher should mean a better score.
         let readiness = scored.map { quantity.higherIsDefect ? -$0.measurement! : $0.measurement! }
         let scores = scored.map { $0.score! }

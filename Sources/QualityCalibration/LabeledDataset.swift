@@ -8,19 +8,36 @@ public struct LabeledDataset: Sendable {
     public var csvPath: String
     public var samples: [CalibrationSample]
 
-    /// - Throws: `CalibrationError` naming the problem and the row.
+    /// - Throws: `CalibrationError` (`.badLabels`) naming the problem in plain words, and
+    ///   the line when it is a row's.
     public static func load(_ csvPath: String) throws -> LabeledDataset {
+        func bad(_ message: String) -> CalibrationError { CalibrationError(.badLabels, message) }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileAccess.readAll(csvPath)
+        } catch {
+            throw bad("cannot read the labels file \(csvPath): \(error.reason)")
+        }
+        // Spreadsheets often start UTF-8 CSV with a byte-order mark; it is not part of the header.
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw bad("the labels file \(csvPath) is not UTF-8 text")
+        }
         let csv: CSV<Enumerated>
         do {
-            csv = try CSV<Enumerated>(url: URL(fileURLWithPath: csvPath), delimiter: .comma, encoding: .utf8)
+            csv = try CSV<Enumerated>(string: text, delimiter: .comma)
+        } catch let error as CSVParseError {
+            switch error {
+            case .generic(let message), .quotation(let message): throw bad("cannot parse the labels file \(csvPath) as CSV: \(message)")
+            }
         } catch {
-            throw CalibrationError("cannot read \(csvPath): \(error)")
+            throw bad("cannot parse the labels file \(csvPath) as CSV: \(error)")
         }
         let header = csv.header.map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let pathColumn = header.firstIndex(of: "path") else { throw CalibrationError("\(csvPath) has no \"path\" column") }
+        guard let pathColumn = header.firstIndex(of: "path") else { throw bad("\(csvPath) has no \"path\" column") }
         let labelColumn = header.firstIndex(of: "label"), scoreColumn = header.firstIndex(of: "score")
         guard labelColumn != nil || scoreColumn != nil else {
-            throw CalibrationError("\(csvPath) has neither a \"label\" nor a \"score\" column")
+            throw bad("\(csvPath) has neither a \"label\" nor a \"score\" column")
         }
         let splitColumn = header.firstIndex(of: "split")
         let base = URL(fileURLWithPath: csvPath).deletingLastPathComponent()
@@ -28,21 +45,21 @@ public struct LabeledDataset: Sendable {
         for (index, row) in csv.rows.enumerated() {
             let line = index + 2
             guard row.count == header.count else {
-                throw CalibrationError("\(csvPath) line \(line): \(row.count) fields, the header has \(header.count)")
+                throw bad("\(csvPath) line \(line): \(row.count) fields, the header has \(header.count)")
             }
             let path = row[pathColumn]
-            guard !path.isEmpty else { throw CalibrationError("\(csvPath) line \(line): empty path") }
+            guard !path.isEmpty else { throw bad("\(csvPath) line \(line): empty path") }
             var label: Int?
             if let labelColumn, !row[labelColumn].isEmpty {
                 guard let value = Int(row[labelColumn]), value == 0 || value == 1 else {
-                    throw CalibrationError("\(csvPath) line \(line): label \"\(row[labelColumn])\" is not 0 or 1")
+                    throw bad("\(csvPath) line \(line): label \"\(row[labelColumn])\" is not 0 or 1")
                 }
                 label = value
             }
             var score: Double?
             if let scoreColumn, !row[scoreColumn].isEmpty {
                 guard let value = Double(row[scoreColumn]), value.isFinite else {
-                    throw CalibrationError("\(csvPath) line \(line): score \"\(row[scoreColumn])\" is not a number")
+                    throw bad("\(csvPath) line \(line): score \"\(row[scoreColumn])\" is not a number")
                 }
                 score = value
             }
@@ -52,7 +69,7 @@ public struct LabeledDataset: Sendable {
             let file = path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
             samples.append(CalibrationSample(path: path, file: file, label: label, score: score, split: split, extras: extras))
         }
-        guard !samples.isEmpty else { throw CalibrationError("\(csvPath) has no rows") }
+        guard !samples.isEmpty else { throw bad("\(csvPath) has no rows") }
         return LabeledDataset(csvPath: csvPath, samples: samples)
     }
 }

@@ -59,24 +59,52 @@ public struct LogisticFit: Sendable, Equatable, Codable {
 
 /// One bin of a reliability diagram: mean predicted confidence against observed rate.
 public struct ReliabilityBin: Sendable, Equatable, Codable {
+    /// The lowest and highest confidence in the bin.
     public var lower: Double
     public var upper: Double
     public var count: Int
     public var meanConfidence: Double
     public var observedRate: Double
+
+    /// A 95% Wilson score interval of the observed rate: how far `count` examples let it
+    /// wander from the true rate (wide for a few examples, never outside 0…1).
+    public var observedInterval: ClosedRange<Double> {
+        guard count > 0 else { return 0...1 }
+        let z = 1.959964, n = Double(count), p = observedRate
+        let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        let half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
+        return max(0, centre - half)...min(1, centre + half)
+    }
 }
 
-/// Reliability bins of predicted confidences against 0/1 outcomes, `bins` equal-width bins over 0…1.
+/// Reliability bins of predicted confidences against 0/1 outcomes: up to `bins` bins, each
+/// holding about the same number of examples, in order of confidence.
+///
+/// Equal counts rather than equal widths: a good detector puts most confidences near 0 or 1,
+/// so equal-width bins in between hold one or two examples each, and their observed rates
+/// (0, 1, ½) make a jagged line that says more about the count than the calibration.
+/// Equal confidences stay in one bin, so a bin can hold more than its share and there can be
+/// fewer bins than asked.
 public func reliability(confidences: [Double], labels: [Int], bins: Int = 10) -> [ReliabilityBin] {
-    (0..<bins).map { index in
-        let lower = Double(index) / Double(bins), upper = Double(index + 1) / Double(bins)
-        let members = zip(confidences, labels).filter { $0.0 >= lower && ($0.0 < upper || (index == bins - 1 && $0.0 <= upper)) }
+    let sorted = zip(confidences, labels).sorted { $0.0 < $1.0 }
+    guard !sorted.isEmpty, bins > 0 else { return [] }
+    var result: [ReliabilityBin] = []
+    var start = 0
+    for index in 0..<bins where start < sorted.count {
+        // The bin ends where an even share would, moved on past ties with its last member.
+        var end = max(start + 1, sorted.count * (index + 1) / bins)
+        if index == bins - 1 { end = sorted.count }
+        while end < sorted.count && sorted[end].0 == sorted[end - 1].0 { end += 1 }
+        let members = sorted[start..<end]
         let count = members.count
-        return ReliabilityBin(
-            lower: lower, upper: upper, count: count,
-            meanConfidence: count > 0 ? members.reduce(0) { $0 + $1.0 } / Double(count) : 0,
-            observedRate: count > 0 ? Double(members.filter { $0.1 == 1 }.count) / Double(count) : 0)
+        result.append(
+            ReliabilityBin(
+                lower: members.first!.0, upper: members.last!.0, count: count,
+                meanConfidence: members.reduce(0) { $0 + $1.0 } / Double(count),
+                observedRate: Double(members.filter { $0.1 == 1 }.count) / Double(count)))
+        start = end
     }
+    return result
 }
 
 /// Expected calibration error: Σ (nᵢ/N)·|observedᵢ − meanConfidenceᵢ|.

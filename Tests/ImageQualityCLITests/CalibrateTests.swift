@@ -94,6 +94,43 @@ struct CalibrateTests {
         #expect(try Binary.run(["calibrate", folder.path + "/oneclass.csv", "--detector", "sharpness", "--report", "r"]).status == 64)
     }
 
+    /// A report path that is a file fails at validation, so before any image is scored: the
+    /// message says what is wrong in plain words, with calibrate's usage, and the status is 64.
+    @Test func aReportPathThatIsAFileIsAUsageError() throws {
+        let data = try Self.dataset()
+        let taken = try data.write("taken.html", Array("<p>mine</p>".utf8))
+        let run = try Binary.run(["calibrate", data.path + "/labels.csv", "--detector", "blur", "--report", taken, "--bootstrap", "10"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("Error: \(taken) exists and is not a folder"), "\(run.stderr)")
+        #expect(run.stderr.contains("Usage: imgquality calibrate <labels.csv>"), "the subcommand's usage, not the top level's")
+        #expect(!run.stderr.contains("NSCocoaErrorDomain") && !run.stderr.contains("Code="))
+        #expect(try String(contentsOfFile: taken, encoding: .utf8) == "<p>mine</p>")
+        let inside = try Binary.run(["calibrate", data.path + "/labels.csv", "--detector", "blur", "--report", taken + "/report"])
+        #expect(inside.status == 64 && inside.stderr.contains("\(taken) is a file, not a folder"), "\(inside.stderr)")
+    }
+
+    @Test func aMissingLabelsFileIsAPlainUsageError() throws {
+        let folder = try TemporaryDirectory()
+        let run = try Binary.run(["calibrate", folder.path + "/labels.csv", "--detector", "blur", "--report", folder.path + "/r"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("Error: cannot read the labels file \(folder.path)/labels.csv: no such file"), "\(run.stderr)")
+        #expect(run.stderr.contains("Usage: imgquality calibrate <labels.csv>"))
+        #expect(!run.stderr.contains("NSCocoaErrorDomain"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/r"), "nothing is created for a failed run")
+    }
+
+    /// A write that fails at the end (here a report file linked to /dev/full, which passes the
+    /// check and then fills up) is said in plain words, with status 74 as for score's output.
+    @Test func aReportWriteFailureAtTheEndExits74() throws {
+        let data = try Self.dataset()
+        try FileManager.default.createDirectory(atPath: data.path + "/report", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: data.path + "/report/index.html", withDestinationPath: "/dev/full")
+        let run = try Binary.run(["calibrate", data.path + "/labels.csv", "--detector", "blur", "--report", data.path + "/report", "--bootstrap", "10"])
+        #expect(run.status == 74)
+        #expect(run.stderr == "imgquality calibrate: cannot write \(data.path)/report/index.html: no space left on the device\n", "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "no summary for a report that was not written")
+    }
+
     /// The report opens in headless Chromium and its screenshot shows the ROC curve's blue.
     @Test func theReportRendersInChromium() throws {
         let data = try Self.dataset()

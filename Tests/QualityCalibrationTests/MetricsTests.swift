@@ -91,12 +91,26 @@ struct CalibrationMetricsTests {
         #expect(fit.midpoint > 3 && fit.midpoint < 10)
     }
 
-    @Test func reliabilityBins() {
-        let bins = reliability(confidences: [0.05, 0.15, 0.95, 0.95, 1.0], labels: [0, 1, 1, 0, 1], bins: 10)
-        #expect(bins[0].count == 1 && bins[0].observedRate == 0)
-        #expect(bins[1].count == 1 && bins[1].observedRate == 1)
-        #expect(bins[9].count == 3 && abs(bins[9].observedRate - 2.0 / 3) < 1e-12)
-        #expect(abs(expectedCalibrationError(bins) - (0.2 * 0.05 + 0.2 * 0.85 + 0.6 * abs(2.0 / 3 - (0.95 + 0.95 + 1) / 3))) < 1e-12)
+    @Test func reliabilityBinsHoldEqualCountsAndKeepTiesTogether() {
+        // Five confidences for ten bins: one each, except the tied 0.95s, which share one.
+        let bins = reliability(confidences: [0.95, 0.05, 0.15, 1.0, 0.95], labels: [1, 0, 1, 1, 0], bins: 10)
+        #expect(bins.map(\.count) == [1, 1, 2, 1])
+        #expect(bins[2].lower == 0.95 && bins[2].upper == 0.95 && bins[2].observedRate == 0.5)
+        #expect(abs(expectedCalibrationError(bins) - (0.2 * 0.05 + 0.2 * 0.85 + 0.4 * 0.45 + 0.2 * 0)) < 1e-12)
+        // Twenty in four bins: five each, in order of confidence.
+        let even = reliability(confidences: (0..<20).map { Double(19 - $0) / 20 }, labels: (0..<20).map { $0 < 10 ? 1 : 0 }, bins: 4)
+        #expect(even.map(\.count) == [5, 5, 5, 5])
+        #expect(even.map(\.observedRate) == [0, 0, 1, 1])
+        #expect(even[1].lower == 0.25 && even[1].upper == 0.45 && abs(even[1].meanConfidence - 0.35) < 1e-12)
+        #expect(reliability(confidences: [], labels: [], bins: 4).isEmpty)
+    }
+
+    @Test func reliabilityIntervalsAreWilsonScoreIntervals() {
+        let half = ReliabilityBin(lower: 0, upper: 1, count: 10, meanConfidence: 0.5, observedRate: 0.5).observedInterval
+        #expect(abs(half.lowerBound - 0.2366) < 1e-4 && abs(half.upperBound - 0.7634) < 1e-4, "\(half)")
+        // None of 16: the interval starts at 0 and reaches 0.194.
+        let none = ReliabilityBin(lower: 0, upper: 0, count: 16, meanConfidence: 0, observedRate: 0).observedInterval
+        #expect(none.lowerBound < 1e-12 && abs(none.upperBound - 0.1936) < 1e-4, "\(none)")
     }
 
     @Test func rankCorrelations() {

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The calibration's file system calls, in one place: thin wrappers over POSIX so every
+/// failure keeps its errno and can be said in plain words (Foundation's equivalents report
+/// `NSCocoaErrorDomain` codes, which say nothing to a user).
+enum FileAccess {
+    /// What is at a path: nothing, a folder, or something else (a file, a device, a pipe).
+    enum Kind: Equatable { case missing, directory, other }
+
+    /// What `path` names, following links. The corresponding C function is `stat`.
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
+    }
+
+    /// Whether this process may create and replace files in the folder `path`.
+    /// The corresponding C function is `access` (write and search permission).
+    static func canWrite(inDirectory path: String) -> Bool {
+        access(path, W_OK | X_OK) == 0
+    }
+
+    /// Whether this process may replace the contents of the existing file `path`.
+    /// The corresponding C function is `access` (write permission).
+    static func canWrite(file path: String) -> Bool {
+        access(path, W_OK) == 0
+    }
+
+    /// The whole of the file at `path`.
+    /// - Throws: the reason in plain words (`reason(_:)`).
+    static func readAll(_ path: String) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(errno) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw Failure(errno)
+            }
+            if got == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<got])
+        }
+    }
+
+    /// Writes `bytes` to `path`, replacing it. The corresponding C functions are `open`
+    /// (`O_CREAT | O_TRUNC`, mode 0644 before the umask), `write` and `close`.
+    /// - Throws: the reason in plain words.
+    static func writeAll(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(errno) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                throw Failure(code)
+            }
+            offset += written
+        }
+        // A full disk on a network file system can show only at close.
+        guard close(fd) == 0 else { throw Failure(errno) }
+    }
+
+    /// Creates the folder `path` and any missing parents. The corresponding C function is `mkdir`.
+    /// - Throws: the reason in plain words, for the component that failed.
+    static func createDirectories(_ path: String) throws(Failure) {
+        if kind(of: path) == .directory { return }
+        let parent = parentPath(of: path)
+        if parent != path, kind(of: parent) == .missing { try createDirectories(parent) }
+        if mkdir(path, 0o755) != 0, errno != EEXIST { throw Failure(errno, path: path) }
+        guard kind(of: path) == .directory else { throw Failure(ENOTDIR, path: path) }
+    }
+
+    /// The folder holding `path` ("." for a bare name, "/" for the root).
+    static func parentPath(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    /// A failed call: its errno, said in plain words, and the path it concerned when that is
+    /// not the one the caller named.
+    struct Failure: Error, Equatable {
+        var code: Int32
+        var path: String?
+
+        init(_ code: Int32, path: String? = nil) {
+            self.code = code
+            self.path = path
+        }
+
+        /// "no such file", "permission denied", "it is a folder"…, or the system's words.
+        var reason: String {
+            switch code {
+            case ENOENT: "no such file"
+            case ENOTDIR: "a part of the path is a file, not a folder"
+            case EACCES, EPERM: "permission denied"
+            case EISDIR: "it is a folder"
+            case ENOSPC: "no space left on the device"
+            case EROFS: "the file system is read-only"
+            default:
+                // strerror's sentence, in lower case to sit after a colon.
+                String(cString: strerror(code)).lowercased()
+            }
+        }
+    }
+}
