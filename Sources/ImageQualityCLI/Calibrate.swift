@@ -11,11 +11,16 @@ import QualityMetrics
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Calibrate a detector (or the gate) on a labeled dataset and write a report and profile.",
+        usage: "imgquality calibrate <labels.csv> --detector <d> --report <dir> [<opts>]",
         discussion: """
-            LABELS.csv has a path column (relative to the CSV) and label (1 = defective, 0 = good)
-            or score (higher = better); a split column (train/test) makes every reported figure
-            held out. Writes index.html, report.md, report.json, profile.json and command.txt to
+            LABELS.csv has a path column (relative to the CSV) and label (1 = defective, 0 = good) \
+            or score (higher = better); a split column (train/test) makes every reported figure \
+            held out. Writes index.html, report.md, report.json, profile.json and command.txt to \
             --report. Load the profile with score/gate --profile.
+
+            Exit status: 0 report written, 2 the data cannot be calibrated (one class only, a split \
+            without a class, no target met), 64 usage error (found before scoring), 74 the report \
+            could not be written at the end.
             """)
 
     @Argument(help: ArgumentHelp("The dataset's labels.csv.", valueName: "labels.csv"))
@@ -45,8 +50,11 @@ struct Calibrate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use these `imgquality score` records instead of scoring the images again.", valueName: "scores.jsonl"))
     var scores: String?
 
-    @Option(name: [.short, .long], help: "Images scored in parallel (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Images scored in parallel (default: all cores).", valueName: "n"))
+    var jobCount: Int?
+
+    /// `--jobs`, or one per core.
+    var jobs: Int { jobCount ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(name: .long, help: "Bootstrap resamples for the confidence intervals.")
     var bootstrap: Int = 1000
@@ -61,7 +69,7 @@ struct Calibrate: ParsableCommand {
             if let value, !(0...1).contains(value) { throw ValidationError("\(name) must be between 0 and 1, got \(value).") }
         }
         if let cost, parseCost(cost) == nil { throw ValidationError("--cost takes FP:FN with positive numbers, e.g. 1:5; got \(cost).") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        if let jobCount, jobCount < 1 { throw ValidationError("--jobs must be at least 1, got \(jobCount).") }
         guard bootstrap >= 0 else { throw ValidationError("--bootstrap must not be negative.") }
         // Inputs and the output folder are checked here, before the images are scored, so a
         // wrong path fails at once, as a usage error with this command's usage (errors thrown

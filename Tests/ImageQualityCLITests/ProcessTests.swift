@@ -222,7 +222,7 @@ struct ProcessTests {
     }
 
     @Test func helpFitsEightyColumnsAndSaysEachDefaultOnce() throws {
-        for command in ["score", "gate", "ocr"] {
+        for command in ["score", "gate", "ocr", "calibrate"] {
             let help = try Binary.run([command, "--help"], environment: ["COLUMNS": "80", "PATH": "/usr/bin:/bin"])
             #expect(help.status == 0)
             let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
