@@ -109,25 +109,25 @@ struct SVGPlot {
             let onRight = px > plot.plotLeft + (plot.plotRight - plot.plotLeft) * 2 / 3
             // A white outline keeps the text legible over bars and curves.
             return "<line x1=\"\(number(px))\" x2=\"\(number(px))\" y1=\"\(number(top))\" y2=\"\(number(plot.y(plot.yAxis.range.lowerBound)))\" stroke=\"#444\" stroke-dasharray=\"3 3\"/>\n"
-                + "<text class=\"marker\" x=\"\(number(onRight ? px - 4 : px + 4))\" y=\"\(number(top + 12))\" font-size=\"10\" text-anchor=\"\(onRight ? "end" : "start")\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">\(escape(label))</text>\n"
+                + "<text class=\"marker\" x=\"\(number(onRight ? px - 4 : px + 4))\" y=\"\(number(top + 12))\" font-size=\"10\" text-anchor=\"\(onRight ? "end" : "start")\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">\(htmlEscaped(label))</text>\n"
         }
     }
 
     /// Small text at a data point, offset by (`dx`, `dy`) pixels.
     mutating func note(_ text: String, at point: (Double, Double), dx: Double = 0, dy: Double = -8, colour: String = "#444") {
         layers.append { plot in
-            "<text x=\"\(number(plot.x(point.0) + dx))\" y=\"\(number(plot.y(point.1) + dy))\" font-size=\"9\" text-anchor=\"middle\" fill=\"\(colour)\" stroke=\"white\" stroke-width=\"2\" paint-order=\"stroke\">\(escape(text))</text>\n"
+            "<text x=\"\(number(plot.x(point.0) + dx))\" y=\"\(number(plot.y(point.1) + dy))\" font-size=\"9\" text-anchor=\"middle\" fill=\"\(colour)\" stroke=\"white\" stroke-width=\"2\" paint-order=\"stroke\">\(htmlEscaped(text))</text>\n"
         }
     }
 
     var svg: String {
-        var out = "<svg width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">\n"
+        var out = "<svg width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(htmlEscaped(title))\">\n"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        out += "<text x=\"\(Int(width / 2))\" y=\"16\" font-size=\"13\" font-weight=\"bold\" text-anchor=\"middle\">\(escape(title))</text>\n"
+        out += "<text x=\"\(Int(width / 2))\" y=\"16\" font-size=\"13\" font-weight=\"bold\" text-anchor=\"middle\">\(htmlEscaped(title))</text>\n"
         for (entry, place) in zip(legend, legendLayout) {
             let lx = plotLeft + place.offset, ly = margin.top + Double(place.row) * Self.legendRowHeight
             out += "<rect x=\"\(number(lx))\" y=\"\(number(ly - 1))\" width=\"10\" height=\"10\" fill=\"\(entry.colour)\"/>"
-            out += "<text x=\"\(number(lx + 14))\" y=\"\(number(ly + 8))\" font-size=\"10\">\(escape(entry.text))</text>\n"
+            out += "<text x=\"\(number(lx + 14))\" y=\"\(number(ly + 8))\" font-size=\"10\">\(htmlEscaped(entry.text))</text>\n"
         }
         let left = plotLeft, right = plotRight, top = plotTop, bottom = plotBottom
         out += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(right - left)\" height=\"\(bottom - top)\" fill=\"none\" stroke=\"#999\"/>\n"
@@ -142,8 +142,8 @@ struct SVGPlot {
             out += "<text x=\"\(number(left - 4))\" y=\"\(number(y(tick) + 3))\" font-size=\"10\" text-anchor=\"end\">\(PlotAxis.label(tick))</text>\n"
         }
         func scaleNote(_ axis: PlotAxis) -> String { axis.scale == .logarithmic ? ", log scale" : "" }
-        out += "<text x=\"\(Int((left + right) / 2))\" y=\"\(Int(height - 8))\" font-size=\"11\" text-anchor=\"middle\">\(escape(xLabel + scaleNote(xAxis)))</text>\n"
-        out += "<text x=\"12\" y=\"\(Int((top + bottom) / 2))\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 12 \(Int((top + bottom) / 2)))\">\(escape(yLabel + scaleNote(yAxis)))</text>\n"
+        out += "<text x=\"\(Int((left + right) / 2))\" y=\"\(Int(height - 8))\" font-size=\"11\" text-anchor=\"middle\">\(htmlEscaped(xLabel + scaleNote(xAxis)))</text>\n"
+        out += "<text x=\"12\" y=\"\(Int((top + bottom) / 2))\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 12 \(Int((top + bottom) / 2)))\">\(htmlEscaped(yLabel + scaleNote(yAxis)))</text>\n"
         out += layers.map { $0(self) }.joined()
         return out + "</svg>"
     }
@@ -152,8 +152,19 @@ struct SVGPlot {
 /// A pixel coordinate for SVG, to a tenth.
 private func number(_ v: Double) -> String { String(format: "%.1f", v) }
 
-/// Text safe inside HTML and SVG.
-func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+/// Text safe inside HTML and SVG, in content and in quoted attribute values.
+public func htmlEscaped(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&#39;"
+        default: out.append(character)
+        }
+    }
+    return out
 }

@@ -86,6 +86,15 @@ struct BadInputTests {
         #expect(error?.message.contains("100000×100000") == true)
     }
 
+    @Test(arguments: ["jpeg/huge-dimensions.jpg", "png/huge-dimensions.png", "tiff/huge-dimensions.tif"])
+    func bombsAreRefusedFromTheHeaderNamingTheLimitAndItsFlag(_ fixture: String) throws {
+        // A few hundred bytes claiming gigapixels.
+        #expect(try Fixtures.bytes(fixture).count < 1024)
+        let error = decodeError(Fixtures.path(fixture))
+        #expect(error?.kind == .tooManyPixels)
+        #expect(error?.message.contains("above the limit of 268435456 (raise it with --max-pixels)") == true, "\(String(describing: error))")
+    }
+
     @Test func pixelLimitIsConfigurable() throws {
         let limits = DecodeLimits(maxPixels: 37 * 23 - 1)
         #expect(decodeError(Fixtures.path("png/gray8.png"), options: DecodeOptions(limits: limits))?.kind == .tooManyPixels)

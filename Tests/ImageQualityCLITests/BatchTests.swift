@@ -2,21 +2,6 @@ import Foundation
 import Testing
 import _ImagingTestSupport
 
-/// Runs `command` in bash and returns its standard output, error and status.
-private func shell(_ command: String) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", command]
-    let output = Pipe(), error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-}
-
 /// A record without its wall time, the one member that differs between runs.
 private func withoutTime(_ line: Substring) -> String {
     line.replacingOccurrences(of: #","elapsedMs":[0-9.]+"#, with: "", options: .regularExpression)
@@ -30,7 +15,7 @@ struct BatchTests {
         let kinds = ["png/gray8.png", "png/truncated.png", "jpeg/gray.jpg", "other/not-an-image.txt", "tiff/gray8.tif"].map(Fixtures.path)
         let paths = (0..<5000).map { index in index % 7 == 3 ? folder.path + "/missing-\(index).png" : kinds[index % kinds.count] }
         let list = try folder.write("list.txt", Array((paths.joined(separator: "\n") + "\n").utf8))
-        let run = try shell("'\(Binary.path)' score --jobs 2 --quiet --format jsonl - < '\(list)'")
+        let run = try Binary.shell("'\(Binary.path)' score --jobs 2 --quiet --format jsonl - < '\(list)'")
         #expect(run.status == 2, "\(run.stderr)")
         let records = run.records
         #expect(records.count == 5000)

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityCalibration
 import QualityGating
 import Testing
 import _ImagingTestSupport
@@ -158,7 +159,7 @@ struct ContactSheetTests {
         let reasons = Set(batch.assessments.flatMap { $0.image?.decision.reasons ?? [] })
         #expect(reasons.contains(.blur) && reasons.contains(.exposure) && reasons.contains(.textLegibility), "\(reasons)")
         for assessment in batch.assessments {
-            let escapedPath = ContactSheet.escape(assessment.path)
+            let escapedPath = htmlEscaped(assessment.path)
             let card = try #require(cards.first { $0.body.contains("title=\"\(escapedPath)\">") }, "no card for \(assessment.path)")
             for failure in assessment.image?.decision.failures ?? [] {
                 let words = failure.message.replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "<", with: "&lt;")
@@ -166,7 +167,7 @@ struct ContactSheetTests {
                 #expect(Self.attribute("data-reasons", in: card.tag)?.split(separator: " ").contains(Substring(failure.reason.rawValue)) == true)
             }
             if let error = assessment.error {
-                #expect(card.body.contains(ContactSheet.escape(error.message)) && card.body.contains(error.code))
+                #expect(card.body.contains(htmlEscaped(error.message)) && card.body.contains(error.code))
                 #expect(!card.body.contains("<img"))
             }
         }
