@@ -100,7 +100,7 @@ struct OCR: AsyncParsableCommand {
                 Terminal.write(body.serialized + "\n", to: STDOUT_FILENO)
             }
         }
-        if !quiet { Terminal.write(summary.text(elapsed: ContinuousClock.now - start), to: STDERR_FILENO) }
+        if !quiet { Terminal.write(summary.text(elapsed: ContinuousClock.now - start, width: Terminal.errorColumns), to: STDERR_FILENO) }
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
     }

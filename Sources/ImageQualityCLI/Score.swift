@@ -322,7 +322,7 @@ struct BatchRun {
             _exit(74)
         }
         progress?.clear()
-        if showsSummary { Terminal.write(summary.text(elapsed: ContinuousClock.now - start), to: STDERR_FILENO) }
+        if showsSummary { Terminal.write(summary.text(elapsed: ContinuousClock.now - start, width: Terminal.errorColumns), to: STDERR_FILENO) }
         return summary
     }
 }

@@ -132,19 +132,39 @@ struct BatchSummary: Equatable {
         failures[code, default: 0] += 1
     }
 
-    /// The summary's lines, each ending in a newline.
-    func text(elapsed: Duration) -> String {
+    /// The summary's lines, each ending in a newline, wrapped at `width` columns.
+    func text(elapsed: Duration, width: Int = 80) -> String {
         let seconds = elapsed.milliseconds / 1000
         let rate = seconds > 0 ? String(format: ", %.1f/s", Double(total) / seconds) : ""
         var out = "\(total) \(total == 1 ? "image" : "images") in \(String(format: "%.1f", seconds)) s\(rate): "
         out += "\(passed) passed, \(rejected) rejected, \(failed) failed\n"
-        if !rejections.isEmpty { out += "  rejected: " + Self.counts(rejections) + "\n" }
-        if !failures.isEmpty { out += "  failed:   " + Self.counts(failures) + "\n" }
+        if !rejections.isEmpty { out += Self.line("  rejected: ", Self.counts(rejections), width: width) }
+        if !failures.isEmpty { out += Self.line("  failed:   ", Self.counts(failures), width: width) }
         return out
     }
 
-    /// `8 overexposed, 5 blurred`: most frequent first, then by name.
-    private static func counts(_ tally: [String: Int]) -> String {
-        tally.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    /// `8 overexposed`, `5 blurred`: most frequent first, then by name.
+    private static func counts(_ tally: [String: Int]) -> [String] {
+        tally.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value) \($0.key)" }
+    }
+
+    /// `label` then the items separated by commas, wrapped at `width` under the first item.
+    private static func line(_ label: String, _ items: [String], width: Int) -> String {
+        var out = label, column = label.count
+        for (index, item) in items.enumerated() {
+            let piece = item + (index < items.count - 1 ? "," : "")
+            if index > 0 {
+                if column + 1 + piece.count > width {
+                    out += "\n" + String(repeating: " ", count: label.count)
+                    column = label.count
+                } else {
+                    out += " "
+                    column += 1
+                }
+            }
+            out += piece
+            column += piece.count
+        }
+        return out + "\n"
     }
 }

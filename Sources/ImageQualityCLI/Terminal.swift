@@ -15,9 +15,14 @@ enum Terminal {
 
     /// The width rows are laid out for: standard output's terminal columns, else `COLUMNS`,
     /// else 80.
-    static var columns: Int {
+    static var columns: Int { columns(of: STDOUT_FILENO) }
+
+    /// The width of standard error's terminal, for the summary: as `columns`.
+    static var errorColumns: Int { columns(of: STDERR_FILENO) }
+
+    private static func columns(of descriptor: Int32) -> Int {
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
         return 80
     }

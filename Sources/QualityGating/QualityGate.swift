@@ -274,7 +274,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
         case .textContrast: "faint text"
         case .textSize: "text too small"
         case .score: "low gate score"
-        case .tooSmall: "too small to judge"
+        case .tooSmall: "image too small"
         }
     }
 

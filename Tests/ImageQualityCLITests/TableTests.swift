@@ -89,6 +89,14 @@ struct TableTests {
               failed:   1 decode.truncated
 
             """, "\(text)")
+        // Long lists wrap under their first item.
+        var many = BatchSummary()
+        many.rejected = 60
+        many.rejections = ["underexposed": 20, "overexposed": 15, "smudged lens": 10, "text illegible": 8, "text too small": 5, "blurred": 2]
+        let wrapped = many.text(elapsed: .seconds(1), width: 62).split(separator: "\n")
+        #expect(Array(wrapped.dropFirst()) == [
+            "  rejected: 20 underexposed, 15 overexposed, 10 smudged lens,", "            8 text illegible, 5 text too small, 2 blurred",
+        ], "\(wrapped)")
     }
 
     @Test func keepBestPassesTheTopOfTheBatchByScore() {

@@ -56,7 +56,7 @@ struct AssessmentTests {
         let small = try #require(Assessor().assess(contentsOf: Fixtures.path("png/rgb8.png")).image)
         #expect(small.report == QualityReport(fullSize: ImageSize(width: 37, height: 23)), "no detector ran")
         #expect(!small.decision.pass && small.decision.reasons == [.tooSmall] && small.decision.score == 0)
-        #expect(small.decision.failures.map(\.message) == ["too small to judge: shorter side (px) 23 < 32"])
+        #expect(small.decision.failures.map(\.message) == ["image too small: shorter side (px) 23 < 32"])
         // At the minimum, every detector runs.
         let gate = QualityGate()
         #expect(gate.decide(QualityReport(fullSize: ImageSize(width: 32, height: 400))).pass)
