@@ -340,7 +340,7 @@ extension ContactSheet {
         out += Self.filterLink("passed", label: "passed", count: passed)
         out += Self.filterLink("rejected", label: "rejected", count: rejected)
         for (reason, count) in reasonCounts {
-            out += Self.filterLink(reason.rawValue, label: reason.measure, count: count)
+            out += Self.filterLink(reason.rawValue, label: reason.words, count: count)
         }
         out += Self.filterLink("failed", label: "failed", count: failed)
         out += "<span class=\"muted shown\"><span id=\"shown\">\(entries.count)</span> shown</span>\n</nav>\n"
@@ -422,9 +422,9 @@ extension ContactSheet {
         return folder == "/" ? "" : folder
     }
 
-    /// A reason for a heading: its measure, capitalised.
+    /// A reason for a heading: what it means in words, capitalised (`Text illegible`).
     static func title(_ reason: GateReason) -> String {
-        reason.measure.prefix(1).uppercased() + reason.measure.dropFirst()
+        reason.words.prefix(1).uppercased() + reason.words.dropFirst()
     }
 
     /// The policy in words, as the gate applies it.
