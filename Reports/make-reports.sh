@@ -27,3 +27,17 @@ fi
 if [ -d "$shared/docs-phone-dev" ]; then
     "$binary" calibrate "$shared/docs-phone-dev/labels.csv" --detector gate --target-accuracy 0.9 --no-thumbnails --report Reports/shared-docs-phone-dev
 fi
+
+# A contact sheet of a mixed batch from Datasets/ (every sixth photo of the exposure and blur
+# sets, every fourth page of the documents), with a screenshot of its first screen for the README.
+sheet=Reports/contact-sheet
+rm -rf "$sheet"
+find Datasets/exposure/images Datasets/blur/images Datasets/documents/images -type f -name '*.*' | LC_ALL=C sort |
+    awk '/documents/ { if (++d % 4 == 0) print; next } { if (++p % 6 == 0) print }' |
+    "$binary" gate --report "$sheet" --quiet --format jsonl - > /dev/null || true
+if command -v chromium >/dev/null 2>&1; then
+    profile="$(mktemp -d)"
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$profile" \
+        --window-size=1280,1600 --screenshot="$sheet/screenshot.png" "file://$PWD/$sheet/index.html" 2>/dev/null
+    rm -rf "$profile"
+fi
