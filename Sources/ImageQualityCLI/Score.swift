@@ -278,13 +278,17 @@ struct BatchRun {
             if !text.isEmpty { Terminal.write(text, to: standardOutput) }
         }
         var sheet = contactSheet
-        func addToSheet(_ assessment: Assessment, _ thumbnail: [UInt8]?) {
+        /// Runs a step of the contact sheet; one that fails ends the batch as a failed output write does (74).
+        func writingSheet(_ step: () throws -> Void) {
             do {
-                try sheet?.add(assessment, thumbnail: thumbnail)
+                try step()
             } catch {
                 Terminal.write("imgquality: cannot write the contact sheet: \(error)\n", to: STDERR_FILENO)
                 _exit(74)
             }
+        }
+        func addToSheet(_ assessment: Assessment, _ thumbnail: [UInt8]?) {
+            writingSheet { try sheet?.add(assessment, thumbnail: thumbnail) }
         }
         var held: [(Assessment, [UInt8]?)] = []
         let configuration = self.configuration
@@ -315,12 +319,7 @@ struct BatchRun {
                 addToSheet(assessment, thumbnail)
             }
         }
-        do {
-            try sheet?.finish(policy: configuration.gate.policy, command: Self.commandLine, elapsed: ContinuousClock.now - start)
-        } catch {
-            Terminal.write("imgquality: cannot write the contact sheet: \(error)\n", to: STDERR_FILENO)
-            _exit(74)
-        }
+        writingSheet { try sheet?.finish(policy: configuration.gate.policy, command: Self.commandLine, elapsed: ContinuousClock.now - start) }
         progress?.clear()
         if showsSummary { Terminal.write(summary.text(elapsed: ContinuousClock.now - start, width: Terminal.errorColumns), to: STDERR_FILENO) }
         return summary
