@@ -6,10 +6,10 @@
 import PackageDescription
 
 /// One entry point: an executable whose only source is its `LLVMFuzzerTestOneInput`.
-func fuzzTarget(_ name: String, _ products: [String]) -> Target {
+func fuzzTarget(_ name: String, _ products: [String], extra: [Target.Dependency] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: "imgquality") })
+        dependencies: ["FuzzSupport"] + extra + products.map { .product(name: $0, package: "imgquality") })
 }
 
 let package = Package(
@@ -24,8 +24,11 @@ let package = Package(
             dependencies: [.product(name: "ImageCodecs", package: "imgquality"), .product(name: "ImagingCore", package: "imgquality")]),
         // ImageDecoder on bytes that sniff as JPEG (libjpeg-turbo through the C shim).
         fuzzTarget("FuzzJPEG", ["ImageCodecs"]),
-        // ImageDecoder on bytes that sniff as PNG (libpng through the C shim).
-        fuzzTarget("FuzzPNG", ["ImageCodecs"]),
+        // libFuzzer's LLVMFuzzerMutate, for a custom mutator.
+        .target(name: "_CFuzzerHooks"),
+        // ImageDecoder on bytes that sniff as PNG (libpng through the C shim); its mutator
+        // keeps chunk CRCs right.
+        fuzzTarget("FuzzPNG", ["ImageCodecs"], extra: ["_CFuzzerHooks"]),
         // ImageDecoder on bytes that sniff as TIFF (libtiff through the C shim), first or second page.
         fuzzTarget("FuzzTIFF", ["ImageCodecs"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
