@@ -28,10 +28,16 @@ executable() {  # jpeg -> FuzzJPEG, assessment -> FuzzAssessment
     esac
 }
 
-echo "== building Fuzz/ (release, -sanitize=fuzzer,address; C shim with -fsanitize=fuzzer,address)"
+# `--sanitize fuzzer` makes SwiftPM link libFuzzer's main instead of the executables' own.
+# ASan is added by hand: given `--sanitize fuzzer --sanitize address`, SwiftPM passes
+# `-sanitize=fuzzer -sanitize=address` in an order that varies between runs, the Swift compiler
+# keeps only the last, and every run rebuilds with coverage or ASan, never both. The last
+# `-sanitize=` below wins and holds both; clang adds up its -fsanitize flags (fuzzer from SwiftPM).
+BUILD=(swift build --package-path Fuzz -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=address)
+echo "== building Fuzz/ (release; Swift with -sanitize=fuzzer,address, the C shim with -fsanitize=fuzzer,address)"
 build_start=$(date +%s)
-swift build --package-path Fuzz -c release --sanitize fuzzer --sanitize address
-BIN=$(swift build --package-path Fuzz -c release --sanitize fuzzer --sanitize address --show-bin-path)
+"${BUILD[@]}"
+BIN=$("${BUILD[@]}" --show-bin-path)
 echo "built in $(($(date +%s) - build_start)) s"
 
 if [ -n "${FUZZ_WORK:-}" ]; then
