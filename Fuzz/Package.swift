@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// The fuzzing package: libFuzzer entry points for each decoder and for the whole assessment,
+// kept apart from the product's build (they only link with -sanitize=fuzzer). Build and run
+// them with Scripts/fuzz.sh; each executable exports LLVMFuzzerTestOneInput and gets its
+// main from libFuzzer.
+import PackageDescription
+
+/// One entry point: an executable whose only source is its `LLVMFuzzerTestOneInput`.
+func fuzzTarget(_ name: String, _ products: [String], extra: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzSupport"] + extra + products.map { .product(name: $0, package: "imgquality") })
+}
+
+let package = Package(
+    name: "imgquality-fuzz",
+    dependencies: [
+        .package(name: "imgquality", path: "..")
+    ],
+    targets: [
+        // Decode options chosen by the input's last byte, and the limits every target decodes with.
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "ImageCodecs", package: "imgquality"), .product(name: "ImagingCore", package: "imgquality")]),
+        // ImageDecoder on bytes that sniff as JPEG (libjpeg-turbo through the C shim).
+        fuzzTarget("FuzzJPEG", ["ImageCodecs"]),
+        // libFuzzer's LLVMFuzzerMutate, for a custom mutator.
+        .target(name: "_CFuzzerHooks"),
+        // ImageDecoder on bytes that sniff as PNG (libpng through the C shim); its mutator
+        // keeps chunk CRCs right.
+        fuzzTarget("FuzzPNG", ["ImageCodecs"], extra: ["_CFuzzerHooks"]),
+        // ImageDecoder on bytes that sniff as TIFF (libtiff through the C shim), first or second page.
+        fuzzTarget("FuzzTIFF", ["ImageCodecs"]),
+        // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
+        fuzzTarget("FuzzAssessment", ["QualityGating", "ImageCodecs"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Builds the fuzz package (Fuzz/) with libFuzzer and AddressSanitizer, replays every committed
+# regression input, then fuzzes each target for SECONDS (default 60) on a scratch copy of its
+# seed corpus, one target at a time. Exits non-zero when any input crashes, leaks, runs out of
+# memory or times out, and says where that input was written.
+#
+#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg png tiff assessment (default: all)
+#
+# Environment: FUZZ_WORK=DIR keeps the scratch corpora and artifacts there (default: a temporary
+# directory, removed when every target passed); FUZZ_ARGS adds libFuzzer flags (e.g. "-jobs=2").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+SECONDS_EACH=60
+if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then SECONDS_EACH=$1; shift; fi
+ALL=(jpeg png tiff assessment)
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
+for t in "${TARGETS[@]}"; do
+    case " ${ALL[*]} " in *" $t "*) ;; *) echo "fuzz.sh: unknown target '$t' (targets: ${ALL[*]})" >&2; exit 64 ;; esac
+done
+
+executable() {  # jpeg -> FuzzJPEG, assessment -> FuzzAssessment
+    case $1 in
+    jpeg | png | tiff) echo "Fuzz${1^^}" ;;
+    *) echo "Fuzz${1^}" ;;
+    esac
+}
+
+# `--sanitize fuzzer` makes SwiftPM link libFuzzer's main instead of the executables' own.
+# ASan is added by hand: given `--sanitize fuzzer --sanitize address`, SwiftPM passes
+# `-sanitize=fuzzer -sanitize=address` in an order that varies between runs, the Swift compiler
+# keeps only the last, and every run rebuilds with coverage or ASan, never both. The last
+# `-sanitize=` below wins and holds both; clang adds up its -fsanitize flags (fuzzer from SwiftPM).
+BUILD=(swift build --package-path Fuzz -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=address)
+echo "== building Fuzz/ (release; Swift with -sanitize=fuzzer,address, the C shim with -fsanitize=fuzzer,address)"
+build_start=$(date +%s)
+"${BUILD[@]}"
+BIN=$("${BUILD[@]}" --show-bin-path)
+echo "built in $(($(date +%s) - build_start)) s"
+
+if [ -n "${FUZZ_WORK:-}" ]; then
+    WORK=$FUZZ_WORK
+    mkdir -p "$WORK"
+else
+    WORK=$(mktemp -d "${TMPDIR:-/tmp}/imgquality-fuzz.XXXXXX")
+fi
+
+# Same limits for replays and runs: 2 GiB of memory, 10 s per input.
+LIMITS=(-rss_limit_mb=2048 -timeout=10)
+failed=()
+summary=()
+
+for t in "${TARGETS[@]}"; do
+    exe="$BIN/$(executable "$t")"
+    regressions="$ROOT/Fuzz/Regressions/$t"
+    if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+        echo "== $t: replaying $(ls "$regressions" | wc -l) regression inputs"
+        if ! "$exe" "${LIMITS[@]}" "$regressions"/* >"$WORK/$t-regressions.log" 2>&1; then
+            tail -n 40 "$WORK/$t-regressions.log" >&2
+            echo "fuzz.sh: $t: a regression input in $regressions fails again (log: $WORK/$t-regressions.log)" >&2
+            failed+=("$t (regression)")
+            continue
+        fi
+    fi
+
+    echo "== $t: fuzzing for $SECONDS_EACH s"
+    corpus="$WORK/corpus/$t"
+    artifacts="$WORK/artifacts/$t/"
+    rm -rf "$corpus" "$artifacts"
+    mkdir -p "$corpus" "$artifacts"
+    cp "$ROOT/Fuzz/Corpus/$t"/* "$corpus/"
+    log="$WORK/$t.log"
+    status=0
+    # shellcheck disable=SC2086 # FUZZ_ARGS is a list of flags
+    "$exe" "${LIMITS[@]}" -max_total_time="$SECONDS_EACH" -print_final_stats=1 \
+        -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} "$corpus" >"$log" 2>&1 || status=$?
+
+    # libFuzzer's last status line ("#N DONE cov: C ft: F corp: …"), and its final stats.
+    last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+    cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
+    ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
+    runs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$log")
+    rate=$(sed -nE 's/^stat::average_exec_per_sec: *([0-9]+)/\1/p' "$log")
+    result=ok
+    if [ "$status" -ne 0 ]; then
+        result="FAILED (exit $status)"
+        failed+=("$t")
+        grep -E '^==[0-9]+==ERROR|^SUMMARY|ALARM|out-of-memory|Fatal error|deadly signal' "$log" | head -n 5 >&2 || true
+        crash=$(sed -nE 's/.*Test unit written to (.*)$/\1/p' "$log" | tail -n 1)
+        echo "fuzz.sh: $t failed; input: ${crash:-none written}; log: $log" >&2
+        echo "  replay: $exe ${crash:-INPUT}" >&2
+    fi
+    summary+=("$(printf '%-11s %6s s %12s %9s %7s %7s  %s' "$t" "$SECONDS_EACH" "${runs:--}" "${rate:--}" "${cov:--}" "${ft:--}" "$result")")
+done
+
+echo
+printf '%-11s %8s %12s %9s %7s %7s  %s\n' target time executions exec/s cov ft result
+for line in "${summary[@]}"; do echo "$line"; done
+
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzz.sh: failed: ${failed[*]}; inputs and logs kept in $WORK" >&2
+    exit 1
+fi
+[ -n "${FUZZ_WORK:-}" ] || rm -rf "$WORK"
