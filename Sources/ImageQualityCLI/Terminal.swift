@@ -17,8 +17,9 @@ enum Terminal {
     /// else 80.
     static var columns: Int { columns(of: STDOUT_FILENO) }
 
-    /// The width of standard error's terminal, for the summary: as `columns`.
-    static var errorColumns: Int { columns(of: STDERR_FILENO) }
+    /// The width the summary wraps at: standard error's terminal columns, or no limit when
+    /// standard error is a file or a pipe (a log keeps each list on one line).
+    static var errorColumns: Int { standardErrorIsTerminal ? columns(of: STDERR_FILENO) : .max }
 
     private static func columns(of descriptor: Int32) -> Int {
         var size = winsize()
