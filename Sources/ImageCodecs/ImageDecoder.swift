@@ -1,3 +1,4 @@
+internal import _CImagingShims
 import ImagingCore
 
 /// Decodes JPEG, PNG and TIFF files into luma (and optionally RGB) pixel buffers.
@@ -29,11 +30,13 @@ public final class ImageDecoder {
     /// - Throws: `ImagingError`: input errors (`input.*`) and decode errors (`decode.*`).
     public func decode(contentsOf path: String) throws(ImagingError) -> DecodedImage {
         defer { workspace.trim(above: 64 << 20) }
+        let deadline = Deadline(options.limits.timeLimit)
         let clock = ContinuousClock(), start = clock.now
         try FileInput.readFile(path, maxBytes: options.limits.maxFileBytes, into: &workspace.file)
         let read = clock.now - start
+        if deadline.hasPassed { throw options.limits.timeLimitError("reading the file") }
         let file = workspace.file
-        var image = try decodeBytes(of: file)
+        var image = try decodeBytes(of: file, deadline: deadline)
         image.stages.read = read
         return image
     }
@@ -45,17 +48,17 @@ public final class ImageDecoder {
         guard bytes.count <= options.limits.maxFileBytes else {
             throw ImagingError(.fileTooLarge, "\(bytes.count) bytes, above the limit of \(options.limits.maxFileBytes)")
         }
-        return try decodeBytes(of: bytes)
+        return try decodeBytes(of: bytes, deadline: Deadline(options.limits.timeLimit))
     }
 
-    private func decodeBytes(of array: [UInt8]) throws(ImagingError) -> DecodedImage {
+    private func decodeBytes(of array: [UInt8], deadline: Deadline) throws(ImagingError) -> DecodedImage {
         let result: Result<DecodedImage, ImagingError> = array.withUnsafeBytes { bytes in
-            do throws(ImagingError) { return .success(try decodeBytes(bytes)) } catch { return .failure(error) }
+            do throws(ImagingError) { return .success(try decodeBytes(bytes, deadline: deadline)) } catch { return .failure(error) }
         }
         return try result.get()
     }
 
-    private func decodeBytes(_ bytes: UnsafeRawBufferPointer) throws(ImagingError) -> DecodedImage {
+    private func decodeBytes(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(ImagingError) -> DecodedImage {
         let format: ImageFormat
         switch SniffedFormat.sniff(bytes) {
         case .supported(let found):
@@ -68,17 +71,21 @@ public final class ImageDecoder {
 
         let clock = ContinuousClock(), start = clock.now
         let stored: StoredImage
-        switch format {
-        case .jpeg:
-            guard options.pageIndex == 0 else {
-                throw ImagingError(.pageOutOfRange, "JPEG: page \(options.pageIndex + 1) requested, a JPEG has 1")
+        do throws(ImagingError) {
+            switch format {
+            case .jpeg:
+                guard options.pageIndex == 0 else {
+                    throw ImagingError(.pageOutOfRange, "JPEG: page \(options.pageIndex + 1) requested, a JPEG has 1")
+                }
+                if jpeg == nil { jpeg = try JPEGDecoder() }
+                stored = try jpeg!.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
+            case .png:
+                stored = try PNGDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
+            case .tiff:
+                stored = try TIFFDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             }
-            if jpeg == nil { jpeg = try JPEGDecoder() }
-            stored = try jpeg!.decode(bytes, options: options, workspace: &workspace)
-        case .png:
-            stored = try PNGDecoder.decode(bytes, options: options, workspace: &workspace)
-        case .tiff:
-            stored = try TIFFDecoder.decode(bytes, options: options, workspace: &workspace)
+        } catch where error.kind == .timeLimit {
+            throw options.limits.timeLimitError(format.rawValue.uppercased())
         }
 
         if options.isStrict, let warning = stored.warnings.first(where: \.affectsPixels) {
@@ -117,6 +124,25 @@ public final class ImageDecoder {
         image.stages.conversion = clock.now - converting
         return image
     }
+}
+
+/// When one image's reading and decoding must end, on the clock the C decoders read.
+struct Deadline {
+    /// A `CLOCK_MONOTONIC` time in nanoseconds; 0 for none.
+    let nanoseconds: UInt64
+
+    init(_ limit: Duration?) {
+        guard let limit, limit > .zero else {
+            nanoseconds = 0
+            return
+        }
+        let (seconds, attoseconds) = limit.components
+        // A limit of a century or more is no limit, and must not wrap the clock.
+        let span = seconds >= 3_155_760_000 ? UInt64(1) << 62 : UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        nanoseconds = iq_monotonic_ns() + max(span, 1)
+    }
+
+    var hasPassed: Bool { nanoseconds != 0 && iq_monotonic_ns() > nanoseconds }
 }
 
 extension ImageDecoder {

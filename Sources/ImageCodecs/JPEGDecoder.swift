@@ -20,11 +20,11 @@ final class JPEGDecoder {
     /// Decodes `data` into `workspace.stored8`: one channel when only luma is needed
     /// and the file is grayscale or YCbCr (libjpeg skips colour conversion), else RGB or CMYK.
     func decode(
-        _ data: UnsafeRawBufferPointer, options: DecodeOptions, workspace: inout DecodeWorkspace
+        _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
         let base = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var header = iq_jpeg_header()
-        var status = iq_jpeg_read_header(handle, base, data.count, Int32(options.limits.maxJPEGScans), &header)
+        var status = iq_jpeg_read_header(handle, base, data.count, Int32(options.limits.maxJPEGScans), deadline, &header)
         guard status == IQ_OK else { throw diagnostics.error("JPEG", status: status) }
         let stored = ImageSize(width: Int(header.width), height: Int(header.height))
         do {

@@ -9,7 +9,7 @@ import ImagingCore
 /// are expanded to 8 bits, 16-bit stays 16-bit, no gamma or ICC correction.
 enum PNGDecoder {
     static func decode(
-        _ data: UnsafeRawBufferPointer, options: DecodeOptions, workspace: inout DecodeWorkspace
+        _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
         guard options.pageIndex == 0 else {
             throw ImagingError(.pageOutOfRange, "PNG: page \(options.pageIndex + 1) requested, a PNG has 1")
@@ -29,7 +29,7 @@ enum PNGDecoder {
         let channels = Int(header.channels)
         let sixteen = header.sample_bits == 16
         let status = workspace.fillStored(depth: sixteen ? .sixteen : .eight, size: stored, channels: channels) {
-            iq_png_read(png, $0, $1)
+            iq_png_read(png, $0, $1, deadline)
         }
         guard status == IQ_OK else { throw box.value.error("PNG", status: status) }
 

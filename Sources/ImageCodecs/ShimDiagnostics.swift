@@ -16,6 +16,7 @@ extension iq_diagnostics {
         case Int32(IQ_FAIL_UNSUPPORTED): kind = .unsupportedFeature
         case Int32(IQ_FAIL_MEMORY): kind = .outOfMemory
         case Int32(IQ_FAIL_LIMIT): kind = .limitExceeded
+        case Int32(IQ_FAIL_TIME): kind = .timeLimit
         default: kind = .corrupt
         }
         let text = failureMessage

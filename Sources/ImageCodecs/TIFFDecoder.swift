@@ -10,7 +10,7 @@ import ImagingCore
 /// old-style JPEG, LogLuv, …) goes through its 8-bit RGBA conversion.
 enum TIFFDecoder {
     static func decode(
-        _ data: UnsafeRawBufferPointer, options: DecodeOptions, workspace: inout DecodeWorkspace
+        _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
         let box = DiagnosticsBox()
         let base = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -38,7 +38,7 @@ enum TIFFDecoder {
         if info.direct != 0 {
             depth = info.bits_per_sample == 16 ? .sixteen : .eight
             status = workspace.fillStored(depth: depth, size: stored, channels: Int(info.samples_per_pixel)) {
-                iq_tiff_read_samples(tiff, $0, $1)
+                iq_tiff_read_samples(tiff, $0, $1, deadline)
             }
             guard status == IQ_OK else { throw box.value.error("TIFF", status: status) }
             if depth == .sixteen {
@@ -47,7 +47,7 @@ enum TIFFDecoder {
                 model = normalize(&workspace.stored8, info: info, tiff: tiff)
             }
         } else {
-            status = workspace.fillStored(depth: .eight, size: stored, channels: 4) { iq_tiff_read_rgba(tiff, $0, $1) }
+            status = workspace.fillStored(depth: .eight, size: stored, channels: 4) { iq_tiff_read_rgba(tiff, $0, $1, deadline) }
             guard status == IQ_OK else { throw box.value.error("TIFF", status: status) }
             model = .rgba(premultiplied: true)
         }

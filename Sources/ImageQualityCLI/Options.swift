@@ -46,6 +46,11 @@ struct DecodeFlags: ParsableArguments {
         "Refuse files larger than this many bytes (suffixes K, M, G allowed).", valueName: "size"))
     var maxFileSize: ByteCount = ByteCount(DecodeLimits.defaultMaxFileBytes)
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Fail an image whose reading and decoding takes longer than this many seconds (0: no limit).",
+        valueName: "seconds"))
+    var timeLimit: Double = Double(DecodeLimits.defaultTimeLimit.components.seconds)
+
     @Option(name: .long, help: "TIFF page to read, from 1 (other formats have only page 1).")
     var page: Int = 1
 
@@ -55,11 +60,16 @@ struct DecodeFlags: ParsableArguments {
     mutating func validate() throws {
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels).") }
         guard page >= 1 else { throw ValidationError("--page counts from 1, got \(page).") }
+        guard timeLimit >= 0, timeLimit.isFinite else {
+            throw ValidationError("--time-limit is a number of seconds, 0 or more, got \(timeLimit).")
+        }
     }
 
     var decodeOptions: DecodeOptions {
         DecodeOptions(
-            limits: DecodeLimits(maxPixels: maxPixels, maxFileBytes: maxFileSize.bytes),
+            limits: DecodeLimits(
+                maxPixels: maxPixels, maxFileBytes: maxFileSize.bytes,
+                timeLimit: timeLimit > 0 ? .nanoseconds(Int64(min(timeLimit, 1e9) * 1e9)) : nil),
             pageIndex: page - 1, isStrict: strict)
     }
 }

@@ -22,18 +22,39 @@ public struct DecodeLimits: Hashable, Sendable {
     /// tiny scans makes libjpeg do quadratic work.
     public var maxJPEGScans: Int
 
+    /// The most time reading and decoding one image may take; nil for no limit.
+    ///
+    /// Default 60 s: a 12 MP photo takes about 0.1 s and the largest image `maxPixels`
+    /// allows a few seconds, so only a file built to make a decoder crawl reaches it. The
+    /// decoders check it between rows (JPEG, PNG) or strips and tiles (TIFF).
+    public var timeLimit: Duration?
+
     public static let defaultMaxPixels = 1 << 28
     public static let defaultMaxFileBytes = 512 << 20
     public static let defaultMaxJPEGScans = 1_000
+    public static let defaultTimeLimit = Duration.seconds(60)
 
     public init(
         maxPixels: Int = DecodeLimits.defaultMaxPixels,
         maxFileBytes: Int = DecodeLimits.defaultMaxFileBytes,
-        maxJPEGScans: Int = DecodeLimits.defaultMaxJPEGScans
+        maxJPEGScans: Int = DecodeLimits.defaultMaxJPEGScans,
+        timeLimit: Duration? = DecodeLimits.defaultTimeLimit
     ) {
         self.maxPixels = maxPixels
         self.maxFileBytes = maxFileBytes
         self.maxJPEGScans = maxJPEGScans
+        self.timeLimit = timeLimit
+    }
+
+    /// The error for an image that took longer than `timeLimit`, naming the limit and its flag.
+    public func timeLimitError(_ what: String) -> ImagingError {
+        let seconds = timeLimit.map { limit in
+            let (whole, fraction) = limit.components
+            let value = Double(whole) + Double(fraction) / 1e18
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        } ?? "no"
+        return ImagingError(
+            .timeLimit, "\(what): took longer than the time limit of \(seconds) s (raise it with --time-limit)")
     }
 
     /// Checks a declared size against the limits.

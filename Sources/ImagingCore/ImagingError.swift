@@ -72,6 +72,8 @@ public enum ImagingErrorKind: String, ErrorKind {
     case outOfMemory = "decode.outOfMemory"
     /// A structural limit was exceeded (too many progressive scans).
     case limitExceeded = "decode.limitExceeded"
+    /// Reading and decoding took longer than `DecodeLimits.timeLimit`.
+    case timeLimit = "decode.timeLimit"
     /// The requested page does not exist.
     case pageOutOfRange = "decode.pageOutOfRange"
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -41,6 +42,21 @@ static void iq_warn(iq_diagnostics *d, int kind, const char *message) {
     snprintf(w->message, sizeof(w->message), "%s", message);
 }
 
+/* ---- time limit ------------------------------------------------------- */
+
+uint64_t iq_monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* Whether a deadline (iq_monotonic_ns() time; 0 for none) has passed. */
+static int iq_past(uint64_t deadline) {
+    return deadline != 0 && iq_monotonic_ns() > deadline;
+}
+
+static const char iq_time_message[] = "decoding took longer than the time limit";
+
 /* ---- JPEG ------------------------------------------------------------- */
 
 struct iq_jpeg_error_manager {
@@ -54,6 +70,7 @@ struct iq_jpeg {
     struct jpeg_progress_mgr progress;
     iq_diagnostics diagnostics;
     int max_scans;
+    uint64_t deadline;
     int saw_eof_warning;
 };
 
@@ -119,9 +136,15 @@ static void iq_jpeg_output_message(j_common_ptr cinfo) {
     (void)cinfo; /* never print to stderr: messages go to diagnostics */
 }
 
-/* Bounds the work a hostile progressive file can demand (thousands of tiny scans). */
+/* Bounds the work a hostile file can demand: thousands of tiny progressive scans, or
+   more time than the deadline. libjpeg calls this for every group of output rows and,
+   while it absorbs a multi-scan file, for every row of MCUs it reads. */
 static void iq_jpeg_progress(j_common_ptr cinfo) {
     iq_jpeg *dec = (iq_jpeg *)cinfo->client_data;
+    if (iq_past(dec->deadline)) {
+        iq_fail(&dec->diagnostics, IQ_FAIL_TIME, iq_time_message);
+        longjmp(dec->error.jump, 1);
+    }
     if (cinfo->is_decompressor) {
         j_decompress_ptr d = (j_decompress_ptr)cinfo;
         if (dec->max_scans > 0 && d->input_scan_number > dec->max_scans) {
@@ -176,10 +199,12 @@ static int iq_jpeg_color_space(J_COLOR_SPACE space) {
     }
 }
 
-int iq_jpeg_read_header(iq_jpeg *dec, const uint8_t *data, size_t size, int max_scans, iq_jpeg_header *header) {
+int iq_jpeg_read_header(iq_jpeg *dec, const uint8_t *data, size_t size, int max_scans, uint64_t deadline,
+                        iq_jpeg_header *header) {
     iq_reset(&dec->diagnostics);
     dec->saw_eof_warning = 0;
     dec->max_scans = max_scans;
+    dec->deadline = deadline;
     dec->error.pub.num_warnings = 0;
     memset(header, 0, sizeof(*header));
     if (setjmp(dec->error.jump)) {
@@ -317,6 +342,8 @@ struct iq_png {
     size_t size;
     size_t offset;
     int hit_end;
+    uint64_t deadline;
+    int timed_out;
     iq_diagnostics *diagnostics;
     iq_png_header header;
     /* Row pointers of the read in progress. Kept here, not in a local: a local assigned
@@ -327,8 +354,8 @@ struct iq_png {
 
 static void iq_png_error(png_structp png, png_const_charp message) {
     iq_png *p = (iq_png *)png_get_error_ptr(png);
-    int kind = p->hit_end ? IQ_FAIL_TRUNCATED : IQ_FAIL_CORRUPT;
-    if (message && strstr(message, "out of memory")) kind = IQ_FAIL_MEMORY;
+    int kind = p->timed_out ? IQ_FAIL_TIME : p->hit_end ? IQ_FAIL_TRUNCATED : IQ_FAIL_CORRUPT;
+    if (!p->timed_out && message && strstr(message, "out of memory")) kind = IQ_FAIL_MEMORY;
     iq_fail(p->diagnostics, kind, message);
     png_longjmp(png, 1);
 }
@@ -349,6 +376,16 @@ static void iq_png_read_data(png_structp png, png_bytep out, size_t length) {
     }
     memcpy(out, p->data + p->offset, length);
     p->offset += length;
+}
+
+/* libpng's row callback: ends the read once the deadline has passed. */
+static void iq_png_row_done(png_structp png, png_uint_32 row, int pass) {
+    (void)row; (void)pass;
+    iq_png *p = (iq_png *)png_get_io_ptr(png);
+    if (iq_past(p->deadline)) {
+        p->timed_out = 1;
+        png_error(png, iq_time_message);
+    }
 }
 
 iq_png *iq_png_open(const uint8_t *data, size_t size, iq_diagnostics *diagnostics, iq_png_header *header) {
@@ -421,7 +458,9 @@ iq_png *iq_png_open(const uint8_t *data, size_t size, iq_diagnostics *diagnostic
     return p;
 }
 
-int iq_png_read(iq_png *p, uint8_t *dst, size_t stride) {
+int iq_png_read(iq_png *p, uint8_t *dst, size_t stride, uint64_t deadline) {
+    p->deadline = deadline;
+    if (deadline != 0) png_set_read_status_fn(p->png, iq_png_row_done);
     if (setjmp(png_jmpbuf(p->png))) {
         free(p->rows);
         p->rows = NULL;
@@ -733,7 +772,7 @@ static void iq_tiff_place_row(const iq_tiff_info *info, const uint8_t *src, uint
     }
 }
 
-int iq_tiff_read_samples(iq_tiff *t, uint8_t *dst, size_t stride) {
+int iq_tiff_read_samples(iq_tiff *t, uint8_t *dst, size_t stride, uint64_t deadline) {
     TIFF *tif = t->tif;
     const iq_tiff_info *info = &t->info;
     const int planes = info->planar_separate ? info->samples_per_pixel : 1;
@@ -765,6 +804,11 @@ int iq_tiff_read_samples(iq_tiff *t, uint8_t *dst, size_t stride) {
             uint32_t rows = info->height - y0 < block_length ? info->height - y0 : block_length;
             for (uint32_t x0 = 0; x0 < info->width; x0 += block_width) {
                 uint32_t cols = info->width - x0 < block_width ? info->width - x0 : block_width;
+                if (iq_past(deadline)) {
+                    _TIFFfree(buffer);
+                    iq_fail(t->diagnostics, IQ_FAIL_TIME, iq_time_message);
+                    return IQ_FAIL_TIME;
+                }
                 tmsize_t wanted = info->tiled ? block_size : (tmsize_t)rows * row_size;
                 tmsize_t got = info->tiled
                     ? TIFFReadEncodedTile(tif, TIFFComputeTile(tif, x0, y0, 0, (uint16_t)plane), buffer, block_size)
@@ -785,7 +829,7 @@ int iq_tiff_read_samples(iq_tiff *t, uint8_t *dst, size_t stride) {
     return IQ_OK;
 }
 
-int iq_tiff_read_rgba(iq_tiff *t, uint8_t *dst, size_t stride) {
+int iq_tiff_read_rgba(iq_tiff *t, uint8_t *dst, size_t stride, uint64_t deadline) {
     TIFF *tif = t->tif;
     char emsg[1024] = {0};
     if (!TIFFRGBAImageOK(tif, emsg)) {
@@ -801,30 +845,48 @@ int iq_tiff_read_rgba(iq_tiff *t, uint8_t *dst, size_t stride) {
     }
     image.req_orientation = ORIENTATION_TOPLEFT;
     const uint32_t width = t->info.width, height = t->info.height;
-    uint32_t *raster = _TIFFmalloc((tmsize_t)((size_t)width * height * sizeof(uint32_t)));
+    /* Bands of whole strips or tiles (at least 64 rows), as TIFFReadRGBAStrip reads them:
+       the deadline is checked between bands, and the raster holds one band, not the image. */
+    uint32_t block = 0;
+    if (t->info.tiled) TIFFGetField(tif, TIFFTAG_TILELENGTH, &block);
+    else TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &block);
+    if (block == 0 || block > height) block = height;
+    uint32_t band = block >= 64 ? block : (64 + block - 1) / block * block;
+    if (band > height) band = height;
+    uint32_t *raster = _TIFFmalloc((tmsize_t)((size_t)width * band * sizeof(uint32_t)));
     if (!raster) {
         TIFFRGBAImageEnd(&image);
         iq_fail(t->diagnostics, IQ_FAIL_MEMORY, "out of memory for the RGBA raster");
         return IQ_FAIL_MEMORY;
     }
-    int ok = TIFFRGBAImageGet(&image, raster, width, height);
-    TIFFRGBAImageEnd(&image);
-    if (!ok) {
-        _TIFFfree(raster);
-        iq_fail(t->diagnostics, IQ_FAIL_CORRUPT, "cannot decode the image");
-        return t->diagnostics->failure;
-    }
-    for (uint32_t y = 0; y < height; y++) {
-        uint8_t *out = dst + (size_t)y * stride;
-        const uint32_t *in = raster + (size_t)y * width;
-        for (uint32_t x = 0; x < width; x++) {
-            uint32_t p = in[x];
-            out[4 * x + 0] = (uint8_t)TIFFGetR(p);
-            out[4 * x + 1] = (uint8_t)TIFFGetG(p);
-            out[4 * x + 2] = (uint8_t)TIFFGetB(p);
-            out[4 * x + 3] = (uint8_t)TIFFGetA(p);
+    int status = IQ_OK;
+    for (uint32_t y0 = 0; y0 < height && status == IQ_OK; y0 += band) {
+        if (iq_past(deadline)) {
+            iq_fail(t->diagnostics, IQ_FAIL_TIME, iq_time_message);
+            status = IQ_FAIL_TIME;
+            break;
+        }
+        const uint32_t rows = height - y0 < band ? height - y0 : band;
+        image.row_offset = (int)y0;
+        image.col_offset = 0;
+        if (!TIFFRGBAImageGet(&image, raster, width, rows)) {
+            iq_fail(t->diagnostics, IQ_FAIL_CORRUPT, "cannot decode the image");
+            status = t->diagnostics->failure;
+            break;
+        }
+        for (uint32_t y = 0; y < rows; y++) {
+            uint8_t *out = dst + (size_t)(y0 + y) * stride;
+            const uint32_t *in = raster + (size_t)y * width;
+            for (uint32_t x = 0; x < width; x++) {
+                uint32_t p = in[x];
+                out[4 * x + 0] = (uint8_t)TIFFGetR(p);
+                out[4 * x + 1] = (uint8_t)TIFFGetG(p);
+                out[4 * x + 2] = (uint8_t)TIFFGetB(p);
+                out[4 * x + 3] = (uint8_t)TIFFGetA(p);
+            }
         }
     }
+    TIFFRGBAImageEnd(&image);
     _TIFFfree(raster);
-    return IQ_OK;
+    return status;
 }

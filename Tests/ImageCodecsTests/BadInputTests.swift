@@ -95,6 +95,32 @@ struct BadInputTests {
         #expect(error?.message.contains("above the limit of 268435456 (raise it with --max-pixels)") == true, "\(String(describing: error))")
     }
 
+    @Test(arguments: ["slow/zeros-8000.png", "slow/zeros-8000.tif"])
+    func aDecodeThatOutlastsTheTimeLimitFailsNamingTheLimitAndItsFlag(_ fixture: String) throws {
+        // 64 megapixels from a small file: inflating them takes libpng and libtiff far longer than 5 ms.
+        #expect(try Fixtures.bytes(fixture).count < 100_000)
+        let options = DecodeOptions(limits: DecodeLimits(timeLimit: .milliseconds(5)))
+        let error = decodeError(Fixtures.path(fixture), options: options)
+        #expect(error?.kind == .timeLimit, "\(String(describing: error))")
+        #expect(error?.message.contains("took longer than the time limit of 0.005 s (raise it with --time-limit)") == true)
+    }
+
+    @Test func aJPEGDecodeThatOutlastsTheTimeLimitFails() throws {
+        // A 64-megapixel JPEG decoded whole: libjpeg's progress monitor sees the deadline pass.
+        let bytes = try JPEGEncoder.encode(PixelBuffer<UInt8>(width: 8000, height: 8000, channels: 1), quality: 50)
+        let options = DecodeOptions(limits: DecodeLimits(timeLimit: .milliseconds(5)))
+        do {
+            _ = try ImageDecoder(options: options).decode(bytes)
+            Issue.record("a 64-megapixel JPEG decoded within 5 ms")
+        } catch {
+            #expect(error.kind == .timeLimit, "\(error)")
+            #expect(error.message.hasPrefix("JPEG: took longer than the time limit"))
+        }
+        // No limit: the same file decodes.
+        let unlimited = DecodeOptions(limits: DecodeLimits(timeLimit: nil), scale: .reduced(denominator: 8))
+        #expect(try ImageDecoder(options: unlimited).decode(bytes).luma.size == ImageSize(width: 1000, height: 1000))
+    }
+
     @Test func pixelLimitIsConfigurable() throws {
         let limits = DecodeLimits(maxPixels: 37 * 23 - 1)
         #expect(decodeError(Fixtures.path("png/gray8.png"), options: DecodeOptions(limits: limits))?.kind == .tooManyPixels)

@@ -111,4 +111,55 @@ struct TIFFDecoderTests {
             #expect(error.kind == .tooManyPixels, "\(error)")
         }
     }
+
+    @Test(arguments: [8, 100])
+    func libtiffsRGBAConversionIsReadInBandsOfWholeStrips(_ rowsPerStrip: Int) throws {
+        // CMYK goes through libtiff's RGBA conversion, read in bands of at least 64 rows:
+        // 150 rows cross band and strip boundaries. With K = 0, libtiff gives R = 255 - C.
+        let (width, height) = (37, 150)
+        func cmyk(_ x: Int, _ y: Int) -> [UInt8] { [UInt8((x * 7 + y) % 256), UInt8((y * 3) % 256), UInt8((x + 2 * y) % 256), 0] }
+        let bytes = Self.uncompressedTIFF(width: width, height: height, rowsPerStrip: rowsPerStrip, photometric: 5, pixel: cmyk)
+        let image = try ImageDecoder(options: DecodeOptions(wantsRGB: true)).decode(bytes)
+        expectPixels(try eight(image.rgb)) { x, y, c in Double(255 - Int(cmyk(x, y)[c])) }
+    }
+
+    /// A little-endian, uncompressed, 8-bit TIFF of 4 samples per pixel: the IFD after the
+    /// header, its arrays after it, then the strips.
+    static func uncompressedTIFF(
+        width: Int, height: Int, rowsPerStrip: Int, photometric: Int, pixel: (Int, Int) -> [UInt8]
+    ) -> [UInt8] {
+        let strips = (height + rowsPerStrip - 1) / rowsPerStrip
+        var data: [UInt8] = []
+        for y in 0..<height { for x in 0..<width { data += pixel(x, y) } }
+        let stripBytes = (0..<strips).map { min(rowsPerStrip, height - $0 * rowsPerStrip) * width * 4 }
+        let entries = 10
+        let arrays = 8 + 2 + entries * 12 + 4
+        let bitsAt = arrays, offsetsAt = bitsAt + 8, countsAt = offsetsAt + 4 * strips, dataAt = countsAt + 4 * strips
+        var out: [UInt8] = Array("II".utf8) + le16(42) + le32(8) + le16(entries)
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) {
+            out += le16(tag) + le16(type) + le32(count) + value + Array(repeating: 0, count: 4 - value.count)
+        }
+        entry(256, 4, 1, le32(width))
+        entry(257, 4, 1, le32(height))
+        entry(258, 3, 4, le32(bitsAt))
+        entry(259, 3, 1, le16(1))
+        entry(262, 3, 1, le16(photometric))
+        entry(273, 4, strips, strips == 1 ? le32(dataAt) : le32(offsetsAt))
+        entry(277, 3, 1, le16(4))
+        entry(278, 4, 1, le32(rowsPerStrip))
+        entry(279, 4, strips, strips == 1 ? le32(stripBytes[0]) : le32(countsAt))
+        entry(284, 3, 1, le16(1))
+        out += le32(0)
+        out += le16(8) + le16(8) + le16(8) + le16(8)
+        var offset = dataAt
+        for count in stripBytes {
+            out += le32(offset)
+            offset += count
+        }
+        for count in stripBytes { out += le32(count) }
+        return out + data
+    }
 }
+
+private func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+private func le32(_ value: Int) -> [UInt8] { le16(value & 0xFFFF) + le16(value >> 16 & 0xFFFF) }

@@ -198,6 +198,20 @@ struct ProcessTests {
         #expect(codes == ["decode.tooManyPixels", "input.tooLarge"])
     }
 
+    @Test func aTimeLimitFailsTheSlowImageAndTheBatchGoesOn() throws {
+        // 64 megapixels of PNG take libpng far longer than 5 ms to inflate.
+        let run = try Binary.run([
+            "score", "--time-limit", "0.005", Fixtures.path("slow/zeros-8000.png"), Fixtures.path("png/gray8.png"),
+        ])
+        #expect(run.status == 2)
+        let errors = run.records.map { $0["error"] as? [String: Any] }
+        #expect(errors.count == 2)
+        #expect(errors.first??["code"] as? String == "decode.timeLimit")
+        #expect((errors.first??["message"] as? String)?.contains("time limit of 0.005 s (raise it with --time-limit)") == true)
+        #expect(errors.last! == nil)
+        #expect(try Binary.run(["score", "--time-limit", "-1", Fixtures.path("png/gray8.png")]).status == 64)
+    }
+
     @Test func csvAndTSV() throws {
         let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/gif.gif")])
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
@@ -312,7 +326,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.6.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.7.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {

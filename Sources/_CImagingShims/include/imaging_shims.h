@@ -27,7 +27,8 @@ enum {
     IQ_FAIL_TRUNCATED = 2,    /* the data ends before the image does */
     IQ_FAIL_UNSUPPORTED = 3,  /* valid, but a feature this build cannot decode */
     IQ_FAIL_MEMORY = 4,       /* an allocation failed or exceeded its limit */
-    IQ_FAIL_LIMIT = 5         /* a decode limit (scans, page index) was exceeded */
+    IQ_FAIL_LIMIT = 5,        /* a decode limit (scans, page index) was exceeded */
+    IQ_FAIL_TIME = 6          /* the deadline passed before the image was decoded */
 };
 
 /* Warning kinds: recoverable problems the library decoded through. */
@@ -49,6 +50,10 @@ typedef struct iq_diagnostics {
     int kept_warnings;                   /* distinct warnings kept below */
     iq_warning warnings[IQ_MAX_WARNINGS];
 } iq_diagnostics;
+
+/* Deadlines: a CLOCK_MONOTONIC time in nanoseconds, 0 for none. Decoders check it
+   between rows (JPEG, PNG) or strips and tiles (TIFF) and fail with IQ_FAIL_TIME. */
+uint64_t iq_monotonic_ns(void);
 
 /* ---- JPEG (libjpeg-turbo) --------------------------------------------- */
 
@@ -74,8 +79,10 @@ iq_jpeg *iq_jpeg_create(void);
 void iq_jpeg_destroy(iq_jpeg *decoder);
 const iq_diagnostics *iq_jpeg_diagnostics(const iq_jpeg *decoder);
 
-/* Reads markers up to the first scan. `data` must outlive the decode. */
-int iq_jpeg_read_header(iq_jpeg *decoder, const uint8_t *data, size_t size, int max_scans, iq_jpeg_header *header);
+/* Reads markers up to the first scan. `data` must outlive the decode; `deadline` holds
+   until the image is finished or aborted. */
+int iq_jpeg_read_header(iq_jpeg *decoder, const uint8_t *data, size_t size, int max_scans, uint64_t deadline,
+                        iq_jpeg_header *header);
 
 /* Starts decompression at 1/scale_denominator (1, 2, 4 or 8) size into
    `out_components` = 1 (luma), 3 (RGB) or 4 (CMYK as stored). */
@@ -114,7 +121,7 @@ typedef struct iq_png iq_png;
 iq_png *iq_png_open(const uint8_t *data, size_t size, iq_diagnostics *diagnostics, iq_png_header *header);
 /* Decodes all rows (interlaced or not) into dst, then reads to IEND; a
    problem after the image data is a warning. */
-int iq_png_read(iq_png *png, uint8_t *dst, size_t stride);
+int iq_png_read(iq_png *png, uint8_t *dst, size_t stride, uint64_t deadline);
 void iq_png_close(iq_png *png);
 
 /* ---- TIFF (libtiff >= 4.5) -------------------------------------------- */
@@ -144,9 +151,9 @@ int iq_tiff_page_count(iq_tiff *tiff);
 int iq_tiff_select_page(iq_tiff *tiff, int page_index, iq_tiff_info *info);
 /* Direct path: samples unpacked to 8 bits (for 1–8-bit data, values unscaled) or
    16 bits (native endian), interleaved, `samples_per_pixel` per pixel, stored order. */
-int iq_tiff_read_samples(iq_tiff *tiff, uint8_t *dst, size_t stride);
+int iq_tiff_read_samples(iq_tiff *tiff, uint8_t *dst, size_t stride, uint64_t deadline);
 /* Fallback path: libtiff's RGBA conversion, 8-bit premultiplied RGBA, stored order. */
-int iq_tiff_read_rgba(iq_tiff *tiff, uint8_t *dst, size_t stride);
+int iq_tiff_read_rgba(iq_tiff *tiff, uint8_t *dst, size_t stride, uint64_t deadline);
 /* The current page's colormap (three tables of 2^bits entries), or 0 if none. */
 int iq_tiff_colormap(iq_tiff *tiff, const uint16_t **red, const uint16_t **green, const uint16_t **blue);
 
