@@ -344,6 +344,7 @@ struct iq_png {
     int hit_end;
     uint64_t deadline;
     int timed_out;
+    int out_of_memory;        /* an allocation libpng asked for failed */
     iq_diagnostics *diagnostics;
     iq_png_header header;
     /* Row pointers of the read in progress. Kept here, not in a local: a local assigned
@@ -354,8 +355,11 @@ struct iq_png {
 
 static void iq_png_error(png_structp png, png_const_charp message) {
     iq_png *p = (iq_png *)png_get_error_ptr(png);
-    int kind = p->timed_out ? IQ_FAIL_TIME : p->hit_end ? IQ_FAIL_TRUNCATED : IQ_FAIL_CORRUPT;
-    if (!p->timed_out && message && strstr(message, "out of memory")) kind = IQ_FAIL_MEMORY;
+    /* libpng reports text only: the kind comes from the reader's own state. */
+    int kind = p->timed_out ? IQ_FAIL_TIME
+             : p->out_of_memory ? IQ_FAIL_MEMORY
+             : p->hit_end ? IQ_FAIL_TRUNCATED
+             : IQ_FAIL_CORRUPT;
     iq_fail(p->diagnostics, kind, message);
     png_longjmp(png, 1);
 }
@@ -376,6 +380,18 @@ static void iq_png_read_data(png_structp png, png_bytep out, size_t length) {
     }
     memcpy(out, p->data + p->offset, length);
     p->offset += length;
+}
+
+/* libpng's allocator, so that a failed allocation is known without reading the message. */
+static png_voidp iq_png_malloc(png_structp png, png_alloc_size_t size) {
+    void *pointer = malloc(size);
+    if (!pointer) ((iq_png *)png_get_mem_ptr(png))->out_of_memory = 1;
+    return pointer;
+}
+
+static void iq_png_free(png_structp png, png_voidp pointer) {
+    (void)png;
+    free(pointer);
 }
 
 /* libpng's row callback: ends the read once the deadline has passed. */
@@ -399,7 +415,8 @@ iq_png *iq_png_open(const uint8_t *data, size_t size, iq_diagnostics *diagnostic
     p->data = data;
     p->size = size;
     p->diagnostics = diagnostics;
-    p->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, p, iq_png_error, iq_png_warning);
+    p->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, p, iq_png_error, iq_png_warning, p, iq_png_malloc,
+                                      iq_png_free);
     if (!p->png) {
         iq_fail(diagnostics, IQ_FAIL_MEMORY, "png_create_read_struct failed");
         free(p);
@@ -467,7 +484,10 @@ int iq_png_read(iq_png *p, uint8_t *dst, size_t stride, uint64_t deadline) {
         return p->diagnostics->failure;
     }
     p->rows = malloc(sizeof(png_bytep) * p->header.height);
-    if (!p->rows) png_error(p->png, "out of memory for row pointers");
+    if (!p->rows) {
+        p->out_of_memory = 1;
+        png_error(p->png, "out of memory for row pointers");
+    }
     for (uint32_t y = 0; y < p->header.height; y++) p->rows[y] = dst + (size_t)y * stride;
     png_read_image(p->png, p->rows);
     free(p->rows);
@@ -506,14 +526,16 @@ struct iq_tiff {
     const uint8_t *data;
     size_t size;
     toff_t offset;
+    int hit_end;              /* libtiff asked for bytes past the end of the data */
     iq_diagnostics *diagnostics;
     iq_tiff_info info;
 };
 
-static int iq_tiff_message_kind(const char *text) {
-    if (strstr(text, "Read error") || strstr(text, "end of file") || strstr(text, "Premature") ||
-        strstr(text, "premature") || strstr(text, "past end") || strstr(text, "beyond"))
-        return IQ_FAIL_TRUNCATED;
+/* libtiff reports text only, no codes. Truncation is known from the reader's state (the file
+   is read through iq_tiff_read_proc, never mapped, so every byte libtiff wants passes there);
+   the rest is told from the text, and anything not recognised is corruption. */
+static int iq_tiff_failure_kind(const iq_tiff *t, const char *text) {
+    if (t->hit_end) return IQ_FAIL_TRUNCATED;
     if (strstr(text, "not configured") || strstr(text, "not supported") || strstr(text, "unsupported") ||
         strstr(text, "Sorry"))
         return IQ_FAIL_UNSUPPORTED;
@@ -532,7 +554,8 @@ static int iq_tiff_error_handler(TIFF *tif, void *user, const char *module, cons
     (void)tif;
     char text[IQ_MESSAGE_LENGTH], message[IQ_MESSAGE_LENGTH];
     iq_tiff_format(message, sizeof(message), module, format, ap, text, sizeof(text));
-    iq_fail(((iq_tiff *)user)->diagnostics, iq_tiff_message_kind(text), message);
+    iq_tiff *t = (iq_tiff *)user;
+    iq_fail(t->diagnostics, iq_tiff_failure_kind(t, text), message);
     return 1;
 }
 
@@ -540,17 +563,21 @@ static int iq_tiff_warning_handler(TIFF *tif, void *user, const char *module, co
     (void)tif;
     char text[IQ_MESSAGE_LENGTH], message[IQ_MESSAGE_LENGTH];
     iq_tiff_format(message, sizeof(message), module, format, ap, text, sizeof(text));
-    int kind = iq_tiff_message_kind(text) == IQ_FAIL_TRUNCATED ? IQ_WARN_TRUNCATED : IQ_WARN_OTHER;
-    iq_warn(((iq_tiff *)user)->diagnostics, kind, message);
+    iq_tiff *t = (iq_tiff *)user;
+    iq_warn(t->diagnostics, t->hit_end ? IQ_WARN_TRUNCATED : IQ_WARN_OTHER, message);
     return 1;
 }
 
 static tmsize_t iq_tiff_read_proc(thandle_t handle, void *buffer, tmsize_t size) {
     iq_tiff *t = (iq_tiff *)handle;
     if (size < 0) return -1;
-    if (t->offset >= t->size) return 0;
+    if (t->offset >= t->size) {
+        if (size > 0) t->hit_end = 1;
+        return 0;
+    }
     size_t available = t->size - (size_t)t->offset;
     size_t n = (size_t)size < available ? (size_t)size : available;
+    if (n < (size_t)size) t->hit_end = 1;
     memcpy(buffer, t->data + t->offset, n);
     t->offset += n;
     return (tmsize_t)n;
@@ -576,13 +603,6 @@ static toff_t iq_tiff_seek_proc(thandle_t handle, toff_t offset, int whence) {
 
 static int iq_tiff_close_proc(thandle_t handle) { (void)handle; return 0; }
 static toff_t iq_tiff_size_proc(thandle_t handle) { return ((iq_tiff *)handle)->size; }
-static int iq_tiff_map_proc(thandle_t handle, void **base, toff_t *size) {
-    iq_tiff *t = (iq_tiff *)handle;
-    *base = (void *)t->data;
-    *size = t->size;
-    return 1;
-}
-static void iq_tiff_unmap_proc(thandle_t handle, void *base, toff_t size) { (void)handle; (void)base; (void)size; }
 
 iq_tiff *iq_tiff_open(const uint8_t *data, size_t size, size_t max_single_alloc, iq_diagnostics *diagnostics) {
     iq_reset(diagnostics);
@@ -603,9 +623,11 @@ iq_tiff *iq_tiff_open(const uint8_t *data, size_t size, size_t max_single_alloc,
     TIFFOpenOptionsSetErrorHandlerExtR(options, iq_tiff_error_handler, t);
     TIFFOpenOptionsSetWarningHandlerExtR(options, iq_tiff_warning_handler, t);
     TIFFOpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)max_single_alloc);
-    t->tif = TIFFClientOpenExt("image", "r", (thandle_t)t, iq_tiff_read_proc, iq_tiff_write_proc,
+    /* "m": no memory mapping, so every read goes through iq_tiff_read_proc and a read past
+       the end is seen there. */
+    t->tif = TIFFClientOpenExt("image", "rm", (thandle_t)t, iq_tiff_read_proc, iq_tiff_write_proc,
                                iq_tiff_seek_proc, iq_tiff_close_proc, iq_tiff_size_proc,
-                               iq_tiff_map_proc, iq_tiff_unmap_proc, options);
+                               NULL, NULL, options);
     TIFFOpenOptionsFree(options);
     if (!t->tif) {
         iq_fail(diagnostics, IQ_FAIL_CORRUPT, "not a readable TIFF");

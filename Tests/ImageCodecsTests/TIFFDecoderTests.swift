@@ -103,6 +103,25 @@ struct TIFFDecoderTests {
         }
     }
 
+    @Test(arguments: [
+        "tiff/rgb8-strip-none.tif", "tiff/rgb8-strip-lzw.tif", "tiff/rgb8-tile-deflate.tif", "tiff/rgb16.tif",
+        "tiff/bilevel-g4.tif", "tiff/quadrants-jpeg-tile.tif", "tiff/multipage.tif",
+    ])
+    func everyCutIsTruncationWhateverLibtiffSays(_ name: String) throws {
+        // libtiff words a short read differently in each codec ("Read error", "Premature EOF",
+        // "Can not read …"); the kind comes from the reader, which sees the read past the end.
+        let bytes = try Fixtures.bytes(name)
+        for eighth in 1..<8 {
+            let cut = Array(bytes.prefix(bytes.count * eighth / 8))
+            do {
+                _ = try ImageDecoder().decode(cut)
+                Issue.record("\(name) cut to \(eighth)/8 decoded")
+            } catch {
+                #expect(error.kind == .truncated, "\(name) cut to \(eighth)/8: \(error)")
+            }
+        }
+    }
+
     @Test func absurdDimensionsAreRefused() throws {
         do {
             _ = try decodeFixture("tiff/huge-dimensions.tif")
