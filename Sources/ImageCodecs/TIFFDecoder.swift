@@ -31,6 +31,15 @@ enum TIFFDecoder {
         guard status == IQ_OK else { throw box.value.error("TIFF", status: status) }
         let stored = ImageSize(width: Int(info.width), height: Int(info.height))
         try options.limits.check(stored, format: "TIFF")
+        // Strips and tiles are decoded into a buffer of their own declared size: a tile may
+        // claim far more pixels than the image it belongs to.
+        let block = ImageSize(width: Int(info.block_width), height: Int(info.block_length))
+        if block.pixelCount.map({ $0 > options.limits.maxPixels }) ?? true {
+            throw ImagingError(
+                .tooManyPixels,
+                "TIFF: a \(info.tiled != 0 ? "tile" : "strip") declares \(block.width)×\(block.height) pixels, above the limit of \(options.limits.maxPixels) (raise it with --max-pixels)"
+            )
+        }
         let orientation = Orientation(rawValue: Int(info.orientation)) ?? .up
 
         var depth = StoredImage.Depth.eight

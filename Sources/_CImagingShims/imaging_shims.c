@@ -734,6 +734,15 @@ int iq_tiff_select_page(iq_tiff *t, int page_index, iq_tiff_info *info) {
     info->planar_separate = planar == PLANARCONFIG_SEPARATE;
     info->compression = compression;
     info->tiled = TIFFIsTiled(tif) ? 1 : 0;
+    if (info->tiled) {
+        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &info->block_width);
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &info->block_length);
+    } else {
+        uint32_t rows = 0;
+        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows);
+        info->block_width = width;
+        info->block_length = rows == 0 || rows > height ? height : rows;
+    }
     info->orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
     iq_tiff_resolution(tif, &info->x_resolution, &info->y_resolution);
     info->alpha = (spp > colour_samples) ? alpha : 0;
@@ -799,19 +808,9 @@ int iq_tiff_read_samples(iq_tiff *t, uint8_t *dst, size_t stride, uint64_t deadl
     const iq_tiff_info *info = &t->info;
     const int planes = info->planar_separate ? info->samples_per_pixel : 1;
     /* Strips are handled as tiles as wide as the image. */
-    uint32_t block_width = info->width, block_length = 0;
-    tmsize_t block_size, row_size;
-    if (info->tiled) {
-        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &block_width);
-        TIFFGetField(tif, TIFFTAG_TILELENGTH, &block_length);
-        block_size = TIFFTileSize(tif);
-        row_size = TIFFTileRowSize(tif);
-    } else {
-        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &block_length);
-        if (block_length == 0 || block_length > info->height) block_length = info->height;
-        block_size = TIFFStripSize(tif);
-        row_size = TIFFScanlineSize(tif);
-    }
+    const uint32_t block_width = info->block_width, block_length = info->block_length;
+    const tmsize_t block_size = info->tiled ? TIFFTileSize(tif) : TIFFStripSize(tif);
+    const tmsize_t row_size = info->tiled ? TIFFTileRowSize(tif) : TIFFScanlineSize(tif);
     if (block_width == 0 || block_length == 0 || block_size <= 0 || row_size <= 0) {
         iq_fail(t->diagnostics, IQ_FAIL_CORRUPT, info->tiled ? "invalid tile geometry" : "invalid strip geometry");
         return IQ_FAIL_CORRUPT;

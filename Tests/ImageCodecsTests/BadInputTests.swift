@@ -95,6 +95,15 @@ struct BadInputTests {
         #expect(error?.message.contains("above the limit of 268435456 (raise it with --max-pixels)") == true, "\(String(describing: error))")
     }
 
+    @Test func aTileClaimingMorePixelsThanTheLimitIsRefusedBeforeItsBufferExists() throws {
+        // Found by the TIFF fuzzer: a 64 × 12 096 image whose tiles are 16 656 × 65 520, for which
+        // the decoder allocated a 3.3 GB tile buffer.
+        let path = Fixtures.repositoryPath("Fuzz/Regressions/tiff/tile-of-a-gigapixel.tif")
+        let error = decodeError(path)
+        #expect(error?.kind == .tooManyPixels)
+        #expect(error?.message == "TIFF: a tile declares 16656×65520 pixels, above the limit of 268435456 (raise it with --max-pixels)")
+    }
+
     @Test(arguments: ["slow/zeros-8000.png", "slow/zeros-8000.tif"])
     func aDecodeThatOutlastsTheTimeLimitFailsNamingTheLimitAndItsFlag(_ fixture: String) throws {
         // 64 megapixels from a small file: inflating them takes libpng and libtiff far longer than 5 ms.

@@ -133,6 +133,8 @@ typedef struct iq_tiff_info {
     int planar_separate;
     int compression;
     int tiled;
+    uint32_t block_width;     /* a tile's width and length, or the image width and rows per strip */
+    uint32_t block_length;
     int orientation;          /* TIFF Orientation tag, 1 when absent */
     int alpha;                /* 0 none, 1 associated (premultiplied), 2 unassociated */
     int direct;               /* 1: iq_tiff_read_samples can decode it; 0: use iq_tiff_read_rgba */
