@@ -20,6 +20,13 @@ public struct IMGQuality: AsyncParsableCommand {
 
     public init() {}
 
+    /// Makes Ctrl-C end a batch between records, never inside one (see
+    /// `Terminal.endInterruptsBetweenRecords`). The entry point calls this on the main thread
+    /// before anything else, so the thread that takes the signal exists for the whole run.
+    public static func endInterruptsBetweenRecords() {
+        Terminal.endInterruptsBetweenRecords()
+    }
+
     /// Parses the command line and runs the command, awaiting the asynchronous ones (`ocr`).
     ///
     /// The entry point calls this instead of `main()`: in top-level code the synchronous
@@ -34,7 +41,6 @@ public struct IMGQuality: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
-        Terminal.endInterruptsBetweenRecords()
         do {
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()

@@ -62,7 +62,15 @@ enum Terminal {
     /// Makes Ctrl-C (SIGINT) end the process between records, never inside one: an
     /// interrupt that arrives while a record is being written takes effect when it is whole.
     /// The process still ends by SIGINT (status 130 in the shell), as without the handler.
+    ///
+    /// A process started with SIGINT ignored (a script's background job) keeps ignoring it, as
+    /// programs conventionally do. One started with SIGINT blocked (a child of a thread that
+    /// blocks it, as Swift's concurrency threads do) gets it unblocked on the calling thread,
+    /// or no thread would ever take it. Call this on the main thread before other threads start.
     static func endInterruptsBetweenRecords() {
+        var current = sigaction()
+        sigaction(SIGINT, nil, &current)
+        if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { return }
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
             if writingRecord.load(ordering: .sequentiallyConsistent) {
@@ -75,15 +83,26 @@ enum Terminal {
         action.sa_flags = SA_RESTART
         errorIsTerminal.store(standardErrorIsTerminal, ordering: .sequentiallyConsistent)
         sigaction(SIGINT, &action, nil)
+        unblockInterrupts()
     }
 
-    /// Ends the process as SIGINT does, erasing a progress line first.
+    /// Ends the process as SIGINT does, erasing a progress line first. The signal is
+    /// unblocked on the calling thread first: a thread of the concurrency pool blocks it, and
+    /// inside the handler it is blocked until the handler returns.
     fileprivate static func endInterrupted() {
         if errorIsTerminal.load(ordering: .sequentiallyConsistent) {
             _ = "\r\u{1B}[K".withCString { Foundation.write(STDERR_FILENO, $0, 4) }
         }
         signal(SIGINT, SIG_DFL)
+        unblockInterrupts()
         raise(SIGINT)
+    }
+
+    private static func unblockInterrupts() {
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
     }
 
     /// Ends the process after a failed write to the output.
