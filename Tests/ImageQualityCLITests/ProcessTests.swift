@@ -149,6 +149,38 @@ struct ProcessTests {
         #expect((links.records.first?["error"] as? [String: Any])?["code"] as? String == "input.notFound")
     }
 
+    /// A named directory that cannot be read gets a record; one met during a walk is said on
+    /// stderr. Root reads every directory, so as root the binary runs as `nobody` (setpriv),
+    /// from a copy in the test's folder that `nobody` can reach.
+    @Test func unreadableDirectoriesAreRecordedOrSaid() throws {
+        let folder = try TemporaryDirectory()
+        try folder.copy(fixture: "png/gray8.png", to: "walk/locked/inside.png")
+        try folder.copy(fixture: "png/gray8.png", to: "walk/open.png")
+        let locked = folder.path + "/walk/locked"
+        let manager = FileManager.default
+        var command = [Binary.path]
+        if geteuid() == 0 {
+            try manager.copyItem(atPath: Binary.path, toPath: folder.path + "/imgquality")
+            command = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", folder.path + "/imgquality"]
+            for path in [folder.path, folder.path + "/walk"] { try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+        }
+        try manager.setAttributes([.posixPermissions: 0], ofItemAtPath: locked)
+        defer { try? manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked) }
+        func run(_ arguments: [String]) throws -> Run {
+            try Binary.shell((command + arguments).map { "'\($0)'" }.joined(separator: " "))
+        }
+        #expect(try run(["--version"]).status == 0, "the test's folder must be reachable by nobody")
+
+        let named = try run(["score", "--format", "jsonl", locked])
+        #expect(named.status == 2)
+        #expect(named.records.map { $0["path"] as? String } == [locked])
+        #expect((named.records.first?["error"] as? [String: Any])?["code"] as? String == "input.unreadable")
+
+        let walk = try run(["score", "--format", "jsonl", folder.path + "/walk"])
+        #expect(walk.records.map { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) } == ["open.png"])
+        #expect(walk.stderr.contains("cannot list the directory \(locked)"), "\(walk.stderr)")
+    }
+
     @Test func aClosedOutputEndsTheBatchEvenWithSIGPIPEIgnored() throws {
         // The shell ignores SIGPIPE, and imgquality inherits that; head closes the pipe after one line.
         let inputs = Array(repeating: Fixtures.path("png/gray8.png"), count: 400).joined(separator: " ")
