@@ -45,11 +45,7 @@ struct BatchTests {
     @Test(arguments: [false, true]) func anInterruptEndsTheBatchBetweenRecords(startedWithTheSignalBlocked: Bool) throws {
         let arguments = ["score", "--jobs", "2", "--format", "jsonl"] + Array(repeating: Fixtures.path("jpeg/large.jpg"), count: 2000)
         let child = try Child(Binary.path, arguments, blocking: startedWithTheSignalBlocked ? [SIGINT] : [])
-        // Wait for the first records, then interrupt as Ctrl-C does.
-        var received = Data()
-        while received.filter({ $0 == UInt8(ascii: "\n") }).count < 3 { received += child.output.availableData }
-        kill(child.pid, SIGINT)
-        received += child.output.readDataToEndOfFile()
+        let received = child.outputInterruptedAfterThreeRecords()
         #expect(child.waitForExit() == .signal(SIGINT))
         let text = String(decoding: received, as: UTF8.self)
         #expect(text.hasSuffix("\n"), "the last record is whole")
@@ -62,10 +58,7 @@ struct BatchTests {
     @Test func aBatchStartedWithInterruptsIgnoredRunsToItsEnd() throws {
         let inputs = Array(repeating: "'\(Fixtures.path("jpeg/large.jpg"))'", count: 100).joined(separator: " ")
         let child = try Child("/bin/bash", ["-c", "trap '' INT; exec '\(Binary.path)' score --jobs 2 --format jsonl \(inputs)"], blocking: [])
-        var received = Data()
-        while received.filter({ $0 == UInt8(ascii: "\n") }).count < 3 { received += child.output.availableData }
-        kill(child.pid, SIGINT)
-        received += child.output.readDataToEndOfFile()
+        let received = child.outputInterruptedAfterThreeRecords()
         #expect(child.waitForExit() == .exit(0))
         #expect(received.filter { $0 == UInt8(ascii: "\n") }.count == 100)
     }
@@ -115,6 +108,19 @@ private struct Child {
         }
         self.pid = pid
         output = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+    }
+
+    /// Everything the child writes, with SIGINT sent to it once the first three records
+    /// arrived, as Ctrl-C would (a child that ends sooner gets none, instead of a hang).
+    func outputInterruptedAfterThreeRecords() -> Data {
+        var received = Data()
+        while received.filter({ $0 == UInt8(ascii: "\n") }).count < 3 {
+            let more = output.availableData
+            if more.isEmpty { return received }  // the child ended first: its status says why
+            received += more
+        }
+        kill(pid, SIGINT)
+        return received + output.readDataToEndOfFile()
     }
 
     func waitForExit() -> Ending {
