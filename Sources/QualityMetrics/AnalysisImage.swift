@@ -58,11 +58,50 @@ public struct AnalysisImage: Sendable {
         decodedLuma = luma
     }
 
+    /// The `detailSide` crop of the luma at decode resolution where the text is: of the
+    /// windows centred on each line (kept inside the frame), the one holding the most line
+    /// area, so legibility, contrast and size are measured on text rather than on whatever
+    /// the centre of the frame shows. The centre crop when no line was found.
+    /// - Parameter lines: line boxes in full-resolution pixels (`TextFinder.Result.lines`).
+    public func detail(over lines: [PixelRect]) -> PixelBuffer<UInt8> {
+        let plane = decodedLuma
+        let width = min(Self.detailSide, plane.width), height = min(Self.detailSide, plane.height)
+        guard !lines.isEmpty, width < plane.width || height < plane.height else { return detail }
+        // Line boxes at decode resolution.
+        let boxes = lines.map { line in
+            (x0: Double(line.x) / detailScale, y0: Double(line.y) / detailScale,
+             x1: Double(line.x + line.width) / detailScale, y1: Double(line.y + line.height) / detailScale)
+        }
+        func origin(centredOn box: (x0: Double, y0: Double, x1: Double, y1: Double)) -> (x: Int, y: Int) {
+            let x = Int(((box.x0 + box.x1) / 2).rounded()) - width / 2, y = Int(((box.y0 + box.y1) / 2).rounded()) - height / 2
+            return (max(0, min(plane.width - width, x)), max(0, min(plane.height - height, y)))
+        }
+        var best = (x: (plane.width - width) / 2, y: (plane.height - height) / 2), bestArea = -1.0
+        for candidate in boxes {
+            let (x, y) = origin(centredOn: candidate)
+            var area = 0.0
+            for box in boxes {
+                let w = min(box.x1, Double(x + width)) - max(box.x0, Double(x))
+                let h = min(box.y1, Double(y + height)) - max(box.y0, Double(y))
+                if w > 0 && h > 0 { area += w * h }
+            }
+            if area > bestArea {
+                bestArea = area
+                best = (x, y)
+            }
+        }
+        return Self.crop(plane, x0: best.x, y0: best.y, width: width, height: height)
+    }
+
     /// The centre `side` × `side` pixels of `plane` (all of a side that is shorter).
     static func centreCrop(_ plane: PixelBuffer<UInt8>, side: Int) -> PixelBuffer<UInt8> {
         let width = min(side, plane.width), height = min(side, plane.height)
         if width == plane.width && height == plane.height { return plane }
-        let x0 = (plane.width - width) / 2, y0 = (plane.height - height) / 2
+        return crop(plane, x0: (plane.width - width) / 2, y0: (plane.height - height) / 2, width: width, height: height)
+    }
+
+    /// The `width` × `height` pixels of `plane` from (`x0`, `y0`).
+    static func crop(_ plane: PixelBuffer<UInt8>, x0: Int, y0: Int, width: Int, height: Int) -> PixelBuffer<UInt8> {
         var crop = PixelBuffer<UInt8>(width: width, height: height)
         for y in 0..<height { for x in 0..<width { crop[x, y] = plane[x0 + x, y0 + y] } }
         return crop

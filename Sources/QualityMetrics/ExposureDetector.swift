@@ -55,15 +55,17 @@ public struct ExposureDetector: Sendable {
         calibration: .init(measure: "evidence", meaning: "the larger of underEvidence and overEvidence (log-odds)"))
 
     public func analyze(_ image: AnalysisImage) -> ExposureObservation {
-        let detail = DetailAnalysis(image.detail)
+        let found = TextFinder.find(image.textPlane())
+        let crop = TextDetector.detail(of: image, found: found)
+        let detail = DetailAnalysis(crop)
         let colourfulness = image.rgb.map { Colourfulness(rgb: $0) }
-        let estimate = TextDetector.estimate(detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: false)
-        let text = TextDetector.locating(estimate, found: TextFinder.find(image.textPlane()), colourfulness: colourfulness)
+        let estimate = TextDetector.estimate(detail: crop, analysis: detail, scale: image.detailScale, measuresEdges: false)
+        let text = TextDetector.locating(estimate, found: found, colourfulness: colourfulness)
         return analyze(image, detail: detail, text: text)
     }
 
     /// - Parameters:
-    ///   - detail: the histogram and ink–paper split of `image.detail`.
+    ///   - detail: the histogram and ink–paper split of the crop where the text is (`image.detail(over:)`).
     ///   - text: the text found in the same image (shared with the `text` detector): whether
     ///     it shows a page, and its ink–paper contrast.
     public func analyze(_ image: AnalysisImage, detail: DetailAnalysis, text: TextObservation) -> ExposureObservation {

@@ -124,10 +124,10 @@ public struct QualityAnalyzer: Sendable {
 }
 
 /// The intermediates several detectors read, each computed on first use and at most
-/// once per image: the tile analysis (blur, smudge, aesthetics), the detail analysis
-/// (text estimate, exposure's ink level), colourfulness (text, aesthetics), the text
-/// found (text, exposure's page rule, aesthetics' utility), and the blur, exposure and text estimate other
-/// detectors build on.
+/// once per image: the tile analysis (blur, smudge, aesthetics), the text found (text,
+/// exposure's page rule, aesthetics' utility) and the detail analysis of the crop where it
+/// is (text estimate, exposure's ink level), colourfulness (text, aesthetics), and the
+/// blur, exposure and text estimate other detectors build on.
 private final class SharedAnalysis {
     let image: AnalysisImage
     let analyzer: QualityAnalyzer
@@ -150,18 +150,21 @@ private final class SharedAnalysis {
     }
 
     lazy var tiles = measured("tiles") { TileAnalysis(image.luma) }
-    lazy var detail = measured("detail") { DetailAnalysis(image.detail) }
+    /// The text `TextFinder` located.
+    lazy var found = measured("textFinder") { TextFinder.find(image.textPlane()) }
+    /// The decode-resolution crop where that text is (`TextDetector.detail(of:found:)`).
+    lazy var textDetail = TextDetector.detail(of: image, found: found)
+    lazy var detail = measured("detail") { DetailAnalysis(textDetail) }
     lazy var colourfulness = measured("colourfulness") { image.rgb.map { Colourfulness(rgb: $0) } }
     lazy var blur = measured("blur") { analyzer.blur.analyze(image, tiles: tiles) }
     /// The text estimate without legibility; its directional edges only when the text
     /// detector will report them.
     lazy var textEstimate = measured("textEstimate") {
         TextDetector.estimate(
-            detail: image.detail, analysis: detail, scale: image.detailScale, measuresEdges: analyzer.detectors.contains(.text))
+            detail: textDetail, analysis: detail, scale: image.detailScale, measuresEdges: analyzer.detectors.contains(.text))
     }
     /// The estimate with the text `TextFinder` located.
-    lazy var located = TextDetector.locating(
-        textEstimate, found: measured("textFinder") { TextFinder.find(image.textPlane()) }, colourfulness: colourfulness)
+    lazy var located = TextDetector.locating(textEstimate, found: found, colourfulness: colourfulness)
     lazy var text = measured("text") { TextDetector.judging(located, blur: blur, scale: image.scale) }
     lazy var exposure = measured("exposure") { analyzer.exposure.analyze(image, detail: detail, text: located) }
 }

@@ -25,6 +25,14 @@ public enum TextDetector {
     /// The most line boxes a record lists.
     public static let maximumRegions = 64
 
+    /// The decode-resolution crop the text estimate measures: where the text is when
+    /// `TextFinder` found at least `TextObservation.inkOnPaperCharacters` characters (enough
+    /// to stand for the page), else the centre crop, so a sign in a photo or a stray line of a
+    /// blurred page does not choose what the whole frame is measured by.
+    public static func detail(of image: AnalysisImage, found: TextFinder.Result) -> PixelBuffer<UInt8> {
+        Double(found.characterCount) >= TextObservation.inkOnPaperCharacters ? image.detail(over: found.lines) : image.detail
+    }
+
     /// `estimate` with what `TextFinder` found on the same image. Where the ink-per-row
     /// profile shows no period, the distance between the lines found is the line pitch.
     public static func locating(_ estimate: TextObservation, found: TextFinder.Result, colourfulness: Colourfulness?) -> TextObservation {
