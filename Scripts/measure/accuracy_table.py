@@ -34,7 +34,7 @@ SEEN = {
     "Datasets/blur": "train split fitted (mapping); test held out",
     "Datasets/smudge": "train split fitted (cue weights; threshold at 5% false positives); test held out",
     "Datasets/exposure": "train split fitted (cue weights; best-F1 threshold); test held out",
-    "Datasets/documents": "train split chose the legibility constants; test held out",
+    "Datasets/documents": "train split chose the legibility constants and the minimum line pitch; test held out",
     "exposure-dev": "seen: the exposure cues were chosen comparing candidates on it",
     "smudge-dev": "seen: the veil cues were checked on it; the simulated films' strengths were set by eye against its photos",
     "docs-phone-dev": "seen: the text finder's page rule was checked on it",

@@ -7,7 +7,7 @@ import QualityMetrics
 /// enough to read.
 ///
 /// Loaded from JSON (`--policy FILE`), every key optional:
-/// `{"blur":0.5,"smudge":0.6,"exposure":0.5,"minimumLinePitch":16,"minimumLegibility":12,"minimumTextContrast":12}`.
+/// `{"blur":0.5,"smudge":0.6,"exposure":0.5,"minimumLinePitch":12,"minimumLegibility":12,"minimumTextContrast":12}`.
 public struct QualityPolicy: Sendable, Equatable, Codable {
     /// Highest blur confidence that passes.
     public var blur: Double
@@ -16,9 +16,10 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     /// Highest exposure confidence that passes.
     public var exposure: Double
     /// Smallest distance between text lines that passes, in full-resolution pixels (reason
-    /// `textSize`). Body text's x-height is about a third of its line pitch; Tesseract reads
-    /// x-heights from about 6–10 px (`Scripts/measure/accuracy.py` shows the line pitch
-    /// against word F1 on phone photos of documents).
+    /// `textSize`). 12 is the largest minimum that rejects no page more than legibility does
+    /// on the train split of `Datasets/documents` (`Scripts/measure/choose_line_pitch.py`):
+    /// sharp pages at 14 px read with CER under 0.05. Legibility already falls under its own
+    /// minimum for sharp lines closer than 12 px, so this reason says that size is the cause.
     public var minimumLinePitch: Double
     /// Smallest legibility (`TextObservation.legibility`: line pitch over the resolution
     /// blur leaves) that passes, for images with text; below it the reason is
@@ -39,10 +40,10 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     /// The built-in thresholds: blur and exposure are the best-F1 confidence thresholds, and
     /// smudge the one flagging at most 5% of clean photos, chosen on the train splits of
     /// `Datasets/` by `imgquality calibrate` (`Reports/<detector>/profile.json`, regenerated
-    /// by `Reports/make-reports.sh`); the
-    /// line pitch is read off the documents measured in `Scripts/measure/accuracy.py`.
+    /// by `Reports/make-reports.sh`); the text minimums are chosen on the train split of
+    /// `Datasets/documents` (see each).
     public static let `default` = QualityPolicy(
-        blur: 0.2683, smudge: 0.7628, exposure: 0.4487, minimumLinePitch: 16, minimumLegibility: 12, minimumTextContrast: 12)
+        blur: 0.2683, smudge: 0.7628, exposure: 0.4487, minimumLinePitch: 12, minimumLegibility: 12, minimumTextContrast: 12)
 
     public init(
         blur: Double, smudge: Double, exposure: Double, minimumLinePitch: Double, minimumLegibility: Double = 12,
