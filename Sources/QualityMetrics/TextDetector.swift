@@ -5,9 +5,9 @@ import Glibc
 /// Whether an image shows text, and how large, contrasted and sharp that text is, in
 /// full-resolution pixels.
 ///
-/// Recognisers fail on text that is simply too small, however sharp. On a centre
-/// crop of the image at decode resolution (`AnalysisImage.detail`, up to 1 024 × 1 024),
-/// Otsu's threshold separates ink from paper (`DetailAnalysis`); the mean length of
+/// Recognisers fail on text that is simply too small, however sharp. On a crop of the
+/// image at decode resolution (up to 1 024 × 1 024) over the text `TextFinder` located
+/// (`detail(of:found:)`), Otsu's threshold separates ink from paper (`DetailAnalysis`); the mean length of
 /// horizontal dark runs no longer than twice the median run is the stroke width
 /// (vertical strokes dominate Latin and Cyrillic text), and the period of the
 /// ink-per-row profile is the line pitch. Times the decode scale, both are in

@@ -59,6 +59,29 @@ struct TextFinderTests {
     }
 
     /// Periodic structure: every scene repeats at a text-like period, and none is text.
+    /// A page in the corner of a large frame whose centre is a plain wall: the text estimate
+    /// measures the page, not the wall, and in full-resolution pixels.
+    @Test func theTextIsMeasuredWhereItIsNotAtTheCentre() throws {
+        let page = try Self.luma("documents/images/page01_clean.png")
+        var frame = PixelBuffer<UInt8>(width: 3600, height: 2600)
+        for y in 0..<frame.height { for x in 0..<frame.width { frame[x, y] = UInt8(120 + 40 * x / frame.width) } }
+        for y in 0..<page.height { for x in 0..<page.width { frame[x, y] = page[x, y] } }
+        let image = AnalysisImage(luma: frame, fullSize: frame.size)
+        let found = TextFinder.find(image.textPlane())
+        #expect(found.characterCount >= 30, "\(found.characterCount) characters")
+        // The centre crop holds only the wall; the crop over the text holds ink on paper.
+        let wall = DetailAnalysis(image.detail)
+        #expect(wall.split.brightMean - wall.split.darkMean < 30)
+        let crop = TextDetector.detail(of: image, found: found)
+        let estimate = TextDetector.estimate(detail: crop, analysis: DetailAnalysis(crop), scale: image.detailScale, measuresEdges: true)
+        #expect(estimate.detected && estimate.contrast > 100, "contrast \(estimate.contrast)")
+        #expect(abs(estimate.linePitch - 32) < 4, "\(estimate.linePitch)")
+        // Too few characters to stand for a page: the centre crop, as before.
+        var few = found
+        few.characterCount = 29
+        #expect(TextDetector.detail(of: image, found: few) == image.detail)
+    }
+
     @Test(arguments: ["planks", "blinds", "brick", "railings", "foliage", "checkerboard"])
     func findsNoTextInPeriodicStructure(_ scene: String) {
         let plane = Self.scene(scene)
