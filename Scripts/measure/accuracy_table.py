@@ -32,11 +32,11 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # Which sets informed the design: every figure on them is in-sample to some degree.
 SEEN = {
     "Datasets/blur": "train split fitted (mapping); test held out",
-    "Datasets/smudge": "train split fitted (cue weights; threshold at 5% false positives); test held out",
+    "Datasets/smudge": "train split fitted (cue weight; threshold at 5% false positives); test held out from the fit (the simulator's strengths were set against smudge-dev)",
     "Datasets/exposure": "train split fitted (cue weights; best-F1 threshold); test held out",
     "Datasets/documents": "train split chose the legibility constants and the minimum line pitch; test held out",
     "exposure-dev": "seen: the exposure cues were chosen comparing candidates on it",
-    "smudge-dev": "seen: the veil cues were checked on it; the simulated films' strengths were set by eye against its photos",
+    "smudge-dev": "seen: the veil cue was checked on it; the simulated contamination's strengths were set against its photos and measured veil",
     "docs-phone-dev": "seen: the text finder's page rule was checked on it",
     "exif-samples": "seen: the page rule, and the exposure and smudge cues, were checked on its clean photos",
 }

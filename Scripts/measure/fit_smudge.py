@@ -18,7 +18,7 @@ import numpy as np
 
 from measurelib import auc, fit_logistic
 
-FEATURES = ["veilFraction", "localContrast"]
+FEATURES = ["veilFraction"]
 
 
 def main(labels_path, records_path, features=FEATURES):

@@ -13,12 +13,13 @@ import Darwin
 /// A film on the lens sends part of every point's light into a wide, long-tailed halo,
 /// which adds to the whole frame: blacks lift relative to what lies beside them, and the
 /// contrast the scene keeps, in stops, shrinks everywhere, while edges stay where they
-/// were. `veilFraction` (darkest over brightest tones per tile, in linear light) and
-/// `localContrast` (stops of contrast in the most contrasty blocks) measure that (see
-/// `VeilAnalysis`); a logistic model of the two, fitted by `Scripts/measure/fit_smudge.py`
-/// on the physically simulated contamination of `Datasets/smudge` (train split), gives the
-/// evidence in log-odds. Blur widens edges but keeps blacks black, so it barely moves
-/// either cue.
+/// were. `veilFraction` (darkest over brightest tones per tile, in linear light) measures
+/// the lift (see `VeilAnalysis`); a logistic model of it, fitted by
+/// `Scripts/measure/fit_smudge.py` on the physically simulated contamination of
+/// `Datasets/smudge` (train split), gives the evidence in log-odds. Blur widens edges but
+/// keeps blacks black, so it barely moves the cue. `localContrast` (stops of contrast in
+/// the most contrasty blocks) is reported beside it: adding it to the model ranked the
+/// train split worse.
 ///
 /// Also reported, from the frequency domain (per 64-pixel tile of the analysis image,
 /// Hann-windowed, mean removed): the median log-log slope of the radially averaged power
@@ -36,9 +37,9 @@ public struct SmudgeDetector: Sendable {
     /// `imgquality calibrate --detector smudge` refits it on a user's labels.
     public static let defaultMapping = LogisticMapping(midpoint: 0, slope: 1)
 
-    /// Log-odds weights: intercept, veilFraction, localContrast (fitted by
-    /// `Scripts/measure/fit_smudge.py` on `Datasets/smudge`, train split).
-    static let weights = (intercept: 0.2823, veilFraction: 5.6275, localContrast: -0.6418)
+    /// Log-odds weights: intercept, veilFraction (fitted by `Scripts/measure/fit_smudge.py`
+    /// on `Datasets/smudge`, train split).
+    static let weights = (intercept: -0.5024, veilFraction: 10.9567)
 
     public init(mapping: LogisticMapping = SmudgeDetector.defaultMapping) {
         self.mapping = mapping
@@ -51,7 +52,7 @@ public struct SmudgeDetector: Sendable {
         fields: SmudgeObservation.descriptorFields,
         cost: "one 64×64 FFT per textured tile of the analysis image, and the shared tile analysis",
         caveats: "Fog, haze and mist score high, and so does a textured frame with no dark tone anywhere (snow).",
-        calibration: .init(measure: "evidence", meaning: "log-odds of the veil cues before mapping"))
+        calibration: .init(measure: "evidence", meaning: "log-odds of the veil cue before mapping"))
 
     static let tile = 64
 
@@ -105,7 +106,7 @@ public struct SmudgeDetector: Sendable {
         let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
         let islands = Self.softIslands(tiles)
         let w = Self.weights
-        let evidence = w.intercept + w.veilFraction * veiling.veilFraction + w.localContrast * veiling.localContrast
+        let evidence = w.intercept + w.veilFraction * veiling.veilFraction
         slopes.sort()
         highs.sort()
         let slope = slopes.isEmpty ? 0 : percentile(slopes, 0.5)
@@ -264,6 +265,6 @@ public struct SmudgeObservation: DetectorObservation {
         .number("softIslands", \.softIslands, "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
         .number("veilFraction", \.veilFraction, "10th percentile over 32-px tiles of darkest (2nd percentile of the darkest channel) over brightest (98th of luma) tones, in linear light", units: "fraction", range: 0...1),
         .number("localContrast", \.localContrast, "90th percentile over 8-px blocks of the standard deviation of log2 luminance", units: "stops", range: 0...8),
-        .number("evidence", \.evidence, "log-odds of a smudge from veilFraction and localContrast, before mapping", units: "log-odds", range: -100...100),
+        .number("evidence", \.evidence, "log-odds of a smudge from veilFraction, before mapping", units: "log-odds", range: -100...100),
     ]
 }
