@@ -100,10 +100,17 @@ public struct AnalysisImage: Sendable {
         return crop(plane, x0: (plane.width - width) / 2, y0: (plane.height - height) / 2, width: width, height: height)
     }
 
-    /// The `width` × `height` pixels of `plane` from (`x0`, `y0`).
+    /// The `width` × `height` pixels of `plane` (one channel) from (`x0`, `y0`), copied row by row.
     static func crop(_ plane: PixelBuffer<UInt8>, x0: Int, y0: Int, width: Int, height: Int) -> PixelBuffer<UInt8> {
         var crop = PixelBuffer<UInt8>(width: width, height: height)
-        for y in 0..<height { for x in 0..<width { crop[x, y] = plane[x0 + x, y0 + y] } }
+        let from = plane.rowStride, to = crop.rowStride
+        plane.withUnsafeBufferPointer { source in
+            crop.withUnsafeMutableBufferPointer { target in
+                for y in 0..<height {
+                    (target.baseAddress! + y * to).update(from: source.baseAddress! + (y0 + y) * from + x0, count: width)
+                }
+            }
+        }
         return crop
     }
 

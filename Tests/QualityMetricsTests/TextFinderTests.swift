@@ -58,7 +58,6 @@ struct TextFinderTests {
                 "\(reduced.characterHeight) against \(full.characterHeight)")
     }
 
-    /// Periodic structure: every scene repeats at a text-like period, and none is text.
     /// A page in the corner of a large frame whose centre is a plain wall: the text estimate
     /// measures the page, not the wall, and in full-resolution pixels.
     @Test func theTextIsMeasuredWhereItIsNotAtTheCentre() throws {
@@ -82,6 +81,7 @@ struct TextFinderTests {
         #expect(TextDetector.detail(of: image, found: few) == image.detail)
     }
 
+    /// Periodic structure: every scene repeats at a text-like period, and none is text.
     @Test(arguments: ["planks", "blinds", "brick", "railings", "foliage", "checkerboard"])
     func findsNoTextInPeriodicStructure(_ scene: String) {
         let plane = Self.scene(scene)
