@@ -35,15 +35,16 @@ public struct FFT: Sendable {
         butterflies(real, imaginary)
     }
 
+    /// The transform of one sequence whose elements lie `stride` apart.
     @inline(__always)
-    private func butterflies<T: FFTElement>(_ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>) {
+    private func butterflies<T: FFTElement>(_ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>, stride: Int = 1) {
         let n = size
         reversed.withUnsafeBufferPointer { reversed in
             for i in 0..<n {
                 let j = reversed[i]
                 if j > i {
-                    swap(&re[i], &re[j])
-                    swap(&im[i], &im[j])
+                    swap(&re[i * stride], &re[j * stride])
+                    swap(&im[i * stride], &im[j * stride])
                 }
             }
         }
@@ -56,7 +57,7 @@ public struct FFT: Sendable {
                     while start < n {
                         for k in 0..<half {
                             let c = T(cosines[k * step]), s = T(sines[k * step])
-                            let a = start + k, b = a + half
+                            let a = (start + k) * stride, b = a + half * stride
                             let tr = re[b] * c - im[b] * s
                             let ti = re[b] * s + im[b] * c
                             re[b] = re[a] - tr
@@ -121,6 +122,16 @@ public struct FFT: Sendable {
                 }
             }
         }
+    }
+
+    /// The 2-D transforms of eight `size × size` tiles at once, in place, lane `l` of element
+    /// `y · size + x` being pixel (x, y) of tile `l`: rows, then columns, with the operations
+    /// `transform2D(real:imaginary:)` applies to one tile, so each lane gets the same bits.
+    /// No gathering: a row is `size` adjacent vectors, a column the vectors `size` apart.
+    public func transform2D(lanes re: UnsafeMutablePointer<SIMD8<Float>>, _ im: UnsafeMutablePointer<SIMD8<Float>>) {
+        let n = size
+        for row in 0..<n { butterflies(re + row * n, im + row * n) }
+        for column in 0..<n { butterflies(re + column, im + column, stride: n) }
     }
 
     /// Lines `first..<first + lanes` of a tile into lanes: rows (pass 0) or columns (pass 1).

@@ -69,14 +69,12 @@ public struct SmudgeDetector: Sendable {
         // White noise of variance σ² puts σ²·(Σ window²)² of power in every bin.
         let windowEnergy = window.reduce(0) { $0 + Double($1) * Double($1) }
         let noiseFloor = tiles.noiseVariance * windowEnergy * windowEnergy
-        var slopes: [Double] = [], highs: [Double] = []
-        var re = [Float](repeating: 0, count: n * n), im = re
         let radii = Self.radii(size: n)
+        // Textured tiles (standard deviation ≥ 4): their origins and means.
+        var textured: [(x: Int, y: Int, mean: Float)] = []
         plane.withUnsafeBufferPointer { pixels in
-            var y0 = 0
-            while y0 + n <= plane.height {
-                var x0 = 0
-                while x0 + n <= plane.width {
+            for y0 in stride(from: 0, through: plane.height - n, by: n) {
+                for x0 in stride(from: 0, through: plane.width - n, by: n) {
                     let origin = pixels.baseAddress! + y0 * plane.rowStride + x0
                     var mean: Float = 0
                     for y in 0..<n { for x in 0..<n { mean += Float(origin[y * plane.rowStride + x]) } }
@@ -86,18 +84,51 @@ public struct SmudgeDetector: Sendable {
                         for x in 0..<n {
                             let v = Float(origin[y * plane.rowStride + x]) - mean
                             variance += v * v
-                            re[y * n + x] = v * window[x] * window[y]
-                            im[y * n + x] = 0
                         }
                     }
-                    x0 += n
-                    guard (variance / Float(n * n)).squareRoot() >= 4 else { continue }
-                    fft.transform2D(real: &re, imaginary: &im)
-                    let (slope, high) = Self.radialProfile(re, im, size: n, noiseFloor: noiseFloor, radii: radii)
-                    slopes.append(slope)
-                    highs.append(high)
+                    if (variance / Float(n * n)).squareRoot() >= 4 { textured.append((x0, y0, mean)) }
                 }
-                y0 += n
+            }
+        }
+        // Eight tiles at a time, one per lane, windowed with their mean removed.
+        var slopes: [Double] = [], highs: [Double] = []
+        var re = [SIMD8<Float>](repeating: .zero, count: n * n), im = re
+        var power = [SIMD8<Double>](repeating: .zero, count: n / 2 + 1)
+        var counts = [Double](repeating: 0, count: n / 2 + 1)
+        for i in 0..<(n * n) where radii[i] >= 1 { counts[Int(radii[i])] += 1 }
+        plane.withUnsafeBufferPointer { pixels in
+            re.withUnsafeMutableBufferPointer { re in
+                im.withUnsafeMutableBufferPointer { im in
+                    for first in stride(from: 0, to: textured.count, by: 8) {
+                        let batch = textured[first..<min(first + 8, textured.count)]
+                        for (lane, tile) in batch.enumerated() {
+                            let origin = pixels.baseAddress! + tile.y * plane.rowStride + tile.x
+                            for y in 0..<n {
+                                for x in 0..<n {
+                                    re[y * n + x][lane] = (Float(origin[y * plane.rowStride + x]) - tile.mean) * window[x] * window[y]
+                                }
+                            }
+                        }
+                        for lane in batch.count..<8 { for i in 0..<(n * n) { re[i][lane] = 0 } }
+                        im.update(repeating: .zero)
+                        fft.transform2D(lanes: re.baseAddress!, im.baseAddress!)
+                        power.withUnsafeMutableBufferPointer { power in
+                            power.update(repeating: .zero)
+                            for i in 0..<(n * n) {
+                                let radius = Int(radii[i])
+                                guard radius >= 1 else { continue }
+                                let r = SIMD8<Double>(re[i]), m = SIMD8<Double>(im[i])
+                                power[radius] += r * r + m * m
+                            }
+                        }
+                        for lane in 0..<batch.count {
+                            let (slope, high) = Self.radialProfile(
+                                power: power.map { $0[lane] }, counts: counts, size: n, noiseFloor: noiseFloor)
+                            slopes.append(slope)
+                            highs.append(high)
+                        }
+                    }
+                }
             }
         }
         let veil = Self.veil(image)
@@ -148,19 +179,13 @@ public struct SmudgeDetector: Sendable {
     /// Noise power per FFT bin is `noiseFloor`: bins are corrected by it, and only radii
     /// whose power stands at least twice above it enter the slope (a blurred tile's high
     /// frequencies sink to the noise floor, which would otherwise flatten the slope).
+    /// - Parameters:
+    ///   - power: summed power of the spectrum's bins at each rounded radius (index 0 unused).
+    ///   - counts: how many bins each radius has.
     static func radialProfile(
-        _ re: [Float], _ im: [Float], size n: Int, noiseFloor: Double = 0, radii: [Int32]? = nil
+        power: [Double], counts: [Double], size n: Int, noiseFloor: Double = 0
     ) -> (slope: Double, high: Double) {
         let half = n / 2
-        let radii = radii ?? Self.radii(size: n)
-        var power = [Double](repeating: 0, count: half + 1), counts = [Double](repeating: 0, count: half + 1)
-        for i in 0..<(n * n) {
-            let radius = Int(radii[i])
-            guard radius >= 1 else { continue }
-            let p = Double(re[i]) * Double(re[i]) + Double(im[i]) * Double(im[i])
-            power[radius] += p
-            counts[radius] += 1
-        }
         var xs: [Double] = [], ys: [Double] = []
         var total = 0.0, high = 0.0
         for r in 1...half where counts[r] > 0 {
