@@ -95,6 +95,8 @@ public enum AreaResample {
         // of the (at most two) output rows in progress; a finished row is resampled
         // horizontally and rounded. Two rows of input width are all the float memory used.
         var accumulators = [Float](repeating: 0, count: 2 * rowLength)
+        // The finished output row in floats, before rounding.
+        var totals = [Float](repeating: 0, count: outWidth * channels)
         var out = PixelBuffer<UInt8>(width: size.width, height: size.height, channels: channels)
         let stride = plane.rowStride
         plane.withUnsafeBufferPointer { pixels in
@@ -112,9 +114,12 @@ public enum AreaResample {
                                     addScaled(source, weight, into: accumulator, count: rowLength, implementation)
                                     guard y == lastInputRow[outRow] else { continue }
                                     let target = destination.baseAddress! + outRow * outWidth * channels
-                                    resampleRow(
-                                        accumulator, into: target, count: outWidth, channels: channels, taps: taps,
-                                        weights: weights.baseAddress!, first: first.baseAddress!)
+                                    totals.withUnsafeMutableBufferPointer { totals in
+                                        resampleRow(
+                                            accumulator, into: totals.baseAddress!, count: outWidth, channels: channels, taps: taps,
+                                            weights: weights.baseAddress!, first: first.baseAddress!)
+                                        round(totals.baseAddress!, into: target, count: outWidth * channels, implementation)
+                                    }
                                 }
                             }
                         }
@@ -130,11 +135,10 @@ public enum AreaResample {
     /// written out (same order, same bits) so the loop runs without an inner loop.
     @inline(__always)
     static func resampleRow(
-        _ accumulator: UnsafeMutablePointer<Float>, into target: UnsafeMutablePointer<UInt8>, count: Int, channels: Int,
+        _ accumulator: UnsafeMutablePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int, channels: Int,
         taps: Int, weights: UnsafePointer<Float>, first: UnsafePointer<Int>
     ) {
-        // Weights and samples are non-negative: + 0.5 and truncation round.
-        @inline(__always) func store(_ total: Float, _ index: Int) { target[index] = UInt8(min(255, total + 0.5)) }
+        @inline(__always) func store(_ total: Float, _ index: Int) { target[index] = total }
         switch taps {
         case 2:
             for ox in 0..<count {
@@ -162,6 +166,33 @@ public enum AreaResample {
                     store(total, ox * channels + c)
                 }
             }
+        }
+    }
+
+    /// Non-negative totals rounded to 8 bits (+ 0.5, then truncation), clamped at 255. The SIMD
+    /// path converts eight at a time without the scalar conversion's range check.
+    @inline(__always)
+    static func round(
+        _ totals: UnsafePointer<Float>, into target: UnsafeMutablePointer<UInt8>, count: Int, _ implementation: KernelImplementation
+    ) {
+        var i = 0
+        if implementation == .simd {
+            // y = min(t + 0.5, 255) plus 2²³ is y rounded to the nearest integer, held in the low
+            // mantissa bits; one less where that rounded up gives the truncation.
+            let half = SIMD8<Float>(repeating: 0.5), top = SIMD8<Float>(repeating: 255), magic = SIMD8<Float>(repeating: 8_388_608)
+            while i + 8 <= count {
+                var y = UnsafeRawPointer(totals + i).loadUnaligned(as: SIMD8<Float>.self) + half
+                y.replace(with: top, where: y .> top)
+                let nearest = y + magic
+                var bits = unsafeBitCast(nearest, to: SIMD8<UInt32>.self)
+                bits &-= unsafeBitCast(SIMD8<Int32>(repeating: 0).replacing(with: 1, where: nearest - magic .> y), to: SIMD8<UInt32>.self)
+                UnsafeMutableRawPointer(target + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: bits), as: SIMD8<UInt8>.self)
+                i += 8
+            }
+        }
+        while i < count {
+            target[i] = UInt8(min(255, totals[i] + 0.5))
+            i += 1
         }
     }
 

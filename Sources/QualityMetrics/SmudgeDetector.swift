@@ -131,8 +131,9 @@ public struct SmudgeDetector: Sendable {
                 }
             }
         }
-        let veil = Self.veil(image)
-        let veiling = VeilAnalysis(image)
+        let darkest = VeilAnalysis.darkestChannel(image)
+        let veil = Double(Histogram(darkest).percentile(0.02)) / 255
+        let veiling = VeilAnalysis(image, darkest: darkest)
         let softness = percentile(tiles.widths, 0.5)
         let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
         let islands = Self.softIslands(tiles)
@@ -225,16 +226,6 @@ public struct SmudgeDetector: Sendable {
             }
         }
         return radii
-    }
-
-    /// The 2nd percentile of the darkest channel (or of luma without colour), 0–1.
-    static func veil(_ image: AnalysisImage) -> Double {
-        guard let rgb = image.rgb else { return Double(Histogram(image.luma).percentile(0.02)) / 255 }
-        var darkest = PixelBuffer<UInt8>(width: rgb.width, height: rgb.height)
-        for y in 0..<rgb.height {
-            for x in 0..<rgb.width { darkest[x, y] = min(rgb[x, y, 0], rgb[x, y, 1], rgb[x, y, 2]) }
-        }
-        return Double(Histogram(darkest).percentile(0.02)) / 255
     }
 }
 

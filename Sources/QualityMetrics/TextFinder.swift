@@ -108,7 +108,7 @@ public enum TextFinder {
 
     // MARK: - Steps
 
-    /// The values of `inkMask`: dark ink, light ink (0 is neither).
+    /// The values of `inkMask`: dark ink, light ink (0 is neither); one bit each, never both.
     static let darkInk: UInt8 = 1, lightInk: UInt8 = 2
 
     /// Dark and light ink in one mask (`darkInk`, `lightInk`, or 0): pixels `margin` levels
@@ -123,6 +123,8 @@ public enum TextFinder {
         columns.initialize(repeating: 0, count: 3 * width)
         defer { columns.deallocate() }
         let sums = columns + width, counts = columns + 2 * width
+        // How many columns each pixel's window spans.
+        let spans = (0..<width).map { x in Int32(min(width - 1, x + radius) - max(0, x - radius) + 1) }
         let margin = Int32(Self.margin)
         plane.withUnsafeBufferPointer { samples in
             ink.withUnsafeMutableBufferPointer { mask in
@@ -148,13 +150,23 @@ public enum TextFinder {
                         // the comparisons, in a loop of their own that the compiler vectorises.
                         var sum: Int32 = 0
                         for x in 0..<min(radius, width) { sum &+= columns[x] }
-                        for x in 0..<width {
-                            // The window is columns max(0, x − radius)...min(width − 1, x + radius).
-                            if x + radius < width { sum &+= columns[x + radius] }
-                            if x - radius - 1 >= 0 { sum &-= columns[x - radius - 1] }
+                        // The window is columns max(0, x − radius)...min(width − 1, x + radius):
+                        // columns enter while x + radius < width and leave once x > radius.
+                        let entering = max(0, width - radius), leaving = min(width, radius + 1)
+                        for x in 0..<min(entering, leaving) {
+                            sum &+= columns[x &+ radius]
                             sums[x] = sum
-                            counts[x] = rows &* Int32(min(width - 1, x + radius) - max(0, x - radius) + 1)
                         }
+                        for x in min(entering, leaving)..<max(entering, leaving) {
+                            if x < entering { sum &+= columns[x &+ radius] }
+                            if x >= leaving { sum &-= columns[x &- radius &- 1] }
+                            sums[x] = sum
+                        }
+                        for x in max(entering, leaving)..<width {
+                            sum &-= columns[x &- radius &- 1]
+                            sums[x] = sum
+                        }
+                        for x in 0..<width { counts[x] = rows &* spans[x] }
                         for x in 0..<width {
                             let count = counts[x], value = Int32(row[x]) &* count, threshold = margin &* count
                             let dark = value < sums[x] &- threshold ? Self.darkInk : 0
@@ -172,6 +184,7 @@ public enum TextFinder {
     /// run with union–find, in the order of their first run (top to bottom, left to right).
     static func connectedMarks(_ mask: [UInt8], value: UInt8, width: Int, height: Int) -> [Mark] {
         // Runs of set pixels, row by row, left to right.
+        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
         var runStart: [Int32] = [], runEnd: [Int32] = [], rowFirstRun = [Int](repeating: 0, count: height + 1)
         mask.withUnsafeBufferPointer { pixels in
             for y in 0..<height {
@@ -179,10 +192,15 @@ public enum TextFinder {
                 let row = pixels.baseAddress! + y * width
                 var x = 0
                 while x < width {
-                    // Masks are mostly empty: skip eight clear pixels at a time.
-                    if x + 8 <= width && UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self) == 0 {
-                        x += 8
-                        continue
+                    // Skip to the first of the next eight pixels that holds `value`, eight at a
+                    // time: mask values are single bits, so a word without the bit holds none.
+                    if x + 8 <= width {
+                        let word = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self).littleEndian & pattern
+                        if word == 0 {
+                            x += 8
+                            continue
+                        }
+                        x += word.trailingZeroBitCount / 8
                     }
                     guard row[x] == value else {
                         x += 1

@@ -37,39 +37,58 @@ struct VeilAnalysis {
     static let logLuminance: [Double] = linear.map { log2($0 + 0.005) }
 
     init(_ image: AnalysisImage) {
+        self.init(image, darkest: Self.darkestChannel(image))
+    }
+
+    /// The smallest of each pixel's channels (the luma itself without colour).
+    static func darkestChannel(_ image: AnalysisImage) -> PixelBuffer<UInt8> {
+        guard let rgb = image.rgb else { return image.luma }
+        var darkest = PixelBuffer<UInt8>(width: rgb.width, height: rgb.height)
+        let from = rgb.rowStride, to = darkest.rowStride
+        rgb.withUnsafeBufferPointer { source in
+            darkest.withUnsafeMutableBufferPointer { target in
+                for y in 0..<rgb.height {
+                    let row = source.baseAddress! + y * from, out = target.baseAddress! + y * to
+                    for x in 0..<rgb.width { out[x] = min(row[3 * x], row[3 * x + 1], row[3 * x + 2]) }
+                }
+            }
+        }
+        return darkest
+    }
+
+    /// - Parameter darkest: `darkestChannel(image)`.
+    init(_ image: AnalysisImage, darkest: PixelBuffer<UInt8>) {
         let luma = image.luma
         let width = luma.width, height = luma.height
         let n = Self.tile
         var fractions: [Double] = []
-        var darkest = [Int](repeating: 0, count: 256), bright = [Int](repeating: 0, count: 256)
-        var y0 = 0
-        while y0 + n <= height {
-            var x0 = 0
-            while x0 + n <= width {
-                for i in 0..<256 { darkest[i] = 0; bright[i] = 0 }
-                var sum = 0, squares = 0
-                for y in y0..<(y0 + n) {
-                    for x in x0..<(x0 + n) {
-                        let l = Int(luma[x, y])
-                        sum += l
-                        squares += l * l
-                        bright[l] += 1
-                        if let rgb = image.rgb {
-                            darkest[Int(min(rgb[x, y, 0], rgb[x, y, 1], rgb[x, y, 2]))] += 1
-                        } else {
-                            darkest[l] += 1
+        var darkCounts = [Int](repeating: 0, count: 256), bright = [Int](repeating: 0, count: 256)
+        luma.withUnsafeBufferPointer { lumaPixels in
+            darkest.withUnsafeBufferPointer { darkPixels in
+                for y0 in stride(from: 0, through: height - n, by: n) {
+                    for x0 in stride(from: 0, through: width - n, by: n) {
+                        for i in 0..<256 { darkCounts[i] = 0; bright[i] = 0 }
+                        var sum = 0, squares = 0
+                        for y in y0..<(y0 + n) {
+                            let lumaRow = lumaPixels.baseAddress! + y * luma.rowStride
+                            let darkRow = darkPixels.baseAddress! + y * darkest.rowStride
+                            for x in x0..<(x0 + n) {
+                                let l = Int(lumaRow[x])
+                                sum += l
+                                squares += l * l
+                                bright[l] += 1
+                                darkCounts[Int(darkRow[x])] += 1
+                            }
+                        }
+                        let count = Double(n * n), mean = Double(sum) / count
+                        let textured = Double(squares) / count - mean * mean >= Self.flatVariance
+                        let high = Self.linear[Histogram(counts: bright).percentile(0.98)]
+                        if textured && high > 0.02 {
+                            fractions.append(Self.linear[Histogram(counts: darkCounts).percentile(0.02)] / high)
                         }
                     }
                 }
-                let count = Double(n * n), mean = Double(sum) / count
-                let textured = Double(squares) / count - mean * mean >= Self.flatVariance
-                let high = Self.linear[Histogram(counts: bright).percentile(0.98)]
-                if textured && high > 0.02 {
-                    fractions.append(Self.linear[Histogram(counts: darkest).percentile(0.02)] / high)
-                }
-                x0 += n
             }
-            y0 += n
         }
         fractions.sort()
         veilFraction = fractions.isEmpty ? 0 : percentile(fractions, 0.1)
@@ -77,23 +96,24 @@ struct VeilAnalysis {
         let b = Self.block
         var deviations: [Double] = []
         deviations.reserveCapacity((width / b) * (height / b))
-        var by = 0
-        while by + b <= height {
-            var bx = 0
-            while bx + b <= width {
-                var sum = 0.0, squares = 0.0
-                for y in by..<(by + b) {
-                    for x in bx..<(bx + b) {
-                        let v = Self.logLuminance[Int(luma[x, y])]
-                        sum += v
-                        squares += v * v
+        Self.logLuminance.withUnsafeBufferPointer { table in
+            luma.withUnsafeBufferPointer { pixels in
+                for by in stride(from: 0, through: height - b, by: b) {
+                    for bx in stride(from: 0, through: width - b, by: b) {
+                        var sum = 0.0, squares = 0.0
+                        for y in by..<(by + b) {
+                            let row = pixels.baseAddress! + y * luma.rowStride
+                            for x in bx..<(bx + b) {
+                                let v = table[Int(row[x])]
+                                sum += v
+                                squares += v * v
+                            }
+                        }
+                        let count = Double(b * b), mean = sum / count
+                        deviations.append(max(0, squares / count - mean * mean).squareRoot())
                     }
                 }
-                let count = Double(b * b), mean = sum / count
-                deviations.append(max(0, squares / count - mean * mean).squareRoot())
-                bx += b
             }
-            by += b
         }
         deviations.sort()
         localContrast = deviations.isEmpty ? 0 : percentile(deviations, 0.9)

@@ -230,6 +230,25 @@ struct FFTTests {
         }
     }
 
+    @Test(arguments: [1, 5, 8])
+    func eightTilesInLanesMatchOneTileAtATime(tiles: Int) {
+        let size = 64
+        var generator = SeededGenerator(seed: 91)
+        let inputs = (0..<tiles).map { _ in (0..<(size * size)).map { _ in Float.random(in: -128...128, using: &generator) } }
+        var re = [SIMD8<Float>](repeating: .zero, count: size * size), im = re
+        for (lane, tile) in inputs.enumerated() { for i in 0..<(size * size) { re[i][lane] = tile[i] } }
+        let fft = FFT(size: size)
+        re.withUnsafeMutableBufferPointer { r in im.withUnsafeMutableBufferPointer { m in fft.transform2D(lanes: r.baseAddress!, m.baseAddress!) } }
+        for (lane, tile) in inputs.enumerated() {
+            var sRe = tile, sIm = [Float](repeating: 0, count: size * size)
+            fft.transform2D(real: &sRe, imaginary: &sIm, implementation: .scalar)
+            // The same butterflies in the same order: identical bits.
+            #expect(sRe == re.map { $0[lane] } && sIm == im.map { $0[lane] })
+        }
+        // Unused lanes stay zero.
+        for lane in tiles..<8 { #expect(re.allSatisfy { $0[lane] == 0 } && im.allSatisfy { $0[lane] == 0 }) }
+    }
+
     @Test func impulseHasAFlatSpectrum() {
         let fft = FFT(size: 16)
         var re = [Float](repeating: 0, count: 256), im = re
@@ -247,6 +266,17 @@ struct AreaResampleTests {
             for target in [ImageSize(width: max(1, width / 2), height: 6), ImageSize(width: max(1, width * 2 / 3), height: 13), ImageSize(width: 1, height: 1)] {
                 #expect(AreaResample.resize(plane, to: target, implementation: .scalar) == AreaResample.resize(plane, to: target, implementation: .simd))
             }
+        }
+    }
+
+    @Test func halvesRoundUpAndTheTopSaturatesInBothImplementations() {
+        // Pairs averaging to k + 0.5 round up to k + 1, in every lane of the vector rounding.
+        let values = (0..<64).flatMap { k -> [UInt8] in [UInt8(2 * k), UInt8(2 * k + 1)] } + [UInt8](repeating: 255, count: 16)
+        let plane = PixelBuffer<UInt8>(width: values.count, height: 1, samples: values)
+        let target = ImageSize(width: values.count / 2, height: 1)
+        let expected = (0..<64).map { UInt8(2 * $0 + 1) } + [UInt8](repeating: 255, count: 8)
+        for implementation in KernelImplementation.allCases {
+            #expect(AreaResample.resize(plane, to: target, implementation: implementation).samples == expected)
         }
     }
 
