@@ -138,14 +138,13 @@ public enum AreaResample {
         _ accumulator: UnsafeMutablePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int, channels: Int,
         taps: Int, weights: UnsafePointer<Float>, first: UnsafePointer<Int>
     ) {
-        @inline(__always) func store(_ total: Float, _ index: Int) { target[index] = total }
         switch taps {
         case 2:
             for ox in 0..<count {
                 let w = weights + ox * 2
                 for c in 0..<channels {
                     let s = accumulator + first[ox] * channels + c
-                    store(w[0] * s[0] + w[1] * s[channels], ox * channels + c)
+                    target[ox * channels + c] = w[0] * s[0] + w[1] * s[channels]
                 }
             }
         case 3:
@@ -153,7 +152,7 @@ public enum AreaResample {
                 let w = weights + ox * 3
                 for c in 0..<channels {
                     let s = accumulator + first[ox] * channels + c
-                    store(w[0] * s[0] + w[1] * s[channels] + w[2] * s[2 * channels], ox * channels + c)
+                    target[ox * channels + c] = w[0] * s[0] + w[1] * s[channels] + w[2] * s[2 * channels]
                 }
             }
         default:
@@ -163,7 +162,7 @@ public enum AreaResample {
                     var total: Float = 0
                     let s = accumulator + first[ox] * channels + c
                     for k in 0..<taps { total += w[k] * s[k * channels] }
-                    store(total, ox * channels + c)
+                    target[ox * channels + c] = total
                 }
             }
         }

@@ -62,13 +62,36 @@ public struct SmudgeDetector: Sendable {
 
     /// - Parameter tiles: the tile analysis of `image.luma`.
     public func analyze(_ image: AnalysisImage, tiles: TileAnalysis) -> SmudgeObservation {
-        let plane = image.luma
+        var (slopes, highs) = Self.tileSpectra(image.luma, noiseVariance: tiles.noiseVariance)
+        let darkest = VeilAnalysis.darkestChannel(image)
+        let veil = Double(Histogram(darkest).percentile(0.02)) / 255
+        let veiling = VeilAnalysis(image, darkest: darkest)
+        let softness = percentile(tiles.widths, 0.5)
+        let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
+        let islands = Self.softIslands(tiles)
+        let w = Self.weights
+        let evidence = w.intercept + w.veilFraction * veiling.veilFraction
+        slopes.sort()
+        highs.sort()
+        let slope = slopes.isEmpty ? 0 : percentile(slopes, 0.5)
+        let spread = slopes.isEmpty ? 0 : percentile(slopes, 0.75) - percentile(slopes, 0.25)
+        let high = highs.isEmpty ? 0 : percentile(highs, 0.5)
+        return SmudgeObservation(
+            confidence: mapping(evidence), spectralSlope: slope, slopeSpread: spread, highFrequency: high, veil: veil,
+            evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: islands,
+            veilFraction: veiling.veilFraction, localContrast: veiling.localContrast)
+    }
+
+    /// The spectral slope and high-frequency share (`radialProfile`) of every textured
+    /// 64-pixel tile of `plane` (standard deviation ≥ 4), Hann-windowed with its mean removed.
+    /// - Parameter noiseVariance: the plane's noise variance per pixel (`TileAnalysis`).
+    static func tileSpectra(_ plane: PixelBuffer<UInt8>, noiseVariance: Double) -> (slopes: [Double], highs: [Double]) {
         let n = Self.tile
         let fft = FFT(size: n)
         let window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n))) }
         // White noise of variance σ² puts σ²·(Σ window²)² of power in every bin.
         let windowEnergy = window.reduce(0) { $0 + Double($1) * Double($1) }
-        let noiseFloor = tiles.noiseVariance * windowEnergy * windowEnergy
+        let noiseFloor = noiseVariance * windowEnergy * windowEnergy
         let radii = Self.radii(size: n)
         // Textured tiles (standard deviation ≥ 4): their origins and means.
         var textured: [(x: Int, y: Int, mean: Float)] = []
@@ -131,23 +154,7 @@ public struct SmudgeDetector: Sendable {
                 }
             }
         }
-        let darkest = VeilAnalysis.darkestChannel(image)
-        let veil = Double(Histogram(darkest).percentile(0.02)) / 255
-        let veiling = VeilAnalysis(image, darkest: darkest)
-        let softness = percentile(tiles.widths, 0.5)
-        let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
-        let islands = Self.softIslands(tiles)
-        let w = Self.weights
-        let evidence = w.intercept + w.veilFraction * veiling.veilFraction
-        slopes.sort()
-        highs.sort()
-        let slope = slopes.isEmpty ? 0 : percentile(slopes, 0.5)
-        let spread = slopes.isEmpty ? 0 : percentile(slopes, 0.75) - percentile(slopes, 0.25)
-        let high = highs.isEmpty ? 0 : percentile(highs, 0.5)
-        return SmudgeObservation(
-            confidence: mapping(evidence), spectralSlope: slope, slopeSpread: spread, highFrequency: high, veil: veil,
-            evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: islands,
-            veilFraction: veiling.veilFraction, localContrast: veiling.localContrast)
+        return (slopes, highs)
     }
 
     /// The share of textured tiles at least 1.8× softer than the median of their textured neighbours.
@@ -241,6 +248,7 @@ public struct SmudgeObservation: DetectorObservation {
     public var softness = 0.0
     /// ln(90th / 10th percentile) of tile edge widths: how unevenly sharp the frame is.
     public var widthSpread = 0.0
+
     /// Share of textured tiles at least 1.8× softer than the median of their textured
     /// neighbours: blur in patches (drops, a fingerprint), not in whole regions.
     public var softIslands = 0.0

@@ -122,9 +122,9 @@ public enum TextFinder {
         let columns = UnsafeMutablePointer<Int32>.allocate(capacity: 3 * width)
         columns.initialize(repeating: 0, count: 3 * width)
         defer { columns.deallocate() }
-        let sums = columns + width, counts = columns + 2 * width
         // How many columns each pixel's window spans.
-        let spans = (0..<width).map { x in Int32(min(width - 1, x + radius) - max(0, x - radius) + 1) }
+        let sums = columns + width, spans = columns + 2 * width
+        for x in 0..<width { spans[x] = Int32(min(width - 1, x + radius) - max(0, x - radius) + 1) }
         let margin = Int32(Self.margin)
         plane.withUnsafeBufferPointer { samples in
             ink.withUnsafeMutableBufferPointer { mask in
@@ -166,9 +166,8 @@ public enum TextFinder {
                             sum &-= columns[x &- radius &- 1]
                             sums[x] = sum
                         }
-                        for x in 0..<width { counts[x] = rows &* spans[x] }
                         for x in 0..<width {
-                            let count = counts[x], value = Int32(row[x]) &* count, threshold = margin &* count
+                            let count = rows &* spans[x], value = Int32(row[x]) &* count, threshold = margin &* count
                             let dark = value < sums[x] &- threshold ? Self.darkInk : 0
                             let light = value > sums[x] &+ threshold ? Self.lightInk : 0
                             inkRow[x] = dark | light
