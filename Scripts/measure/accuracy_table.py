@@ -33,7 +33,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SEEN = {
     "Datasets/blur": "train split fitted (mapping); test held out",
     "Datasets/smudge": "train split fitted (cue weight; threshold at 5% false positives); test held out from the fit (the simulator's strengths were set against smudge-dev)",
-    "Datasets/exposure": "train split fitted (cue weights; best-F1 threshold); test held out",
+    "Datasets/exposure": "train split fitted (cue weights); test held out",
     "Datasets/documents": "train split chose the legibility constants and the minimum line pitch; test held out",
     "exposure-dev": "seen: the exposure cues were chosen comparing candidates on it",
     "smudge-dev": "seen: the veil cue was checked on it; the simulated contamination's strengths were set against its photos and measured veil",

@@ -8,7 +8,7 @@ import QualityGating
 /// ```
 /// gate    score  blur smudge  expo  why                     path
 /// pass     0.69  0.00   0.40  0.05                          Datasets/…/kde-bythewater_clean.jpg
-/// reject   0.00  0.00   0.39  1.00  over-exposed 1>0.4487   Datasets/…/kde-bythewater_ev+1.5.jpg
+/// reject   0.00  0.00   0.39  1.00  over-exposed 1>0.5      Datasets/…/kde-bythewater_ev+1.5.jpg
 /// failed                            truncated PNG data      Tests/Fixtures/png/truncated.png
 /// ```
 struct TableLayout {
