@@ -67,7 +67,9 @@ def variants(task):
         """Sensor noise (σ = 2 levels) on the contaminated image, as the dataset adds."""
         return build.add_noise(build.linear_to_srgb_u8(linear), 2.0, build.rng_for(SEED, name, kind, "camera"))
 
-    rng = lambda kind: build.rng_for(SEED, name, kind)  # noqa: E731
+    def rng(kind):
+        return build.rng_for(SEED, name, kind)
+
     emit("clean", u8, 0)
     emit("noise", build.add_noise(u8, build.NOISE_LEVELS, rng("noise")), 0)
     emit("gaussian", build.linear_to_srgb_u8(build.gaussian(lin, build.SMUDGE_BLUR_NEGATIVE * L)), 0)
