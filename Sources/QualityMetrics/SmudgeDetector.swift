@@ -248,7 +248,6 @@ public struct SmudgeObservation: DetectorObservation {
     public var softness = 0.0
     /// ln(90th / 10th percentile) of tile edge widths: how unevenly sharp the frame is.
     public var widthSpread = 0.0
-
     /// Share of textured tiles at least 1.8× softer than the median of their textured
     /// neighbours: blur in patches (drops, a fingerprint), not in whole regions.
     public var softIslands = 0.0
