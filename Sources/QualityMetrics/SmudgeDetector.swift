@@ -62,7 +62,8 @@ public struct SmudgeDetector: Sendable {
 
     /// - Parameter tiles: the tile analysis of `image.luma`.
     public func analyze(_ image: AnalysisImage, tiles: TileAnalysis) -> SmudgeObservation {
-        var (slopes, highs) = Self.tileSpectra(image.luma, noiseVariance: tiles.noiseVariance)
+        var (slopes, highs, orientations) = Self.tileSpectra(image.luma, noiseVariance: tiles.noiseVariance)
+        let streaks = Self.streaks(orientations)
         let darkest = VeilAnalysis.darkestChannel(image)
         let veil = Double(Histogram(darkest).percentile(0.02)) / 255
         let veiling = VeilAnalysis(image, darkest: darkest)
@@ -79,13 +80,55 @@ public struct SmudgeDetector: Sendable {
         return SmudgeObservation(
             confidence: mapping(evidence), spectralSlope: slope, slopeSpread: spread, highFrequency: high, veil: veil,
             evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: islands,
-            veilFraction: veiling.veilFraction, localContrast: veiling.localContrast)
+            veilFraction: veiling.veilFraction, localContrast: veiling.localContrast, streakAlignment: streaks.alignment,
+            streakAngle: streaks.angle)
     }
+
+    /// How much of the tiles' directional energy shares one orientation across the frame,
+    /// and that orientation as a line in the image.
+    ///
+    /// A straight line puts its energy on the spectrum's line through zero frequency
+    /// perpendicular to it, so a tile's doubled-angle moment of power (`TileOrientation`)
+    /// points along its dominant structure, with length 1 when the tile holds one direction
+    /// only and 0 when it holds every direction alike. Averaged over textured tiles, the
+    /// length stays near 1 only when the tiles agree: streaks from a scratched film cross
+    /// the whole frame at one angle. Motion blur and scenes built of one direction (a fence,
+    /// a façade's verticals) align tiles as well.
+    /// - Returns: the mean moment's length (0–1) and the line angle in degrees (0–180,
+    ///   counter-clockwise from horizontal as displayed); 0 and 0 without textured tiles.
+    static func streaks(_ orientations: [TileOrientation]) -> (alignment: Double, angle: Double) {
+        guard !orientations.isEmpty else { return (0, 0) }
+        var x = 0.0, y = 0.0
+        for tile in orientations {
+            x += tile.x
+            y += tile.y
+        }
+        x /= Double(orientations.count)
+        y /= Double(orientations.count)
+        var angle = atan2(y, x) / 2 * 180 / Double.pi
+        if angle < 0 { angle += 180 }
+        return ((x * x + y * y).squareRoot(), angle >= 180 ? 0 : angle)
+    }
+
+    /// A tile's orientation moment: the power-weighted mean of (cos 2θ, sin 2θ) over the
+    /// spectrum's mid band, θ being the direction in the image of the lines each frequency
+    /// stands for (counter-clockwise from horizontal as displayed).
+    struct TileOrientation {
+        var x: Double
+        var y: Double
+    }
+
+    /// The radii (of 32) whose bins enter the orientation moment: above the tile's lowest
+    /// frequencies, where the Hann window's own spread and the scene's gradients dominate,
+    /// and below the top quarter, where JPEG blocks and noise sit.
+    static let orientationBand = 3...24
 
     /// The spectral slope and high-frequency share (`radialProfile`) of every textured
     /// 64-pixel tile of `plane` (standard deviation ≥ 4), Hann-windowed with its mean removed.
     /// - Parameter noiseVariance: the plane's noise variance per pixel (`TileAnalysis`).
-    static func tileSpectra(_ plane: PixelBuffer<UInt8>, noiseVariance: Double) -> (slopes: [Double], highs: [Double]) {
+    static func tileSpectra(
+        _ plane: PixelBuffer<UInt8>, noiseVariance: Double
+    ) -> (slopes: [Double], highs: [Double], orientations: [TileOrientation]) {
         let n = Self.tile
         let fft = FFT(size: n)
         let window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n))) }
@@ -93,6 +136,19 @@ public struct SmudgeDetector: Sendable {
         let windowEnergy = window.reduce(0) { $0 + Double($1) * Double($1) }
         let noiseFloor = noiseVariance * windowEnergy * windowEnergy
         let radii = Self.radii(size: n)
+        // Each band bin's doubled line angle. Bin (u, v) is the frequency (fx, fy), x to
+        // the right and y down; its lines run perpendicular to it, at θ = 90° − atan2(fy, fx)
+        // counter-clockwise as displayed, so (cos 2θ, sin 2θ) = (−cos 2φ, sin 2φ).
+        var band: [(index: Int, cos: Double, sin: Double)] = []
+        for v in 0..<n {
+            let fy = Double(v <= n / 2 ? v : v - n)
+            for u in 0..<n {
+                let fx = Double(u <= n / 2 ? u : u - n)
+                guard Self.orientationBand.contains(Int(radii[v * n + u])) else { continue }
+                let phi = atan2(fy, fx)
+                band.append((v * n + u, -cos(2 * phi), sin(2 * phi)))
+            }
+        }
         // Textured tiles (standard deviation ≥ 4): their origins and means.
         var textured: [(x: Int, y: Int, mean: Float)] = []
         plane.withUnsafeBufferPointer { pixels in
@@ -114,7 +170,7 @@ public struct SmudgeDetector: Sendable {
             }
         }
         // Eight tiles at a time, one per lane, windowed with their mean removed.
-        var slopes: [Double] = [], highs: [Double] = []
+        var slopes: [Double] = [], highs: [Double] = [], orientations: [TileOrientation] = []
         var re = [SIMD8<Float>](repeating: .zero, count: n * n), im = re
         var power = [SIMD8<Double>](repeating: .zero, count: n / 2 + 1)
         var counts = [Double](repeating: 0, count: n / 2 + 1)
@@ -144,17 +200,40 @@ public struct SmudgeDetector: Sendable {
                                 power[radius] += r * r + m * m
                             }
                         }
+                        let moments = Self.orientationMoments(re.baseAddress!, im.baseAddress!, band: band)
+                        // Noise spreads evenly over the angles: it adds to the power, not the moment.
+                        let bandNoise = noiseFloor * Double(band.count)
                         for lane in 0..<batch.count {
                             let (slope, high) = Self.radialProfile(
                                 power: power.map { $0[lane] }, counts: counts, size: n, noiseFloor: noiseFloor)
                             slopes.append(slope)
                             highs.append(high)
+                            // The moment over the scene's power (noise removed), at most 1 long.
+                            let signal = moments.power[lane] - bandNoise
+                            let x = moments.x[lane], y = moments.y[lane], length = (x * x + y * y).squareRoot()
+                            let scale = signal > 0 ? 1 / max(signal, length) : 0
+                            orientations.append(TileOrientation(x: x * scale, y: y * scale))
                         }
                     }
                 }
             }
         }
-        return (slopes, highs)
+        return (slopes, highs, orientations)
+    }
+
+    /// Each lane's power over `band` and its doubled-angle moments (power × cos 2θ, × sin 2θ).
+    static func orientationMoments(
+        _ re: UnsafePointer<SIMD8<Float>>, _ im: UnsafePointer<SIMD8<Float>>, band: [(index: Int, cos: Double, sin: Double)]
+    ) -> (power: SIMD8<Double>, x: SIMD8<Double>, y: SIMD8<Double>) {
+        var power = SIMD8<Double>.zero, x = power, y = power
+        for bin in band {
+            let r = SIMD8<Double>(re[bin.index]), m = SIMD8<Double>(im[bin.index])
+            let p = r * r + m * m
+            power += p
+            x += p * bin.cos
+            y += p * bin.sin
+        }
+        return (power, x, y)
     }
 
     /// The share of textured tiles at least 1.8× softer than the median of their textured neighbours.
@@ -256,13 +335,19 @@ public struct SmudgeObservation: DetectorObservation {
     public var veilFraction = 0.0
     /// 90th percentile over 8-pixel blocks of the standard deviation of log₂ luminance.
     public var localContrast = 0.0
+    /// Length of the textured tiles' mean orientation moment: 0 when their directional
+    /// energy points every way, 1 when every tile holds lines of one angle.
+    public var streakAlignment = 0.0
+    /// The angle of those lines, degrees counter-clockwise from horizontal as displayed.
+    public var streakAngle = 0.0
     public var evidence = 0.0
 
     public init() {}
 
     public init(
         confidence: Double, spectralSlope: Double, slopeSpread: Double, highFrequency: Double, veil: Double, evidence: Double,
-        softness: Double, widthSpread: Double, softIslands: Double, veilFraction: Double = 0, localContrast: Double = 0
+        softness: Double, widthSpread: Double, softIslands: Double, veilFraction: Double = 0, localContrast: Double = 0,
+        streakAlignment: Double = 0, streakAngle: Double = 0
     ) {
         self.confidence = confidence
         self.spectralSlope = spectralSlope
@@ -275,6 +360,8 @@ public struct SmudgeObservation: DetectorObservation {
         self.softIslands = softIslands
         self.veilFraction = veilFraction
         self.localContrast = localContrast
+        self.streakAlignment = streakAlignment
+        self.streakAngle = streakAngle
     }
 
     public static let fields: [ObservationField<Self>] = [
@@ -288,6 +375,8 @@ public struct SmudgeObservation: DetectorObservation {
         .number("softIslands", \.softIslands, "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
         .number("veilFraction", \.veilFraction, "10th percentile over 32-px tiles of darkest (2nd percentile of the darkest channel) over brightest (98th of luma) tones, in linear light", units: "fraction", range: 0...1),
         .number("localContrast", \.localContrast, "90th percentile over 8-px blocks of the standard deviation of log2 luminance", units: "stops", range: 0...8),
+        .number("streakAlignment", \.streakAlignment, "length of the textured tiles' mean doubled-angle moment of mid-band spectral power: 0 directions everywhere, 1 one line angle across the frame (streaks; also motion blur and one-direction scenes)", units: "fraction", range: 0...1),
+        .number("streakAngle", \.streakAngle, "angle of those lines, counter-clockwise from horizontal as displayed", units: "degrees", range: 0...180),
         .number("evidence", \.evidence, "log-odds of a smudge from veilFraction, before mapping", units: "log-odds", range: -100...100),
     ]
 }
