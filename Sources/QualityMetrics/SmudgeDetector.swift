@@ -80,8 +80,8 @@ public struct SmudgeDetector: Sendable {
         return SmudgeObservation(
             confidence: mapping(evidence), spectralSlope: slope, slopeSpread: spread, highFrequency: high, veil: veil,
             evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: islands,
-            veilFraction: veiling.veilFraction, localContrast: veiling.localContrast, streakAlignment: streaks.alignment,
-            streakAngle: streaks.angle)
+            veilFraction: veiling.veilFraction, localContrast: veiling.localContrast, halo: veiling.halo,
+            streakAlignment: streaks.alignment, streakAngle: streaks.angle)
     }
 
     /// How much of the tiles' directional energy shares one orientation across the frame,
@@ -335,6 +335,9 @@ public struct SmudgeObservation: DetectorObservation {
     public var veilFraction = 0.0
     /// 90th percentile over 8-pixel blocks of the standard deviation of log₂ luminance.
     public var localContrast = 0.0
+    /// The darkest tones just outside the highlights minus those farther off, linear light:
+    /// glow a film scatters out of bright sources (0 without highlights to measure).
+    public var halo = 0.0
     /// Length of the textured tiles' mean orientation moment: 0 when their directional
     /// energy points every way, 1 when every tile holds lines of one angle.
     public var streakAlignment = 0.0
@@ -347,7 +350,7 @@ public struct SmudgeObservation: DetectorObservation {
     public init(
         confidence: Double, spectralSlope: Double, slopeSpread: Double, highFrequency: Double, veil: Double, evidence: Double,
         softness: Double, widthSpread: Double, softIslands: Double, veilFraction: Double = 0, localContrast: Double = 0,
-        streakAlignment: Double = 0, streakAngle: Double = 0
+        halo: Double = 0, streakAlignment: Double = 0, streakAngle: Double = 0
     ) {
         self.confidence = confidence
         self.spectralSlope = spectralSlope
@@ -360,6 +363,7 @@ public struct SmudgeObservation: DetectorObservation {
         self.softIslands = softIslands
         self.veilFraction = veilFraction
         self.localContrast = localContrast
+        self.halo = halo
         self.streakAlignment = streakAlignment
         self.streakAngle = streakAngle
     }
@@ -375,6 +379,7 @@ public struct SmudgeObservation: DetectorObservation {
         .number("softIslands", \.softIslands, "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
         .number("veilFraction", \.veilFraction, "10th percentile over 32-px tiles of darkest (2nd percentile of the darkest channel) over brightest (98th of luma) tones, in linear light", units: "fraction", range: 0...1),
         .number("localContrast", \.localContrast, "90th percentile over 8-px blocks of the standard deviation of log2 luminance", units: "stops", range: 0...8),
+        .number("halo", \.halo, "5th percentile of the darkest channel 1-3% of the long side from the highlights (luma >= 245) minus that 6-15% away, in linear light; 0 without highlights (under 0.1% or over half the frame)", units: "fraction", range: -1...1),
         .number("streakAlignment", \.streakAlignment, "length of the textured tiles' mean doubled-angle moment of mid-band spectral power: 0 directions everywhere, 1 one line angle across the frame (streaks; also motion blur and one-direction scenes)", units: "fraction", range: 0...1),
         .number("streakAngle", \.streakAngle, "angle of those lines, counter-clockwise from horizontal as displayed", units: "degrees", range: 0...180),
         .number("evidence", \.evidence, "log-odds of a smudge from veilFraction, before mapping", units: "log-odds", range: -100...100),

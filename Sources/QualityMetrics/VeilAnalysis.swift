@@ -21,10 +21,20 @@ import Darwin
 ///   of log₂ luminance: how many stops of contrast the most contrasty places keep. A veil
 ///   compresses it everywhere; blur lowers it only where detail was finer than a block.
 ///
-/// Cost: one pass over the analysis image with a 256-entry table.
+/// - `halo`: light scattered out of the highlights. A film spreads each bright source into
+///   a wide, long-tailed glow, so the darkest tones just outside the highlights (the 5th
+///   percentile of the darkest channel 1–3 % of the long side away) sit above those
+///   farther off (6–15 %), in linear light; a clean lens keeps the shadows next to a lamp
+///   as dark as any. 0 when highlights (luma ≥ 245) cover under 0.1 % or over half of the
+///   frame, or either ring is nearly empty: there is then no source to scatter, or no
+///   shadow to receive it.
+///
+/// Cost: one pass over the analysis image with a 256-entry table, and a two-pass distance
+/// transform from the highlights.
 struct VeilAnalysis {
     var veilFraction = 0.0
     var localContrast = 0.0
+    var halo = 0.0
 
     static let tile = 32
     /// Tiles flatter than this luma variance (a standard deviation of 2 levels) hold no scene
@@ -117,5 +127,95 @@ struct VeilAnalysis {
         }
         deviations.sort()
         localContrast = deviations.isEmpty ? 0 : percentile(deviations, 0.9)
+        halo = Self.halo(luma: luma, darkest: darkest)
+    }
+
+    /// Luma at or above this is a highlight: a light source or a sunlit white, near clipping.
+    static let highlightLevel: UInt8 = 245
+    /// The rings around the highlights, as fractions of the long side: just outside, where a
+    /// film's glow is strongest, and farther off, where it has faded.
+    static let nearRing = 0.01...0.03, farRing = 0.06...0.15
+
+    /// `halo`: the 5th percentile of `darkest` in the near ring minus that in the far ring,
+    /// in linear light (see the type's documentation).
+    static func halo(luma: PixelBuffer<UInt8>, darkest: PixelBuffer<UInt8>) -> Double {
+        let width = luma.width, height = luma.height
+        guard width > 0, height > 0 else { return 0 }
+        // Distances are measured between 2 × 2 cells (a cell holding a highlight pixel is a
+        // highlight): the rings are tens of pixels wide, and a quarter of the cells is a
+        // quarter of the cost.
+        let columns = (width + 1) / 2, rows = (height + 1) / 2
+        let far = Int32.max / 2
+        var distance = [Int32](repeating: far, count: columns * rows)
+        var highlights = 0
+        luma.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                let row = pixels.baseAddress! + y * luma.rowStride
+                for x in 0..<width where row[x] >= highlightLevel {
+                    distance[(y / 2) * columns + x / 2] = 0
+                    highlights += 1
+                }
+            }
+        }
+        let share = Double(highlights) / Double(width * height)
+        guard share >= 0.001, share <= 0.5 else { return 0 }
+        // Chamfer distances (3 per step along an axis, 4 diagonally; within 8 % of the
+        // Euclidean distance) in thirds of a cell, forward then backward.
+        distance.withUnsafeMutableBufferPointer { d in
+            for y in 0..<rows {
+                for x in 0..<columns {
+                    let i = y * columns + x
+                    var v = d[i]
+                    if x > 0 { v = min(v, d[i - 1] + 3) }
+                    if y > 0 {
+                        v = min(v, d[i - columns] + 3)
+                        if x > 0 { v = min(v, d[i - columns - 1] + 4) }
+                        if x < columns - 1 { v = min(v, d[i - columns + 1] + 4) }
+                    }
+                    d[i] = v
+                }
+            }
+            for y in stride(from: rows - 1, through: 0, by: -1) {
+                for x in stride(from: columns - 1, through: 0, by: -1) {
+                    let i = y * columns + x
+                    var v = d[i]
+                    if x < columns - 1 { v = min(v, d[i + 1] + 3) }
+                    if y < rows - 1 {
+                        v = min(v, d[i + columns] + 3)
+                        if x < columns - 1 { v = min(v, d[i + columns + 1] + 4) }
+                        if x > 0 { v = min(v, d[i + columns - 1] + 4) }
+                    }
+                    d[i] = v
+                }
+            }
+        }
+        // The long side in thirds of a cell, the unit of `distance`.
+        let long = Double(max(width, height)) / 2 * 3
+        let near = (Int32(nearRing.lowerBound * long), Int32(nearRing.upperBound * long))
+        let distant = (Int32(farRing.lowerBound * long), Int32(farRing.upperBound * long))
+        var nearCounts = [Int](repeating: 0, count: 256), farCounts = nearCounts
+        darkest.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                let row = pixels.baseAddress! + y * darkest.rowStride
+                let cells = (y / 2) * columns
+                for cell in 0..<columns {
+                    let d = distance[cells + cell]
+                    guard d > near.0, d <= distant.1 else { continue }
+                    let pair = row + 2 * cell, both = 2 * cell + 1 < width
+                    if d <= near.1 {
+                        nearCounts[Int(pair[0])] += 1
+                        if both { nearCounts[Int(pair[1])] += 1 }
+                    } else if d > distant.0 {
+                        farCounts[Int(pair[0])] += 1
+                        if both { farCounts[Int(pair[1])] += 1 }
+                    }
+                }
+            }
+        }
+        // A ring of fewer than 50 pixels has no percentile worth reading.
+        guard nearCounts.reduce(0, +) >= 50, farCounts.reduce(0, +) >= 50 else { return 0 }
+        let nearFloor = linear[Histogram(counts: nearCounts).percentile(0.05)]
+        let farFloor = linear[Histogram(counts: farCounts).percentile(0.05)]
+        return nearFloor - farFloor
     }
 }

@@ -52,6 +52,49 @@ struct VeilTests {
         #expect(veil(wall).veilFraction == 0)
     }
 
+    /// A lamp: a disc of white (radius 20 px) on a dark, textured ground (levels 10–40).
+    func lamp(seed: UInt64) -> [Float] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<(width * height)).map { i in
+            let dx = Double(i % width - width / 2), dy = Double(i / width - height / 2)
+            return dx * dx + dy * dy <= 400 ? 255 : Float.random(in: 10...40, using: &generator)
+        }
+    }
+
+    /// `scene + a·(scene blurred by σ 25 px)` in linear light: a film scattering a share `a`
+    /// of the light into a glow around each bright source.
+    func glowing(_ pixels: [Float], strength a: Float) -> [Float] {
+        let linear = pixels.map { pow(max(0, min(255, $0)) / 255, 2.2) }
+        let glow = Scenes.gaussian(linear, width: width, height: height, sigma: 25)
+        return zip(linear, glow).map { 255 * pow(min(1, $0 + a * $1), 1 / 2.2) }
+    }
+
+    @Test func aGlowAroundTheHighlightsRaisesTheHalo() {
+        let scene = lamp(seed: 24)
+        let ladder = [0, 0.05, 0.1, 0.2, 0.4].map { veil(glowing(scene, strength: Float($0))).halo }
+        for (a, b) in zip(ladder, ladder.dropFirst()) { #expect(b > a, "\(ladder)") }
+        #expect(abs(ladder[0]) < 0.002, "\(ladder)")
+    }
+
+    /// Blur spreads the lamp's edge by a few pixels; the glow of a film reaches far further.
+    @Test func blurIsNotAHalo() {
+        let scene = lamp(seed: 25)
+        let light = veil(glowing(scene, strength: 0.05)).halo
+        for sigma: Float in [1.5, 3] {
+            let blurred = veil(Scenes.gaussian(scene, width: width, height: height, sigma: sigma)).halo
+            #expect(blurred < light, "σ \(sigma): \(blurred) vs glow 0.05: \(light)")
+        }
+    }
+
+    /// Without highlights there is no source to scatter: the halo is 0, as it is when they
+    /// fill most of the frame.
+    @Test func noHighlightsNoHalo() {
+        let scene = Scenes.photo(width: width, height: height, seed: 26).map { min($0, 200) }
+        #expect(veil(scene).halo == 0)
+        let white = lamp(seed: 27).map { _ in Float(250) }
+        #expect(veil(white).halo == 0)
+    }
+
     /// The exact values on a plane of two levels per tile: darkest over brightest in linear light.
     @Test func theVeilFractionIsDarkOverBrightInLinearLight() {
         // Every tile holds levels 60 and 200 in equal parts (vertical stripes).
