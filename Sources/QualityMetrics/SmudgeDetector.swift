@@ -62,7 +62,7 @@ public struct SmudgeDetector: Sendable {
 
     /// - Parameter tiles: the tile analysis of `image.luma`.
     public func analyze(_ image: AnalysisImage, tiles: TileAnalysis) -> SmudgeObservation {
-        var (slopes, highs, orientations) = Self.tileSpectra(image.luma, noiseVariance: tiles.noiseVariance)
+        var (slopes, highs, orientations) = Self.tileSpectra(image.luma, noiseVariance: tiles.noiseVariance, moments: tiles.values)
         let streaks = Self.streaks(orientations)
         let darkest = VeilAnalysis.darkestChannel(image)
         let veil = Double(Histogram(darkest).percentile(0.02)) / 255
@@ -125,9 +125,11 @@ public struct SmudgeDetector: Sendable {
 
     /// The spectral slope and high-frequency share (`radialProfile`) of every textured
     /// 64-pixel tile of `plane` (standard deviation ≥ 4), Hann-windowed with its mean removed.
-    /// - Parameter noiseVariance: the plane's noise variance per pixel (`TileAnalysis`).
+    /// - Parameters:
+    ///   - noiseVariance: the plane's noise variance per pixel (`TileAnalysis`).
+    ///   - moments: the plane's tile moments (`TileAnalysis.values`), on a grid that divides `tile`.
     static func tileSpectra(
-        _ plane: PixelBuffer<UInt8>, noiseVariance: Double
+        _ plane: PixelBuffer<UInt8>, noiseVariance: Double, moments: TileGrid
     ) -> (slopes: [Double], highs: [Double], orientations: [TileOrientation]) {
         let n = Self.tile
         let fft = FFT(size: n)
@@ -149,24 +151,18 @@ public struct SmudgeDetector: Sendable {
                 band.append((v * n + u, -cos(2 * phi), sin(2 * phi)))
             }
         }
-        // Textured tiles (standard deviation ≥ 4): their origins and means.
+        // Textured tiles (standard deviation ≥ 4): their origins and means, from the moments
+        // of the smaller tiles that make each one up.
+        precondition(n % moments.tileSize == 0, "tile moments on a grid that does not divide the spectra's tiles")
+        let parts = n / moments.tileSize
         var textured: [(x: Int, y: Int, mean: Float)] = []
-        plane.withUnsafeBufferPointer { pixels in
-            for y0 in stride(from: 0, through: plane.height - n, by: n) {
-                for x0 in stride(from: 0, through: plane.width - n, by: n) {
-                    let origin = pixels.baseAddress! + y0 * plane.rowStride + x0
-                    var mean: Float = 0
-                    for y in 0..<n { for x in 0..<n { mean += Float(origin[y * plane.rowStride + x]) } }
-                    mean /= Float(n * n)
-                    var variance: Float = 0
-                    for y in 0..<n {
-                        for x in 0..<n {
-                            let v = Float(origin[y * plane.rowStride + x]) - mean
-                            variance += v * v
-                        }
-                    }
-                    if (variance / Float(n * n)).squareRoot() >= 4 { textured.append((x0, y0, mean)) }
+        for y0 in stride(from: 0, through: plane.height - n, by: n) {
+            for x0 in stride(from: 0, through: plane.width - n, by: n) {
+                var tile = Moments()
+                for row in 0..<parts {
+                    for column in 0..<parts { tile = tile + moments[x0 / moments.tileSize + column, y0 / moments.tileSize + row] }
                 }
+                if tile.standardDeviation >= 4 { textured.append((x0, y0, Float(tile.mean))) }
             }
         }
         // Eight tiles at a time, one per lane, windowed with their mean removed.
