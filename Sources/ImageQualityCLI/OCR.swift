@@ -100,6 +100,8 @@ struct OCR: AsyncParsableCommand {
                 Terminal.write(body.serialized + "\n", to: STDOUT_FILENO)
             }
         }
+        // Tesseract's engines end here, on this thread, not while the process exits.
+        recognizer.releaseIdleEngines()
         if !quiet { Terminal.write(summary.text(elapsed: ContinuousClock.now - start, width: Terminal.errorColumns), to: STDERR_FILENO) }
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }

@@ -148,6 +148,22 @@ public final class TesseractRecognizer: TextRecognizer {
     private func checkIn(_ engine: Engine, _ key: EngineKey) {
         engines.withLock { $0[key, default: []].append(engine) }
     }
+
+    /// Ends and frees the idle engines now instead of with the recognizer; a later call
+    /// starts new ones. A program calls it before it exits: each engine then hands its
+    /// language data back to Tesseract's process-wide cache while that cache exists. An
+    /// engine freed during `exit` (its last reference dropped on another thread) can find
+    /// the cache already torn down, and its dictionaries leak.
+    public func releaseIdleEngines() {
+        let idle = engines.withLock { engines in
+            defer { engines = [:] }
+            return engines
+        }
+        withExtendedLifetime(idle) {}
+    }
+
+    /// Engines waiting for a call, over every configuration.
+    var idleEngineCount: Int { engines.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 }
 
 extension TesseractRecognizer {

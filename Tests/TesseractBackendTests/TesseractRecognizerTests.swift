@@ -60,6 +60,17 @@ struct TesseractRecognizerTests {
         #expect(levels.withLock { $0.other } != 0)
     }
 
+    /// Released engines are gone at once (ended and freed), and the next call starts one.
+    @Test func idleEnginesAreReleasedOnRequest() throws {
+        let recognizer = TesseractRecognizer()
+        try recognizer.prepare(RecognitionOptions())
+        #expect(recognizer.idleEngineCount == 1)
+        recognizer.releaseIdleEngines()
+        #expect(recognizer.idleEngineCount == 0)
+        try recognizer.prepare(RecognitionOptions())
+        #expect(recognizer.idleEngineCount == 1)
+    }
+
     @Test func conformsToTheTextRecognizerContract() async throws {
         let failures = await TextRecognizerConformance.check(recognizer, page: try RenderedPage.luma(), expectedWords: Set(try RenderedPage.words()), minimumWordRecall: 0.9)
         #expect(failures.isEmpty, "\(failures)")
