@@ -29,7 +29,6 @@ import sys
 import tempfile
 from multiprocessing import Pool
 
-import numpy as np
 from PIL import Image, ImageOps
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -38,21 +37,18 @@ import build  # noqa: E402  (the dataset generator's simulator)
 
 from measurelib import auc  # noqa: E402
 
-LONG_SIDE = 768
 SEED = 20261124
 KINDS = ["oil", "partial", "drops", "scratch", "dust"]
-OIL_STRENGTHS = [0.4, 0.6, 0.8]
 
 
 def variants(task):
     """Writes the clean photo, its two clean variants and one image per kind; returns their rows."""
     index, path, out = task
     name = f"p{index:02d}"
-    image = ImageOps.exif_transpose(Image.open(path)).convert("RGB")
-    scale = min(1.0, LONG_SIDE / max(image.size))
+    u8 = build.from_pil(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))
+    scale = min(1.0, build.PHOTO_LONG_SIDE / max(u8.shape[:2]))
     if scale < 1:
-        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.BOX)
-    u8 = np.asarray(image).copy()
+        u8 = build.area_resize(u8, max(1, round(u8.shape[1] * scale)), max(1, round(u8.shape[0] * scale)))
     L = max(u8.shape[:2])
     lin = build.srgb_to_linear(u8)
     rows = []
@@ -73,10 +69,10 @@ def variants(task):
     emit("clean", u8, 0)
     emit("noise", build.add_noise(u8, build.NOISE_LEVELS, rng("noise")), 0)
     emit("gaussian", build.linear_to_srgb_u8(build.gaussian(lin, build.SMUDGE_BLUR_NEGATIVE * L)), 0)
-    oil, _ = build.oil_film(lin, L, rng("oil"), OIL_STRENGTHS[index % 3], 1.0)
+    oil, _ = build.oil_film(lin, L, rng("oil"), build.OIL_STRENGTHS[index % 3], 1.0)
     emit("oil", camera(oil, "oil"), 1)
     r = rng("partial")
-    partial, _ = build.oil_film(lin, L, r, OIL_STRENGTHS[(index + 1) % 3], float(r.uniform(0.3, 0.6)))
+    partial, _ = build.oil_film(lin, L, r, build.OIL_STRENGTHS[(index + 1) % 3], float(r.uniform(0.3, 0.6)))
     emit("partial", camera(partial, "partial"), 1)
     drops, _, _ = build.water_drops(lin, L, rng("drops"))
     emit("drops", camera(drops, "drops"), 1)
