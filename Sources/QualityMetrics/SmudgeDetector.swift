@@ -123,6 +123,26 @@ public struct SmudgeDetector: Sendable {
     /// and below the top quarter, where JPEG blocks and noise sit.
     static let orientationBand = 3...24
 
+    /// The bins of `orientationBand` in a `tile`² spectrum with their doubled line angle. Bin
+    /// (u, v) is the frequency (fx, fy), x to the right and y down; its lines run
+    /// perpendicular to it, at θ = 90° − atan2(fy, fx) counter-clockwise as displayed, so
+    /// (cos 2θ, sin 2θ) = (−cos 2φ, sin 2φ).
+    static let orientationBins: [(index: Int, cos: Double, sin: Double)] = {
+        let n = tile
+        let radii = Self.radii(size: n)
+        var bins: [(index: Int, cos: Double, sin: Double)] = []
+        for v in 0..<n {
+            let fy = Double(v <= n / 2 ? v : v - n)
+            for u in 0..<n {
+                let fx = Double(u <= n / 2 ? u : u - n)
+                guard orientationBand.contains(Int(radii[v * n + u])) else { continue }
+                let phi = atan2(fy, fx)
+                bins.append((v * n + u, -cos(2 * phi), sin(2 * phi)))
+            }
+        }
+        return bins
+    }()
+
     /// The spectral slope and high-frequency share (`radialProfile`) of every textured
     /// 64-pixel tile of `plane` (standard deviation ≥ 4), Hann-windowed with its mean removed.
     /// - Parameters:
@@ -138,19 +158,7 @@ public struct SmudgeDetector: Sendable {
         let windowEnergy = window.reduce(0) { $0 + Double($1) * Double($1) }
         let noiseFloor = noiseVariance * windowEnergy * windowEnergy
         let radii = Self.radii(size: n)
-        // Each band bin's doubled line angle. Bin (u, v) is the frequency (fx, fy), x to
-        // the right and y down; its lines run perpendicular to it, at θ = 90° − atan2(fy, fx)
-        // counter-clockwise as displayed, so (cos 2θ, sin 2θ) = (−cos 2φ, sin 2φ).
-        var band: [(index: Int, cos: Double, sin: Double)] = []
-        for v in 0..<n {
-            let fy = Double(v <= n / 2 ? v : v - n)
-            for u in 0..<n {
-                let fx = Double(u <= n / 2 ? u : u - n)
-                guard Self.orientationBand.contains(Int(radii[v * n + u])) else { continue }
-                let phi = atan2(fy, fx)
-                band.append((v * n + u, -cos(2 * phi), sin(2 * phi)))
-            }
-        }
+        let band = Self.orientationBins
         // Textured tiles (standard deviation ≥ 4): their origins and means, from the moments
         // of the smaller tiles that make each one up.
         precondition(n % moments.tileSize == 0, "tile moments on a grid that does not divide the spectra's tiles")
