@@ -494,7 +494,7 @@ BLUR_MOTION = [0.01, 0.02, 0.04]
 NOISE_LEVELS = 4.0            # sigma in 8-bit levels (4/255)
 OIL_STRENGTHS = [0.4, 0.6, 0.8]  # share of the light an oil film scatters
 SMUDGE_BLUR_NEGATIVE = 0.003      # a soft but clean photo: blur, not a smudge (σ / L)
-EXPOSURE_EVS = [-3.0, -2.0, -1.5, -0.3, 0.0, 0.3, 1.5, 2.0, 3.0]
+EXPOSURE_EVS = [-3.0, -2.0, -1.5, -0.6, -0.3, 0.0, 0.3, 0.6, 1.5, 2.0, 3.0]
 
 
 def photo_task(args):
@@ -1013,7 +1013,10 @@ Real photographs shifted in exposure, for calibrating and measuring the `exposur
     out = encode(clip(decode(img) · 2^EV, 0, 1))
 
 with the sRGB curves below (`decode` to linear light, `encode` back), for EV ∈
-{{{", ".join(fmt(e) for e in EXPOSURE_EVS)}}}. `label` = 1 when |EV| ≥ 1.5, else 0. `direction` is
+{{{", ".join(fmt(e) for e in EXPOSURE_EVS)}}}. `label` = 1 when |EV| ≥ 1.5, else 0: a shift
+of up to about two thirds of a stop (±0.6, two steps of a camera's exposure-compensation dial)
+is within the tolerance photographers give a JPEG, a matter of taste rather than a fault; from
+1.5 stops whole tone ranges sink into the shadows or clip. `direction` is
 `under` (EV ≤ −1.5), `over` (EV ≥ 1.5) or `ok`. `severity` and `ev` are both the EV. Scenes that
 were already dark or bright (e.g. `kde-darkesthour`, `kde-summer_1am`) are labelled by the shift
 alone, so a few EV −0.3 images may look dark.
