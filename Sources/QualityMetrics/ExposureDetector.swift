@@ -36,9 +36,9 @@ public struct ExposureDetector: Sendable {
 
     /// Log-odds weights: intercept, median in stops, detail's 90th percentile in stops
     /// (fitted by `Scripts/measure/fit_exposure.py` on `Datasets/exposure`, train split).
-    static let underWeights = (intercept: -3.1238, median: -2.7674, detailP90: -2.9403)
+    static let underWeights = (intercept: -2.8245, median: -2.0242, detailP90: -2.5866)
     /// Log-odds weights: intercept, highlight detail share, clipped share (same script).
-    static let overWeights = (intercept: -4.376, highlightDetail: 45.2858, highlightClip: 38.2721)
+    static let overWeights = (intercept: -4.4198, highlightDetail: 31.3948, highlightClip: 31.9767)
 
     public init(under: LogisticMapping = ExposureDetector.defaultUnder, over: LogisticMapping = ExposureDetector.defaultOver) {
         self.under = under
