@@ -51,7 +51,7 @@ public struct ExposureDetector: Sendable {
         direction: "defect",
         fields: ExposureObservation.descriptorFields,
         cost: "one histogram and one gradient pass over the analysis image, and the shared detail analysis and text estimate",
-        caveats: "A photo whose subject is itself dark (a black cat on coal) or bright (snow) reads as badly exposed; so does a frame that is mostly clipped sky.",
+        caveats: "A photo whose subject is itself dark (a black cat on coal) or bright (snow) reads as badly exposed; so does a lit subject on a black ground (a flash photo at night, a low-key shot), whose median falls in the ground, and a frame that is mostly clipped sky.",
         calibration: .init(measure: "evidence", meaning: "the larger of underEvidence and overEvidence (log-odds)"))
 
     public func analyze(_ image: AnalysisImage) -> ExposureObservation {

@@ -51,7 +51,7 @@ public struct SmudgeDetector: Sendable {
         direction: "defect",
         fields: SmudgeObservation.descriptorFields,
         cost: "one 64×64 FFT per textured tile of the analysis image, and the shared tile analysis",
-        caveats: "Fog, haze and mist score high, and so does a textured frame with no dark tone anywhere (snow).",
+        caveats: "Fog, haze and mist score high, and so does a textured frame with no dark tone anywhere (snow). A film over a scene of one strong colour, over only part of the frame, or showing only as glare and streaks around lights at night is often missed.",
         calibration: .init(measure: "evidence", meaning: "log-odds of the veil cue before mapping"))
 
     static let tile = 64
