@@ -1,41 +1,74 @@
 import ImagingCore
 
-/// Reads what imgquality needs from an EXIF block (a TIFF structure: byte order,
-/// magic 42, IFD0): the Orientation tag.
-enum EXIF {
-    /// The Orientation tag (274) of IFD0, or `nil` when absent or malformed.
-    /// Out-of-range values (0, 9, …) are returned as their raw number for the caller to report.
-    static func orientationValue(_ bytes: UnsafeRawBufferPointer) -> Int? {
+/// The first image directory (IFD0) of a classic TIFF structure (byte order, magic 42, the
+/// directory's offset): an EXIF block, or a TIFF file. Every read is bounds-checked, so a
+/// malformed or truncated structure reads as absent entries, never past the bytes.
+struct TIFFDirectory {
+    private let bytes: UnsafeRawBufferPointer
+    private let littleEndian: Bool
+    private var offset = 0
+    private var count = 0
+
+    /// nil when `bytes` do not start with a classic TIFF header whose IFD0 entry count is readable.
+    init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 8 else { return nil }
-        let littleEndian: Bool
         switch (bytes[0], bytes[1]) {
         case (0x49, 0x49): littleEndian = true
         case (0x4D, 0x4D): littleEndian = false
         default: return nil
         }
-        func u16(_ offset: Int) -> Int? {
-            guard offset >= 0, offset + 2 <= bytes.count else { return nil }
-            let a = Int(bytes[offset]), b = Int(bytes[offset + 1])
-            return littleEndian ? a | b << 8 : a << 8 | b
-        }
-        func u32(_ offset: Int) -> Int? {
-            guard let low = u16(littleEndian ? offset : offset + 2), let high = u16(littleEndian ? offset + 2 : offset)
-            else { return nil }
-            return high << 16 | low
-        }
-        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+        self.bytes = bytes
+        guard u16(2) == 42, let ifd = u32(4), let entries = u16(ifd) else { return nil }
+        offset = ifd
+        count = entries
+    }
+
+    private func u16(_ at: Int) -> Int? {
+        guard at >= 0, at + 2 <= bytes.count else { return nil }
+        let a = Int(bytes[at]), b = Int(bytes[at + 1])
+        return littleEndian ? a | b << 8 : a << 8 | b
+    }
+
+    private func u32(_ at: Int) -> Int? {
+        guard let low = u16(littleEndian ? at : at + 2), let high = u16(littleEndian ? at + 2 : at) else { return nil }
+        return high << 16 | low
+    }
+
+    /// The entry of `tag`: its field type and where its first value lies (inline, as for the
+    /// one-value SHORT and LONG fields read here). nil when absent, when it holds no value,
+    /// or when an entry before it runs past the bytes.
+    private func entry(_ tag: Int) -> (type: Int, valueAt: Int)? {
         for index in 0..<count {
-            let entry = ifd + 2 + index * 12
-            guard let tag = u16(entry) else { return nil }
-            guard tag == 0x0112 else { continue }
-            guard let type = u16(entry + 2), let values = u32(entry + 4), values >= 1 else { return nil }
-            switch type {
-            case 3: return u16(entry + 8)  // SHORT, as the standard says
-            case 4: return u32(entry + 8)  // LONG, written by some tools
-            default: return nil
-            }
+            let at = offset + 2 + index * 12
+            guard let found = u16(at) else { return nil }
+            guard found == tag else { continue }
+            guard let type = u16(at + 2), let values = u32(at + 4), values >= 1 else { return nil }
+            return (type, at + 8)
         }
         return nil
+    }
+
+    /// Whether IFD0 has an entry for `tag` with at least one value.
+    func contains(_ tag: Int) -> Bool { entry(tag) != nil }
+
+    /// The first value of `tag` when it is a SHORT (as the standard says for most tags) or a
+    /// LONG (as some tools write them); nil when absent, of another type, or malformed.
+    func number(_ tag: Int) -> Int? {
+        guard let (type, at) = entry(tag) else { return nil }
+        switch type {
+        case 3: return u16(at)
+        case 4: return u32(at)
+        default: return nil
+        }
+    }
+}
+
+/// Reads what imgquality needs from an EXIF block: the Orientation tag.
+enum EXIF {
+    /// The Orientation tag (274) of IFD0, or `nil` when absent or malformed.
+    /// Out-of-range values (0, 9, …) are returned as their raw number for the caller to report.
+    static func orientationValue(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        TIFFDirectory(bytes)?.number(0x0112)
     }
 
     /// The orientation to apply, and a warning when the tag holds a value outside 1…8.

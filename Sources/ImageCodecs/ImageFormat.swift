@@ -15,7 +15,9 @@ public enum SniffedFormat: Equatable, Sendable {
     /// Nothing recognised.
     case unknown
 
-    /// Identifies `bytes` from their signature; 16 bytes are enough.
+    /// Identifies `bytes` from their signature; 16 bytes are enough, except that a TIFF's
+    /// first directory is read to tell a camera raw file, which is built on TIFF, from an image
+    /// (`cameraRaw`).
     public static func sniff(_ bytes: UnsafeRawBufferPointer) -> SniffedFormat {
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
             guard bytes.count >= offset + signature.count else { return false }
@@ -31,6 +33,7 @@ public enum SniffedFormat: Equatable, Sendable {
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
             || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B])
         {
+            if let raw = cameraRaw(bytes) { return .unsupported(raw) }
             return .supported(.tiff)
         }
         if ascii("GIF87a") || ascii("GIF89a") { return .unsupported("GIF") }
@@ -57,6 +60,24 @@ public enum SniffedFormat: Equatable, Sendable {
         if starts([0x76, 0x2F, 0x31, 0x01]) { return .unsupported("OpenEXR") }
         if starts([0, 0, 1, 0]) && bytes.count >= 6 && bytes[4] != 0 && bytes[5] == 0 { return .unsupported("ICO") }
         return .unknown
+    }
+}
+
+extension SniffedFormat {
+    /// The kind of camera raw file a TIFF-structured file is, or nil for an image. Raw files
+    /// hold the sensor's mosaic, which imgquality does not develop; their first directory is
+    /// either that mosaic or a small preview (often 256 pixels wide) that would be scored in
+    /// the photo's place. Told by what the raw formats write and images do not: Canon's "CR"
+    /// signature after the header; DNGVersion (50706) in IFD0; a colour filter array or linear
+    /// raw photometric interpretation (32803, 34892); or an IFD0 marked as a reduced-resolution
+    /// copy (NewSubfileType bit 0) beside SubIFDs (330), where the raw image is kept.
+    static func cameraRaw(_ bytes: UnsafeRawBufferPointer) -> String? {
+        if bytes.count >= 11, bytes[8] == 0x43, bytes[9] == 0x52, bytes[10] == 2 { return "Canon CR2 raw" }
+        guard let ifd0 = TIFFDirectory(bytes) else { return nil }
+        if ifd0.contains(50706) { return "DNG camera raw" }
+        if let photometric = ifd0.number(262), photometric == 32803 || photometric == 34892 { return "camera raw" }
+        if let subfile = ifd0.number(254), subfile & 1 == 1, ifd0.contains(330) { return "camera raw" }
+        return nil
     }
 }
 

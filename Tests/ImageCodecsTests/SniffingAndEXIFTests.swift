@@ -25,17 +25,83 @@ struct SniffingAndEXIFTests {
         #expect(sniff(Array("hello".utf8)) == .unknown)
     }
 
-    /// A TIFF-structured EXIF block with one IFD0 entry.
-    func exifBlock(littleEndian: Bool, tag: UInt16 = 0x0112, type: UInt16 = 3, value: UInt32) -> [UInt8] {
+    /// A TIFF structure whose IFD0 holds `entries` (tag, field type, one inline value), in
+    /// that order, then a next-directory offset of 0.
+    func tiffStructure(littleEndian: Bool, entries: [(tag: UInt16, type: UInt16, value: UInt32)]) -> [UInt8] {
         func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
         func u32(_ v: UInt32) -> [UInt8] {
             let bytes = [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
             return littleEndian ? bytes : bytes.reversed()
         }
         var block = littleEndian ? Array("II".utf8) : Array("MM".utf8)
-        block += u16(42) + u32(8) + u16(1) + u16(tag) + u16(type) + u32(1)
-        block += type == 3 ? u16(UInt16(value)) + [0, 0] : u32(value)
+        block += u16(42) + u32(8) + u16(UInt16(entries.count))
+        for entry in entries {
+            block += u16(entry.tag) + u16(entry.type) + u32(1)
+            switch entry.type {
+            case 1: block += [UInt8(entry.value), 0, 0, 0]
+            case 3: block += u16(UInt16(entry.value)) + [0, 0]
+            default: block += u32(entry.value)
+            }
+        }
         return block + u32(0)
+    }
+
+    /// A TIFF-structured EXIF block with one IFD0 entry.
+    func exifBlock(littleEndian: Bool, tag: UInt16 = 0x0112, type: UInt16 = 3, value: UInt32) -> [UInt8] {
+        tiffStructure(littleEndian: littleEndian, entries: [(tag, type, value)])
+    }
+
+    /// The first directories camera raw files write, against ordinary TIFF images.
+    @Test(arguments: [true, false])
+    func cameraRawIsToldFromATIFFImage(littleEndian: Bool) {
+        let size: [(UInt16, UInt16, UInt32)] = [(256, 4, 640), (257, 4, 480)]
+        func sniffed(_ entries: [(tag: UInt16, type: UInt16, value: UInt32)]) -> SniffedFormat {
+            sniff(tiffStructure(littleEndian: littleEndian, entries: entries))
+        }
+        // DNG: DNGVersion (BYTE) in IFD0, whatever the rest.
+        #expect(sniffed([(254, 4, 1)] + size + [(50706, 1, 1)]) == .unsupported("DNG camera raw"))
+        // The sensor's mosaic in IFD0: colour filter array or linear raw.
+        #expect(sniffed(size + [(262, 3, 32803)]) == .unsupported("camera raw"))
+        #expect(sniffed(size + [(262, 3, 34892)]) == .unsupported("camera raw"))
+        // A preview in IFD0 and the raw image in a SubIFD (NEF, ARW, PEF).
+        #expect(sniffed([(254, 4, 1)] + size + [(330, 4, 4096)]) == .unsupported("camera raw"))
+        // Ordinary images: RGB or gray, a reduced-resolution page without SubIFDs, SubIFDs
+        // beside a full-resolution IFD0.
+        #expect(sniffed(size + [(262, 3, 2)]) == .supported(.tiff))
+        #expect(sniffed(size + [(262, 3, 1)]) == .supported(.tiff))
+        #expect(sniffed([(254, 4, 1)] + size) == .supported(.tiff))
+        #expect(sniffed([(254, 4, 0)] + size + [(330, 4, 4096)]) == .supported(.tiff))
+        #expect(sniffed([]) == .supported(.tiff))
+    }
+
+    @Test func canonCR2IsCameraRaw() {
+        var cr2 = tiffStructure(littleEndian: true, entries: [(256, 4, 640)])
+        cr2.insert(contentsOf: [0x43, 0x52, 2, 0, 0, 0, 0, 0], at: 8)  // "CR", version 2.0, RAW IFD offset
+        cr2[4] = 16  // IFD0 follows the CR2 header
+        #expect(sniff(cr2) == .unsupported("Canon CR2 raw"))
+    }
+
+    /// A directory cut anywhere is read as far as it goes: a camera raw entry past the cut is
+    /// not seen, and nothing is read past the bytes.
+    @Test func aTruncatedDirectoryIsReadAsFarAsItGoes() {
+        let dng = tiffStructure(littleEndian: true, entries: [(256, 4, 640), (50706, 1, 1)])
+        for length in 0..<dng.count {
+            let format = sniff(Array(dng[0..<length]))
+            let countEnd = 8 + 2 + 12 + 8  // where the DNGVersion entry's value count ends
+            if length < 4 { #expect(format == .unknown) }
+            else if length < countEnd { #expect(format == .supported(.tiff), "prefix of \(length) bytes") }
+            else { #expect(format == .unsupported("DNG camera raw"), "prefix of \(length) bytes") }
+        }
+    }
+
+    @Test func aCameraRawFileIsRefusedByName() throws {
+        let dng = tiffStructure(littleEndian: true, entries: [(254, 4, 1), (256, 4, 256), (257, 4, 171), (50706, 1, 1)])
+        #expect {
+            _ = try ImageDecoder().decode(dng)
+        } throws: { error in
+            let error = error as? ImagingError
+            return error?.kind == .unsupportedFormat && error?.message.hasPrefix("DNG camera raw image:") == true
+        }
     }
 
     @Test(arguments: [true, false])

@@ -358,7 +358,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.11.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.12.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {
