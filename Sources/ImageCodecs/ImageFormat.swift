@@ -72,7 +72,10 @@ extension SniffedFormat {
     /// raw photometric interpretation (32803, 34892); or an IFD0 marked as a reduced-resolution
     /// copy (NewSubfileType bit 0) beside SubIFDs (330), where the raw image is kept.
     static func cameraRaw(_ bytes: UnsafeRawBufferPointer) -> String? {
-        if bytes.count >= 11, bytes[8] == 0x43, bytes[9] == 0x52, bytes[10] == 2 { return "Canon CR2 raw" }
+        // Canon CR2: a little-endian header whose IFD0 lies at 16, after "CR" and version 2.
+        if bytes.count >= 11, bytes[0] == 0x49, bytes[2] == 0x2A, Array(bytes[4..<11]) == [16, 0, 0, 0, 0x43, 0x52, 2] {
+            return "Canon CR2 raw"
+        }
         guard let ifd0 = TIFFDirectory(bytes) else { return nil }
         if ifd0.contains(50706) { return "DNG camera raw" }
         if let photometric = ifd0.number(262), photometric == 32803 || photometric == 34892 { return "camera raw" }

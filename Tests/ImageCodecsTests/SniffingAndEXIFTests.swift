@@ -79,6 +79,9 @@ struct SniffingAndEXIFTests {
         cr2.insert(contentsOf: [0x43, 0x52, 2, 0, 0, 0, 0, 0], at: 8)  // "CR", version 2.0, RAW IFD offset
         cr2[4] = 16  // IFD0 follows the CR2 header
         #expect(sniff(cr2) == .unsupported("Canon CR2 raw"))
+        // The same bytes after a header pointing elsewhere are image data, not a signature.
+        cr2[4] = 24
+        #expect(sniff(cr2) == .supported(.tiff))
     }
 
     /// A directory cut anywhere is read as far as it goes: a camera raw entry past the cut is
