@@ -9,7 +9,8 @@ import Foundation
 ///   followed, links to directories are not (no cycles). A link with an image name
 ///   that leads nowhere (dangling, or a loop) is taken, so its record says why it
 ///   cannot be read. A named directory that cannot be listed is itself an input (its
-///   record holds the error); a directory below it that cannot be listed, and a named
+///   record holds the error); a directory below it that cannot be listed, a FIFO, socket
+///   or device among its files (skipped: reading a FIFO waits for a writer), and a named
 ///   directory without images, are reported on standard error.
 /// - `-` reads paths from standard input, one per line (or NUL-separated), lazily,
 ///   so a pipeline streams. A line's trailing `\r` (CRLF input) is dropped; a name that
@@ -56,11 +57,31 @@ struct InputExpander: Sendable {
                 if isDirectory.boolValue {
                     if !isLink { pending.append(relative + name + "/") }
                 } else if takesName {
-                    found.append(path)
+                    // Reading a FIFO waits for a writer, and a device or socket holds no image:
+                    // a walk takes regular files only, so one such entry cannot stall the batch.
+                    if let kind = Self.specialFileKind(path) {
+                        warn("skipped \(path): \(kind), not a regular file")
+                    } else {
+                        found.append(path)
+                    }
                 }
             }
         }
         return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// What `path` is (through links) when it is not a regular file: "a FIFO", "a socket",
+    /// "a device"; nil for a regular file or one that cannot be examined (its record says why).
+    static func specialFileKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "a special file"
+        }
     }
 
     /// The system's words for why a directory could not be listed.

@@ -89,6 +89,19 @@ struct PlumbingTests {
         #expect(names == ["dangling.jpg", "loop.png", "real.jpg"])
     }
 
+    @Test func aWalkSkipsFIFOsSoABatchCannotStall() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("real.jpg", [0])
+        #expect(mkfifo(folder.path + "/fifo.jpg", 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/to-fifo.png", withDestinationPath: folder.path + "/fifo.jpg")
+        var warnings: [String] = []
+        let names = try #require(InputExpander().files(inDirectory: folder.path) { warnings.append($0) })
+            .map { String($0.dropFirst(folder.path.count + 1)) }
+        #expect(names == ["real.jpg"])
+        #expect(warnings.count == 2)
+        #expect(warnings.allSatisfy { $0.hasPrefix("skipped ") && $0.hasSuffix(": a FIFO, not a regular file") }, "\(warnings)")
+    }
+
     @Test func byteCounts() {
         #expect(ByteCount(argument: "512")?.bytes == 512)
         #expect(ByteCount(argument: "2k")?.bytes == 2048)
