@@ -53,6 +53,12 @@ struct OCR: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A file of extra words to favour, one per line.", valueName: "file"))
     var customWords: String?
 
+    mutating func validate() throws {
+        if analysis.timings {
+            throw ValidationError("--timings is for score and gate: every ocr record gives its decode, analysis and recognition times in \"timing\".")
+        }
+    }
+
     mutating func run() async throws {
         try input.requireInputs()
         var options = RecognitionOptions(
@@ -140,10 +146,11 @@ struct OCROutcome: Sendable {
         case .failed(let error):
             return "==> \(path) <==\n[error \(error.code): \(error.message)]\n\n"
         case .recognized(let recognition):
-            guard let text = recognition.text else {
-                return "==> \(path) <==\n[rejected: \(recognition.decision.failures.map(\.message).joined(separator: "; "))]\n\n"
-            }
-            return "==> \(path) <==\n\(text)\n\n"
+            let failures = recognition.decision.failures.map(\.message).joined(separator: "; ")
+            guard let text = recognition.text else { return "==> \(path) <==\n[rejected: \(failures)]\n\n" }
+            // --force recognizes a rejected image too; the text still says it was rejected.
+            let rejected = recognition.decision.pass ? "" : "[rejected: \(failures); recognized with --force]\n"
+            return "==> \(path) <==\n\(rejected)\(text)\n\n"
         }
     }
 

@@ -66,6 +66,11 @@ struct AnalysisFlags: ParsableArguments {
         }
         if let failUnder { resolved.minimumScore = failUnder }
         if let content { resolved.content = content }
+        // Without the text measurements the gate has nothing to judge a document by, and would
+        // fall back to judging it as a photo while the user asked otherwise.
+        if resolved.content == .document, !analyzer.detectors.contains(.text) {
+            throw ValidationError("Judging images as documents (--content document, or content in the policy) needs the text detector: add text to --detectors.")
+        }
         return Assessor.Configuration(
             analyzer: analyzer, gate: QualityGate(policy: resolved), decodeOptions: decodeOptions, measuresStages: timings)
     }

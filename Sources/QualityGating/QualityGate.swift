@@ -81,8 +81,18 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     public static let thresholdKeys = Array(keys.dropLast())
 
     /// Sets the threshold named by a policy key.
-    /// - Throws: `PolicyError` of kind `unknownKey` naming the known keys.
+    /// - Throws: `PolicyError` of kind `unknownKey` naming the known keys, or `invalid` for a
+    ///   value outside its range.
     public mutating func setThreshold(_ key: String, to value: Double) throws(PolicyError) {
+        // Confidences and the gate score lie in 0–1 and the text minimums are sizes and levels:
+        // a value outside would pass or reject every image.
+        switch key {
+        case "blur", "smudge", "exposure", "minimumScore":
+            guard (0...1).contains(value) else { throw PolicyError(.invalid, "\(key) must be from 0 to 1, got \(value)") }
+        case "minimumLinePitch", "minimumLegibility", "minimumTextContrast":
+            guard value >= 0 else { throw PolicyError(.invalid, "\(key) must be 0 or more, got \(value)") }
+        default: break
+        }
         switch key {
         case "blur": blur = value
         case "smudge": smudge = value
@@ -125,7 +135,11 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
                 guard let value = members[key] as? Double, value.isFinite else {
                     throw PolicyError(.invalid, "the policy \(path): \"\(key)\" must be a number")
                 }
-                try setThreshold(key, to: value)
+                do {
+                    try setThreshold(key, to: value)
+                } catch {
+                    throw PolicyError(error.kind, "the policy \(path): \(error.message)")
+                }
             }
         }
     }

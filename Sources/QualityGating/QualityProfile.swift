@@ -80,13 +80,29 @@ public struct QualityProfile: Sendable, Equatable, Codable {
         } catch {
             throw ProfileError(.invalid, "\(path) is not a calibration profile: \(Self.plainWords(error))")
         }
-        // A key this version does not read would be silently ignored: refuse it.
-        if let members = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
-            let known = ["version", "created", "command", "dataset", "detectors", "gate"]
+        // A key this version does not read would be silently ignored: refuse it, at any depth.
+        func refuseUnknownKeys(_ object: Any?, known: [String], at place: String) throws(ProfileError) {
+            guard let members = object as? [String: Any] else { return }
             for key in members.keys.sorted() where !known.contains(key) {
                 throw ProfileError(
-                    .invalid, "\(path) has an unknown key \"\(key)\" (known: \(known.joined(separator: ", ")))")
+                    .invalid, "\(path) has an unknown key \"\(place)\(key)\" (known there: \(known.joined(separator: ", ")))")
             }
+        }
+        let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        try refuseUnknownKeys(root, known: ["version", "created", "command", "dataset", "detectors", "gate"], at: "")
+        try refuseUnknownKeys(root?["gate"], known: ["minimumScore", "target", "auc"], at: "gate.")
+        for (name, calibration) in (root?["detectors"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try refuseUnknownKeys(calibration, known: ["measure", "mapping", "threshold", "target", "auc"], at: "detectors.\(name).")
+            let mapping = (calibration as? [String: Any])?["mapping"]
+            try refuseUnknownKeys(mapping, known: ["midpoint", "slope", "logarithmic"], at: "detectors.\(name).mapping.")
+        }
+        // Thresholds are confidences and the minimum score a gate score: outside 0–1 they
+        // would pass or reject every image.
+        for (name, calibration) in profile.detectors.sorted(by: { $0.key < $1.key }) where !(0...1).contains(calibration.threshold) {
+            throw ProfileError(.invalid, "\(path): detectors.\(name).threshold must be a confidence from 0 to 1, got \(calibration.threshold)")
+        }
+        if let gate = profile.gate, !(0...1).contains(gate.minimumScore) {
+            throw ProfileError(.invalid, "\(path): gate.minimumScore must be a gate score from 0 to 1, got \(gate.minimumScore)")
         }
         guard profile.version == 1 else {
             throw ProfileError(.invalid, "\(path): profile version \(profile.version) is not supported (expected 1)")

@@ -271,6 +271,9 @@ struct ProcessTests {
         #expect(format.status == 64)
         #expect(format.stderr.contains("xml"))
         #expect(try Binary.run(["score", "--page", "0", "x.png"]).status == 64)
+        // A document judgement needs the text detector's measurements.
+        let document = try Binary.run(["score", "--detectors", "blur", "--content", "document", "x.png"])
+        #expect(document.status == 64 && document.stderr.contains("add text to --detectors"), "\(document.stderr)")
     }
 
     @Test func helpFitsEightyColumnsAndSaysEachDefaultOnce() throws {
@@ -316,7 +319,8 @@ struct ProcessTests {
     @Test func gateExitCodesAndPathOutput() throws {
         let folder = try TemporaryDirectory()
         let lenient = try folder.write("lenient.json", Array(#"{"blur":1,"smudge":1,"exposure":1,"minimumLinePitch":0}"#.utf8))
-        let strict = try folder.write("strict.json", Array(#"{"exposure":-1}"#.utf8))
+        // Smudge confidence is a logistic, never 0: a threshold of 0 rejects every image.
+        let strict = try folder.write("strict.json", Array(#"{"smudge":0}"#.utf8))
         // Both large enough to measure (the 37 × 23 fixtures are too small to judge).
         let images = [Fixtures.path("jpeg/large.jpg"), Fixtures.path("jpeg/gray.jpg")]
 
@@ -337,7 +341,7 @@ struct ProcessTests {
         #expect(broken.status == 2)
 
         let reasons = try Binary.run(["gate", "--policy", strict, images[0]])
-        #expect((reasons.records.first?["gate"] as? [String: Any])?["reasons"] as? [String] == ["exposure"])
+        #expect((reasons.records.first?["gate"] as? [String: Any])?["reasons"] as? [String] == ["smudge"])
         #expect(try Binary.run(["gate", "--print-passing", "--print-rejected", images[0]]).status == 64)
         #expect(try Binary.run(["gate", "--policy", folder.path + "/missing.json", images[0]]).status == 64)
     }
@@ -460,7 +464,12 @@ struct OCRProcessTests {
         let forced = try Binary.run(["ocr", "--force", "--format", "jsonl", blurred])
         #expect(forced.status == 1)
         #expect(forced.records.first?["text"] is String)
+        // As text, a rejected image recognized with --force still says it was rejected.
+        let forcedText = try Binary.run(["ocr", "--force", blurred])
+        #expect(forcedText.status == 1 && forcedText.stdout.contains("; recognized with --force]\n"))
         #expect(try Binary.run(["ocr", "--languages", "x1", blurred]).status == 64)
+        let timings = try Binary.run(["ocr", "--timings", blurred])
+        #expect(timings.status == 64 && timings.stderr.contains("\"timing\""))
     }
 
     @Test func missingLanguageDataIsAUsageErrorFoundOnce() throws {

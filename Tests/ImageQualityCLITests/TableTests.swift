@@ -141,8 +141,34 @@ struct TableTests {
         }
         let profile = try folder.write(
             "profile.json", Array(#"{"version":1,"created":"","command":"","dataset":"","detectors":{},"thresholds":{}}"#.utf8))
-        #expect(throws: ProfileError(.invalid, "\(profile) has an unknown key \"thresholds\" (known: version, created, command, dataset, detectors, gate)")) {
+        #expect(throws: ProfileError(.invalid, "\(profile) has an unknown key \"thresholds\" (known there: version, created, command, dataset, detectors, gate)")) {
             try QualityProfile.load(contentsOf: profile)
         }
+        // Below the top level too, and values out of range.
+        let blur = #""blur":{"measure":"edgeWidth","mapping":{"midpoint":1.4,"slope":12,"logarithmic":true},"threshold":0.3,"target":"best F1"}"#
+        func profileFile(_ name: String, _ detectors: String, gate: String = "") throws -> String {
+            try folder.write(name, Array(#"{"version":1,"created":"","command":"","dataset":"","detectors":{"#.utf8) + Array(detectors.utf8) + Array("}\(gate)}".utf8))
+        }
+        #expect(try QualityProfile.load(contentsOf: profileFile("good.json", blur)).detectors["blur"]?.threshold == 0.3)
+        let nested = try profileFile("nested.json", blur.replacingOccurrences(of: #""slope":12"#, with: #""slope":12,"foo":1"#))
+        #expect(throws: ProfileError(.invalid, "\(nested) has an unknown key \"detectors.blur.mapping.foo\" (known there: midpoint, slope, logarithmic)")) {
+            try QualityProfile.load(contentsOf: nested)
+        }
+        let gateTypo = try profileFile("gate.json", blur, gate: #","gate":{"minimumScore":0.5,"target":"","blurr":1}"#)
+        #expect(throws: ProfileError(.invalid, "\(gateTypo) has an unknown key \"gate.blurr\" (known there: minimumScore, target, auc)")) {
+            try QualityProfile.load(contentsOf: gateTypo)
+        }
+        let negative = try profileFile("negative.json", blur.replacingOccurrences(of: #""threshold":0.3"#, with: #""threshold":-3"#))
+        #expect(throws: ProfileError(.invalid, "\(negative): detectors.blur.threshold must be a confidence from 0 to 1, got -3.0")) {
+            try QualityProfile.load(contentsOf: negative)
+        }
+        let above = try profileFile("above.json", blur, gate: #","gate":{"minimumScore":7,"target":""}"#)
+        #expect(throws: ProfileError(.invalid, "\(above): gate.minimumScore must be a gate score from 0 to 1, got 7.0")) {
+            try QualityProfile.load(contentsOf: above)
+        }
+        let outOfRange = try folder.write("range.json", Array(#"{"blur":-1}"#.utf8))
+        #expect(throws: PolicyError(.invalid, "the policy \(outOfRange): blur must be from 0 to 1, got -1.0")) { try QualityPolicy.load(contentsOf: outOfRange) }
+        #expect(throws: (any Error).self) { try AnalysisFlags.parse(["--threshold", "minimumLinePitch=-5"]) }
+        #expect(throws: (any Error).self) { try AnalysisFlags.parse(["--threshold", "minimumScore=2"]) }
     }
 }
