@@ -15,8 +15,9 @@ struct Calibrate: ParsableCommand {
         discussion: """
             LABELS.csv has a path column (relative to the CSV) and label (1 = defective, 0 = good) \
             or score (higher = better); a split column (train/test) makes every reported figure \
-            held out. Writes index.html, report.md, report.json, profile.json and command.txt to \
-            --report. Load the profile with score/gate --profile.
+            held out. Writes index.html, report.md, report.json, command.txt and, when a \
+            threshold was chosen, profile.json to --report. Load the profile with score/gate \
+            --profile.
 
             Exit status: 0 report written, 2 the data cannot be calibrated (one class only, a split \
             without a class, no target met), 64 usage error (found before scoring), 74 the report \
@@ -189,6 +190,9 @@ struct Calibrate: ParsableCommand {
             lines.append("chosen: \(chosen.name), confidence threshold \(CalibrationReport.f(chosen.confidence)); test precision \(CalibrationReport.f(chosen.test.precision)), recall \(CalibrationReport.f(chosen.test.recall))")
         }
         if let gate = result.profile?.gate { lines.append("minimum gate score \(CalibrationReport.f(gate.minimumScore, 4)) written to profile.json") }
+        if result.profile == nil {
+            lines.append("no profile.json: with score labels only --detector gate --target-accuracy chooses what a profile holds (a minimum gate score)")
+        }
         if let s = result.spearman { lines.append("Spearman \(CalibrationReport.f(s)) \(CalibrationReport.interval(result.spearmanInterval)), Pearson \(CalibrationReport.f(result.pearson))") }
         if !result.failures.isEmpty { lines.append("\(result.failures.count) images could not be measured (listed in the report)") }
         lines.append("report: \(report)/index.html")

@@ -54,7 +54,8 @@ public struct CalibrationReport {
         }
     }
 
-    /// Writes the report files into `directory`, creating it and its parents.
+    /// Writes the report files into `directory`, creating it and its parents; `profile.json`
+    /// only when the run chose something a profile holds (an earlier one is removed otherwise).
     /// - Parameter thumbnail: JPEG bytes of a sample's image, or nil if it cannot be made.
     /// - Throws: `CalibrationError` (`.reportNotWritten`) naming the folder or file and why, in plain words.
     public func write(to directory: String, thumbnail: (CalibrationSample) -> [UInt8]?) throws {
@@ -67,6 +68,18 @@ public struct CalibrationReport {
             try FileAccess.createDirectories(directory)
         } catch {
             throw CalibrationError(.reportNotWritten, "cannot create the report folder \(error.path ?? directory): \(error.reason)")
+        }
+        // A run that chooses nothing a profile holds writes none; an earlier run's profile.json
+        // in the same folder would be loaded as this one's, so it goes.
+        if result.profile == nil {
+            let stale = directory + "/profile.json"
+            if FileManager.default.fileExists(atPath: stale) {
+                do {
+                    try FileManager.default.removeItem(atPath: stale)
+                } catch {
+                    throw CalibrationError(.reportNotWritten, "cannot remove the earlier \(stale), which this run does not replace")
+                }
+            }
         }
         for (name, bytes) in files {
             let path = directory + "/" + name
@@ -226,7 +239,9 @@ public struct CalibrationReport {
             out += "| average precision | \(Self.f(result.averagePrecision)) | \(Self.interval(result.averagePrecisionInterval)) |\n"
             out += "| expected calibration error | \(Self.f(result.calibrationError)) | |\n\n"
             if let m = result.mapping {
-                out += "Fitted mapping (logistic, on the train split): confidence = 1 / (1 + exp(−\(Self.f(m.slope, 4)) · (\(m.logarithmic ? "ln x − ln \(Self.f(m.midpoint, 4))" : "x − \(Self.f(m.midpoint, 4))"))).\n\n"
+                // exp(−s·…) with a negative slope s reads exp(|s|·…), not "−-".
+                let exponent = "\(m.slope < 0 ? "" : "−")\(Self.f(abs(m.slope), 4))"
+                out += "Fitted mapping (logistic, on the train split): confidence = 1 / (1 + exp(\(exponent) · (\(m.logarithmic ? "ln x − ln \(Self.f(m.midpoint, 4))" : "x − \(Self.f(m.midpoint, 4))"))).\n\n"
             }
             out += "## Operating points (chosen on train\(result.heldOut ? ", applied to test" : ""))\n\n"
             let splits = result.heldOut ? " (train / test)" : ""

@@ -99,6 +99,21 @@ struct ReportTests {
         #expect(report.plots().contains { $0.contains("rejecting score ≤ it") })
     }
 
+    /// A run that chooses no profile writes none, and removes the one an earlier run left,
+    /// which would otherwise be loaded as this run's.
+    @Test func aRunWithoutAProfileRemovesAnEarlierOne() throws {
+        let folder = try TemporaryDirectory()
+        let withProfile = try blurReport()
+        #expect(withProfile.result.profile != nil)
+        try withProfile.write(to: folder.path) { _ in nil }
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/profile.json"))
+        let plain = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
+        #expect(plain.result.profile == nil)
+        try plain.write(to: folder.path) { _ in nil }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/profile.json"))
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/report.json"))
+    }
+
     @Test func scoreLabelsGetNoEmptySectionsAndGalleriesThatFitThem() throws {
         let plain = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
         #expect(plain.galleries.isEmpty)
