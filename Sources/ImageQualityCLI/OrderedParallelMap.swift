@@ -9,6 +9,9 @@ import Foundation
 /// buffers) is never shared.
 final class OrderedParallelMap<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
+    /// Held by the one thread pulling from `inputs`, which may block on a pipe: `condition`
+    /// stays free meanwhile, so finished results are stored and emitted while it waits.
+    private let reading = NSLock()
     private var inputs: AnyIterator<Input>
     private let jobs: Int
     private let window: Int
@@ -66,10 +69,18 @@ final class OrderedParallelMap<Input: Sendable, Output: Sendable>: @unchecked Se
     }
 
     private func take() -> (Int, Input)? {
+        reading.lock()
+        defer { reading.unlock() }
+        condition.lock()
+        while !exhausted && nextToTake - nextToEmit >= window { condition.wait() }
+        let done = exhausted
+        condition.unlock()
+        if done { return nil }
+        // Only the thread holding `reading` pulls inputs and advances `nextToTake`.
+        let input = inputs.next()
         condition.lock()
         defer { condition.unlock() }
-        while !exhausted && nextToTake - nextToEmit >= window { condition.wait() }
-        guard !exhausted, let input = inputs.next() else {
+        guard let input else {
             exhausted = true
             condition.broadcast()
             return nil

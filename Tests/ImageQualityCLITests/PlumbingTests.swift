@@ -38,6 +38,32 @@ struct PlumbingTests {
         #expect(count == 0)
     }
 
+    /// While the next input is still to come (a pipe with nothing more written yet), every
+    /// result already made is emitted: a pipeline sees its records as the paths arrive.
+    @Test(arguments: [1, 2])
+    func resultsAreEmittedWhileTheNextInputIsAwaited(jobs: Int) {
+        let emittedAll = DispatchSemaphore(value: 0)
+        let waitedTooLong = Counter()
+        var given = 0
+        let inputs = AnyIterator<Int> {
+            given += 1
+            if given <= 3 { return given }
+            // The fourth input comes only once the first three were emitted. A liveness
+            // bound, not a timing: 30 s means the emitter was blocked behind this read.
+            if emittedAll.wait(timeout: .now() + 30) == .timedOut { waitedTooLong.add(1) }
+            return nil
+        }
+        var emitted: [Int] = []
+        OrderedParallelMap(inputs, jobs: jobs).run(
+            makeWorker: { { $0 * 10 } },
+            emit: { _, output in
+                emitted.append(output)
+                if emitted.count == 3 { emittedAll.signal() }
+            })
+        #expect(emitted == [10, 20, 30])
+        #expect(waitedTooLong.value == 0, "the results waited for the next input")
+    }
+
     @Test func csvQuoting() {
         #expect(RecordWriter.csvQuoted("plain") == "plain")
         #expect(RecordWriter.csvQuoted("a,b") == "\"a,b\"")
@@ -134,6 +160,7 @@ final class Counter: Sendable {
     private let state = Mutex<(value: Int, peak: Int)>((0, 0))
 
     var peak: Int { state.withLock { $0.peak } }
+    var value: Int { state.withLock { $0.value } }
 
     func add(_ delta: Int) {
         state.withLock {
