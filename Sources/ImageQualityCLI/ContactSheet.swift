@@ -58,7 +58,7 @@ struct ContactSheet {
         do {
             try files.createDirectory(atPath: directory + "/" + Self.thumbnailFolder, withIntermediateDirectories: true)
         } catch {
-            throw Failure(message: "Cannot create the report directory \(directory): \(Self.reason(error)).")
+            throw Failure(message: "Cannot create the report directory \(directory): \(Self.creationProblem(directory, error)).")
         }
         // Existing folders may still refuse files (root ignores permission bits; a read-only
         // mount does not): write and remove a probe where the thumbnails go.
@@ -125,7 +125,25 @@ struct ContactSheet {
         {
             return String(cString: strerror(code.rawValue))
         }
-        return error.localizedDescription
+        var words = error.localizedDescription
+        while words.hasSuffix(".") { words.removeLast() }
+        return words
+    }
+
+    /// Why `directory` could not be created: a file where a folder on its path should be
+    /// (which Foundation reports only as an error number), else the system's reason.
+    private static func creationProblem(_ directory: String, _ error: any Error) -> String {
+        var ancestor = (directory as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        while !ancestor.isEmpty, !FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory) {
+            let parent = (ancestor as NSString).deletingLastPathComponent
+            if parent == ancestor { break }
+            ancestor = parent
+        }
+        if !ancestor.isEmpty, FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return "\(ancestor) is a file, not a directory"
+        }
+        return reason(error)
     }
 }
 

@@ -98,6 +98,12 @@ struct ContactSheetTests {
         } throws: { error in
             (error as? ContactSheet.Failure)?.message.hasPrefix("Cannot create the report directory /proc/imgquality-contact-sheet: ") == true
         }
+        // A file on the way is named, not left to an error number.
+        #expect {
+            try ContactSheet(directory: file + "/sub/sheet")
+        } throws: { error in
+            (error as? ContactSheet.Failure)?.message == "Cannot create the report directory \(file)/sub/sheet: \(file) is a file, not a directory."
+        }
         // A missing directory is created with its parents, and an existing one is reused.
         _ = try ContactSheet(directory: folder.path + "/a/b")
         _ = try ContactSheet(directory: folder.path + "/a/b")
