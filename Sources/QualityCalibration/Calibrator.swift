@@ -149,6 +149,10 @@ public struct Calibrator: Sendable {
         let measured = samples.filter { $0.measurement != nil }
         let failures = samples.filter { $0.measurement == nil }
         let splits = Set(measured.compactMap(\.split))
+        // A split spelt otherwise ("Test", "valid") would silently make nothing held out.
+        if let other = splits.subtracting(["train", "test"]).sorted().first {
+            throw CalibrationError("the split column holds \"\(other)\": each row's split must be train or test (or empty)")
+        }
         let heldOut = splits.contains("train") && splits.contains("test")
         let train = heldOut ? measured.filter { $0.split == "train" } : measured
         let test = heldOut ? measured.filter { $0.split == "test" } : measured
@@ -156,6 +160,10 @@ public struct Calibrator: Sendable {
             quantity: quantity, datasetPath: datasetPath, command: command, created: created, heldOut: heldOut,
             trainCount: train.count, testCount: test.count, failures: failures)
         if measured.contains(where: { $0.label != nil }) {
+            if accuracyTarget != nil {
+                throw CalibrationError(
+                    "a target accuracy needs score labels, and this dataset has binary labels: choose the threshold by precision, recall, false-positive rate or cost")
+            }
             try calibrateBinary(train: train, test: test, into: &result)
         } else if measured.contains(where: { $0.score != nil }) {
             try calibrateScores(train: train, test: test, into: &result)

@@ -135,6 +135,19 @@ struct GateCalibrationTests {
         }
     }
 
+    /// What would otherwise be silently ignored: a split spelt otherwise, and a target
+    /// accuracy on binary labels.
+    @Test func aMistakenSplitOrTargetIsRefused() throws {
+        var misspelt = samples()
+        for index in misspelt.indices { misspelt[index].split = index % 2 == 0 ? "train" : "TEST" }
+        #expect(throws: CalibrationError.self) {
+            try Calibrator(quantity: .gate, bootstrapResamples: 0).calibrate(misspelt, datasetPath: "l.csv", command: "t", created: "n")
+        }
+        #expect(throws: CalibrationError.self) {
+            try Calibrator(quantity: .gate, accuracyTarget: 0.9, bootstrapResamples: 0).calibrate(samples(), datasetPath: "l.csv", command: "t", created: "n")
+        }
+    }
+
     @Test func writesTheMinimumScoreItChoseAndAPolicyAppliesIt() throws {
         let result = try Calibrator(quantity: .gate, bootstrapResamples: 0).calibrate(samples(), datasetPath: "labels.csv", command: "test", created: "now")
         let gate = try #require(result.profile?.gate)
