@@ -148,6 +148,12 @@ public struct Calibrator: Sendable {
     public func calibrate(_ samples: [CalibrationSample], datasetPath: String, command: String, created: String) throws -> CalibrationResult {
         let measured = samples.filter { $0.measurement != nil }
         let failures = samples.filter { $0.measurement == nil }
+        // Nothing measured is its own error: the labels may be fine (records from another
+        // folder, or without this detector).
+        if measured.isEmpty, let first = failures.first {
+            throw CalibrationError(
+                "none of the \(samples.count) images could be measured (the first, \(first.path): \(first.error ?? "no measurement"))")
+        }
         let splits = Set(measured.compactMap(\.split))
         // A split spelt otherwise ("Test", "valid") would silently make nothing held out.
         if let other = splits.subtracting(["train", "test"]).sorted().first {

@@ -146,6 +146,15 @@ struct GateCalibrationTests {
         #expect(throws: CalibrationError.self) {
             try Calibrator(quantity: .gate, accuracyTarget: 0.9, bootstrapResamples: 0).calibrate(samples(), datasetPath: "l.csv", command: "t", created: "n")
         }
+        // Labels but no measurement at all: said as such, not as missing labels.
+        var unmeasured = samples()
+        for index in unmeasured.indices {
+            unmeasured[index].measurement = nil
+            unmeasured[index].error = "not in part.jsonl"
+        }
+        #expect(throws: CalibrationError("none of the 8 images could be measured (the first, 0.jpg: not in part.jsonl)")) {
+            try Calibrator(quantity: .gate, bootstrapResamples: 0).calibrate(unmeasured, datasetPath: "l.csv", command: "t", created: "n")
+        }
     }
 
     @Test func writesTheMinimumScoreItChoseAndAPolicyAppliesIt() throws {
