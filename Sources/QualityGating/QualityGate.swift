@@ -332,7 +332,13 @@ public struct GateFailure: Sendable, Equatable, Codable {
         self.reason = reason
         self.measured = measured
         self.threshold = threshold
-        message = "\(words ?? reason.words): \(reason.measure) \(Self.short(measured)) \(reason.failsAbove ? ">" : "<") \(Self.short(threshold))"
+        var (value, limit) = (Self.short(measured), Self.short(threshold))
+        // Values that differ past the short form's digits (a keep-best cutoff a hair above a
+        // score) are written in full, so the message never reads "0 < 0".
+        if value == limit, measured != threshold {
+            (value, limit) = (String(format: "%.6g", measured), String(format: "%.6g", threshold))
+        }
+        message = "\(words ?? reason.words): \(reason.measure) \(value) \(reason.failsAbove ? ">" : "<") \(limit)"
     }
 
     /// A failure read from a record that gave only its reason.

@@ -76,6 +76,14 @@ struct AssessmentTests {
         #expect(assessor.assess(.decoded(decoded, name: "pixels")).image == fromFile)
     }
 
+    /// A failure's message shows its value and threshold apart even when they differ only
+    /// past the usual four digits.
+    @Test func failureMessagesNeverReadAsEqualValues() {
+        #expect(GateFailure(reason: .blur, measured: 0.61234, threshold: 0.5).message == "blurred: blur confidence 0.6123 > 0.5")
+        let tie = GateFailure(reason: .score, measured: 0.00001, threshold: 0.00003)
+        #expect(tie.message.hasSuffix(" 1e-05 < 3e-05"), "\(tie.message)")
+    }
+
     @Test func aFailedInputHoldsItsError() {
         let assessment = Assessor().assess(contentsOf: Fixtures.path("png/truncated.png"))
         #expect(assessment.image == nil && assessment.error?.kind == .truncated && !assessment.passed)
