@@ -53,6 +53,17 @@ struct OCR: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A file of extra words to favour, one per line.", valueName: "file"))
     var customWords: String?
 
+    /// A recognizer's message about one of its options, naming the flag that sets it
+    /// (`recognitionLanguages: …` reads `--languages: …`).
+    static func inFlagTerms(_ message: String) -> String {
+        let flags = [
+            ("recognitionLanguages", "--languages"), ("customWords", "--custom-words"), ("recognitionLevel", "--recognition-level"),
+            ("usesLanguageCorrection", "--no-language-correction"),
+        ]
+        for (option, flag) in flags where message.hasPrefix(option) { return flag + message.dropFirst(option.count) }
+        return message
+    }
+
     mutating func validate() throws {
         if analysis.timings {
             throw ValidationError("--timings is for score and gate: every ocr record gives its decode, analysis and recognition times in \"timing\".")
@@ -75,14 +86,14 @@ struct OCR: AsyncParsableCommand {
             try options.validate()
             _ = try TesseractRecognizer.tesseractLanguages(options.recognitionLanguages)
         } catch {
-            throw ValidationError(error.message)
+            throw ValidationError(Self.inFlagTerms(error.message))
         }
         // Missing language data is a usage error, found once before the batch.
         let recognizer = TesseractRecognizer()
         do {
             try recognizer.prepare(options)
         } catch {
-            throw ValidationError(error.message)
+            throw ValidationError(Self.inFlagTerms(error.message))
         }
         let gated = GatedTextRecognizer(
             recognizer: recognizer, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions))

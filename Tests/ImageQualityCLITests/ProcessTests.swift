@@ -467,7 +467,8 @@ struct OCRProcessTests {
         // As text, a rejected image recognized with --force still says it was rejected.
         let forcedText = try Binary.run(["ocr", "--force", blurred])
         #expect(forcedText.status == 1 && forcedText.stdout.contains("; recognized with --force]\n"))
-        #expect(try Binary.run(["ocr", "--languages", "x1", blurred]).status == 64)
+        let language = try Binary.run(["ocr", "--languages", "x1", blurred])
+        #expect(language.status == 64 && language.stderr.contains("--languages: "), "\(language.stderr)")
         let timings = try Binary.run(["ocr", "--timings", blurred])
         #expect(timings.status == 64 && timings.stderr.contains("\"timing\""))
     }
