@@ -473,6 +473,27 @@ struct OCRProcessTests {
         #expect(timings.status == 64 && timings.stderr.contains("\"timing\""))
     }
 
+    /// `ocr` reading paths from a pipe emits each record while the next path is awaited: the
+    /// writer keeps stdin open until both records are out. The records are error records, so
+    /// nothing is decoded or recognized. A liveness bound, not a timing: a working stream ends
+    /// the wait at once, and only records held until stdin closes reach 300 s.
+    @Test func ocrRecordsStreamWhileStdinStaysOpen() throws {
+        let folder = try TemporaryDirectory()
+        let out = folder.path + "/out.jsonl", verdict = folder.path + "/verdict"
+        let script = """
+            { printf '%s\\n%s\\n' /no/such/a.png /no/such/b.png
+              for _ in $(seq 600); do
+                [ "$(wc -l < '\(out)' 2>/dev/null)" -ge 2 ] 2>/dev/null && { echo streamed > '\(verdict)'; break; }
+                sleep 0.5
+              done
+            } | '\(Binary.path)' ocr --jobs 2 --quiet --format jsonl - > '\(out)'
+            """
+        let run = try Binary.shell(script)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect((try? String(contentsOfFile: verdict, encoding: .utf8)) == "streamed\n")
+        #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 2)
+    }
+
     @Test func missingLanguageDataIsAUsageErrorFoundOnce() throws {
         // "zzz" passes as a Tesseract code, and no package brings data for it.
         let pages = [Self.documents + "/page02_clean.png", Self.documents + "/page03_clean.png"]
