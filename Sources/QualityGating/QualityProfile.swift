@@ -15,6 +15,11 @@ public struct DetectorCalibration: Sendable, Equatable, Codable {
     /// Held-out AUC of the detector on the dataset, when it had labels.
     public var auc: Double?
 
+    /// The keys of its JSON form, which a profile is checked against.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case measure, mapping, threshold, target, auc
+    }
+
     public init(measure: String, mapping: LogisticMapping, threshold: Double, target: String, auc: Double?) {
         self.measure = measure
         self.mapping = mapping
@@ -31,6 +36,11 @@ public struct GateCalibration: Sendable, Equatable, Codable {
     public var target: String
     /// Held-out AUC of the gate score on the dataset, when it had labels.
     public var auc: Double?
+
+    /// The keys of its JSON form, which a profile is checked against.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case minimumScore, target, auc
+    }
 
     public init(minimumScore: Double, target: String, auc: Double?) {
         self.minimumScore = minimumScore
@@ -50,6 +60,11 @@ public struct QualityProfile: Sendable, Equatable, Codable {
     public var detectors: [String: DetectorCalibration]
     /// The gate's minimum score, from `calibrate --detector gate`.
     public var gate: GateCalibration?
+
+    /// The keys of its JSON form: a file with others is refused.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case version, created, command, dataset, detectors, gate
+    }
 
     public init(
         created: String, command: String, dataset: String, detectors: [String: DetectorCalibration], gate: GateCalibration? = nil
@@ -88,13 +103,14 @@ public struct QualityProfile: Sendable, Equatable, Codable {
                     .invalid, "\(path) has an unknown key \"\(place)\(key)\" (known there: \(known.joined(separator: ", ")))")
             }
         }
+        func names<Keys: CodingKey & CaseIterable>(_: Keys.Type) -> [String] { Keys.allCases.map(\.stringValue) }
         let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        try refuseUnknownKeys(root, known: ["version", "created", "command", "dataset", "detectors", "gate"], at: "")
-        try refuseUnknownKeys(root?["gate"], known: ["minimumScore", "target", "auc"], at: "gate.")
+        try refuseUnknownKeys(root, known: names(CodingKeys.self), at: "")
+        try refuseUnknownKeys(root?["gate"], known: names(GateCalibration.CodingKeys.self), at: "gate.")
         for (name, calibration) in (root?["detectors"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            try refuseUnknownKeys(calibration, known: ["measure", "mapping", "threshold", "target", "auc"], at: "detectors.\(name).")
+            try refuseUnknownKeys(calibration, known: names(DetectorCalibration.CodingKeys.self), at: "detectors.\(name).")
             let mapping = (calibration as? [String: Any])?["mapping"]
-            try refuseUnknownKeys(mapping, known: ["midpoint", "slope", "logarithmic"], at: "detectors.\(name).mapping.")
+            try refuseUnknownKeys(mapping, known: names(LogisticMapping.CodingKeys.self), at: "detectors.\(name).mapping.")
         }
         // Thresholds are confidences and the minimum score a gate score: outside 0–1 they
         // would pass or reject every image.

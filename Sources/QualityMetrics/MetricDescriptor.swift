@@ -214,6 +214,11 @@ public struct LogisticMapping: Sendable, Equatable, Codable {
     public var slope: Double
     public var logarithmic: Bool
 
+    /// The keys of its JSON form, which a profile is checked against.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case midpoint, slope, logarithmic
+    }
+
     public init(midpoint: Double, slope: Double, logarithmic: Bool = false) {
         self.midpoint = midpoint
         self.slope = slope
