@@ -3,7 +3,7 @@ import Foundation
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: AsyncParsableCommand {
-    public static let version = "0.12.0"
+    public static let version = "0.12.1"
 
     public static let configuration = CommandConfiguration(
         commandName: "imgquality",

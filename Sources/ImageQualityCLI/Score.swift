@@ -207,6 +207,11 @@ struct Gate: ParsableCommand {
         if printPassing && printRejected {
             throw ValidationError("--print-passing and --print-rejected exclude each other.")
         }
+        // They print paths, not records: a format asked for beside them would be ignored.
+        if let format = output.format, printPassing || printRejected {
+            let flag = printPassing ? "--print-passing" : "--print-rejected"
+            throw ValidationError("\(flag) prints paths, not records: --format \(format.rawValue) has no effect with it.")
+        }
     }
 
     mutating func run() throws {

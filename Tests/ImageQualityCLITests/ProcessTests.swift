@@ -343,6 +343,8 @@ struct ProcessTests {
         let reasons = try Binary.run(["gate", "--policy", strict, images[0]])
         #expect((reasons.records.first?["gate"] as? [String: Any])?["reasons"] as? [String] == ["smudge"])
         #expect(try Binary.run(["gate", "--print-passing", "--print-rejected", images[0]]).status == 64)
+        let formatted = try Binary.run(["gate", "--print-passing", "--format", "csv", images[0]])
+        #expect(formatted.status == 64 && formatted.stdout.isEmpty && formatted.stderr.contains("--format csv has no effect"), "\(formatted.stderr)")
         #expect(try Binary.run(["gate", "--policy", folder.path + "/missing.json", images[0]]).status == 64)
     }
 
@@ -362,7 +364,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.12.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.12.1")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {
