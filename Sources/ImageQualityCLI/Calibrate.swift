@@ -33,31 +33,31 @@ struct Calibrate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Folder for the report (created when missing; its report files are replaced).", valueName: "dir"))
     var report: String
 
-    @Option(name: .long, help: "Choose the lowest threshold with at least this precision.")
+    @Option(name: .long, parsing: .unconditional, help: "Choose the lowest threshold with at least this precision.")
     var targetPrecision: Double?
 
-    @Option(name: .long, help: "Choose the highest threshold with at least this recall.")
+    @Option(name: .long, parsing: .unconditional, help: "Choose the highest threshold with at least this recall.")
     var targetRecall: Double?
 
-    @Option(name: .long, help: "Choose the lowest threshold with at most this false-positive rate.")
+    @Option(name: .long, parsing: .unconditional, help: "Choose the lowest threshold with at most this false-positive rate.")
     var maxFpr: Double?
 
     @Option(name: .long, help: ArgumentHelp("Choose the threshold minimising FP·cost + FN·cost, e.g. 1:5.", valueName: "FP:FN"))
     var cost: String?
 
-    @Option(name: .long, help: "With score labels: the threshold keeping this mean score among accepted images.")
+    @Option(name: .long, parsing: .unconditional, help: "With score labels: the threshold keeping this mean score among accepted images.")
     var targetAccuracy: Double?
 
     @Option(name: .long, help: ArgumentHelp("Use these `imgquality score` records instead of scoring the images again.", valueName: "scores.jsonl"))
     var scores: String?
 
-    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Images scored in parallel (default: all cores).", valueName: "n"))
+    @Option(name: [.short, .customLong("jobs")], parsing: .unconditional, help: ArgumentHelp("Images scored in parallel (default: all cores).", valueName: "n"))
     var jobCount: Int?
 
     /// `--jobs`, or one per core.
     var jobs: Int { jobCount ?? ProcessInfo.processInfo.activeProcessorCount }
 
-    @Option(name: .long, help: "Bootstrap resamples for the confidence intervals.")
+    @Option(name: .long, parsing: .unconditional, help: "Bootstrap resamples for the confidence intervals.")
     var bootstrap: Int = 1000
 
     @Flag(name: .long, help: "Leave image thumbnails out of the report (for datasets whose images must not be copied).")
@@ -66,7 +66,10 @@ struct Calibrate: ParsableCommand {
     mutating func validate() throws {
         let targets = [targetPrecision != nil, targetRecall != nil, maxFpr != nil, cost != nil].filter { $0 }.count
         guard targets <= 1 else { throw ValidationError("Give at most one of --target-precision, --target-recall, --max-fpr, --cost.") }
-        for (name, value) in [("--target-precision", targetPrecision), ("--target-recall", targetRecall), ("--max-fpr", maxFpr)] {
+        for (name, value) in [
+            ("--target-precision", targetPrecision), ("--target-recall", targetRecall), ("--max-fpr", maxFpr),
+            ("--target-accuracy", targetAccuracy),
+        ] {
             if let value, !(0...1).contains(value) { throw ValidationError("\(name) must be between 0 and 1, got \(value).") }
         }
         if let cost, parseCost(cost) == nil { throw ValidationError("--cost takes FP:FN with positive numbers, e.g. 1:5; got \(cost).") }

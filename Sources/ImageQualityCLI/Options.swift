@@ -16,7 +16,7 @@ struct InputOptions: ParsableArguments {
     @Flag(name: .long, help: "When walking directories, take every file, not only image extensions.")
     var allFiles = false
 
-    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Images processed in parallel (default: all cores).", valueName: "n"))
+    @Option(name: [.short, .customLong("jobs")], parsing: .unconditional, help: ArgumentHelp("Images processed in parallel (default: all cores).", valueName: "n"))
     var jobCount: Int?
 
     /// `--jobs`, or one per core.
@@ -37,7 +37,7 @@ struct InputOptions: ParsableArguments {
 
 /// Decoding limits and choices.
 struct DecodeFlags: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Refuse images declaring more pixels than this (width × height), before allocating.",
         valueName: "pixels"))
     var maxPixels: Int = DecodeLimits.defaultMaxPixels
@@ -46,12 +46,12 @@ struct DecodeFlags: ParsableArguments {
         "Refuse files larger than this many bytes (suffixes K, M, G allowed).", valueName: "size"))
     var maxFileSize: ByteCount = ByteCount(DecodeLimits.defaultMaxFileBytes)
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Fail an image whose reading and decoding takes longer than this many seconds (0: no limit).",
         valueName: "seconds"))
     var timeLimit: Double = Double(DecodeLimits.defaultTimeLimit.components.seconds)
 
-    @Option(name: .long, help: "TIFF page to read, from 1 (other formats have only page 1).")
+    @Option(name: .long, parsing: .unconditional, help: "TIFF page to read, from 1 (other formats have only page 1).")
     var page: Int = 1
 
     @Flag(name: .long, help: "Fail an image whose data is truncated or corrupt even when the decoder can fill in the rest.")

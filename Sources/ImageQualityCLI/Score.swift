@@ -27,7 +27,7 @@ struct AnalysisFlags: ParsableArguments {
         valueName: "name=value"))
     var thresholds: [ThresholdSetting] = []
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Reject every image whose gate score (0-1) is under this (the policy's minimumScore).", valueName: "score"))
     var failUnder: Double?
 

@@ -244,6 +244,27 @@ struct ProcessTests {
         #expect(try Binary.run(["score", "--time-limit", "-1", Fixtures.path("png/gray8.png")]).status == 64)
     }
 
+    /// A negative number given to a numeric option reaches that option's range check (the
+    /// parser took `-1` for a flag and said the value was missing).
+    @Test func negativeNumbersGetTheOptionsOwnMessage() throws {
+        let image = Fixtures.path("png/gray8.png")
+        let cases: [([String], String)] = [
+            (["score", "--time-limit", "-1", image], "--time-limit is a number of seconds, 0 or more, got -1"),
+            (["score", "--fail-under", "-0.5", image], "--fail-under takes a gate score from 0 to 1, got -0.5"),
+            (["gate", "-j", "-2", image], "--jobs must be at least 1, got -2"),
+            (["score", "--page", "-3", image], "--page counts from 1, got -3"),
+            (["score", "--max-pixels", "-5", image], "--max-pixels must be positive, got -5"),
+            (["calibrate", "labels.csv", "--detector", "blur", "--report", "r", "--target-accuracy", "-1"],
+             "--target-accuracy must be between 0 and 1, got -1"),
+            (["calibrate", "labels.csv", "--detector", "blur", "--report", "r", "--bootstrap", "-1"],
+             "--bootstrap must not be negative"),
+        ]
+        for (arguments, message) in cases {
+            let run = try Binary.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains(message) && !run.stderr.contains("Missing value"), "\(arguments): \(run.stderr)")
+        }
+    }
+
     @Test func csvAndTSV() throws {
         let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/gif.gif")])
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
