@@ -550,12 +550,25 @@ static void iq_tiff_format(char *out, size_t size, const char *module, const cha
     snprintf(out, size, "%s%s%s", module ? module : "", module ? ": " : "", text);
 }
 
+/* Removes the first occurrence of `phrase` from `text`. */
+static void iq_drop_phrase(char *text, const char *phrase) {
+    char *at = strstr(text, phrase);
+    if (at) memmove(at, at + strlen(phrase), strlen(at + strlen(phrase)) + 1);
+}
+
 static int iq_tiff_error_handler(TIFF *tif, void *user, const char *module, const char *format, va_list ap) {
     (void)tif;
     char text[IQ_MESSAGE_LENGTH], message[IQ_MESSAGE_LENGTH];
     iq_tiff_format(message, sizeof(message), module, format, ap, text, sizeof(text));
     iq_tiff *t = (iq_tiff *)user;
-    iq_fail(t->diagnostics, iq_tiff_failure_kind(t, text), message);
+    int kind = iq_tiff_failure_kind(t, text);
+    if (kind == IQ_FAIL_TRUNCATED) {
+        /* Said plainly, libtiff's words kept as the detail. Reading a whole strip, libtiff
+           numbers its row (uint32_t)-1: "Read error at scanline 4294967295". */
+        iq_drop_phrase(text, " at scanline 4294967295");
+        snprintf(message, sizeof(message), "the file ends early (%s%s%s)", module ? module : "", module ? ": " : "", text);
+    }
+    iq_fail(t->diagnostics, kind, message);
     return 1;
 }
 

@@ -100,6 +100,7 @@ struct TIFFDecoderTests {
             Issue.record("a truncated TIFF decoded")
         } catch {
             #expect(error.kind == .truncated, "\(error)")
+            #expect(error.message == "TIFF: the file ends early (TIFFReadEncodedStrip: Read error; got 1062 bytes, expected 4800)")
         }
     }
 
@@ -118,6 +119,7 @@ struct TIFFDecoderTests {
                 Issue.record("\(name) cut to \(eighth)/8 decoded")
             } catch {
                 #expect(error.kind == .truncated, "\(name) cut to \(eighth)/8: \(error)")
+                #expect(!error.message.contains("4294967295"), "\(name) cut to \(eighth)/8: \(error.message)")
             }
         }
     }
