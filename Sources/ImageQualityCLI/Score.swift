@@ -8,8 +8,8 @@ import QualityMetrics
 /// Which detectors run and the gate's policy: shared by `score`, `gate` and `ocr`.
 struct AnalysisFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Detectors to run, comma-separated: \(DetectorKind.allCases.map(\.rawValue).joined(separator: ",")).",
-        valueName: "list"))
+        "Detectors to run, comma-separated: \(DetectorKind.allCases.map(\.rawValue).joined(separator: ",")). (default: all)",
+        valueName: "list"), transform: DetectorList.init(parsing:))
     var detectors: DetectorList = DetectorList(Set(DetectorKind.allCases))
 
     @Option(name: .long, help: ArgumentHelp(
@@ -98,22 +98,27 @@ extension QualityPolicy {
 }
 
 /// A comma-separated set of detectors.
-struct DetectorList: ExpressibleByArgument, Sendable {
+struct DetectorList: Sendable {
     var kinds: Set<DetectorKind>
 
     init(_ kinds: Set<DetectorKind>) { self.kinds = kinds }
 
-    init?(argument: String) {
+    /// Parses `blur,text` (empty items, as from a trailing comma, are skipped). The help
+    /// states the default itself: with a transform the parser shows none.
+    /// - Throws: `ValidationError` naming the first unknown detector, or saying none was named.
+    init(parsing argument: String) throws {
+        let known = DetectorKind.allCases.map(\.rawValue).joined(separator: ", ")
         var kinds = Set<DetectorKind>()
-        for name in argument.split(separator: ",") {
-            guard let kind = DetectorKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else { return nil }
+        for part in argument.split(separator: ",") {
+            let name = part.trimmingCharacters(in: .whitespaces)
+            guard let kind = DetectorKind(rawValue: name) else {
+                throw ValidationError("unknown detector \"\(name)\" (known: \(known))")
+            }
             kinds.insert(kind)
         }
-        guard !kinds.isEmpty else { return nil }
+        guard !kinds.isEmpty else { throw ValidationError("no detector named (known: \(known))") }
         self.kinds = kinds
     }
-
-    var defaultValueDescription: String { "all" }
 }
 
 /// `imgquality score`: one record per input, in input order.

@@ -379,7 +379,12 @@ struct ProcessTests {
         for key in ["blur", "smudge", "exposure", "aesthetic", "text", "gate"] { #expect(all[key] != nil, "\(key)") }
         let confidence = (all["blur"] as? [String: Any])?["confidence"] as? Double ?? -1
         #expect(confidence >= 0 && confidence <= 1)
-        #expect(try Binary.run(["score", "--detectors", "sharpness", "x.png"]).status == 64)
+        let unknown = try Binary.run(["score", "--detectors", "blur,sharpness", "x.png"])
+        #expect(unknown.status == 64 && unknown.stderr.contains(#"unknown detector "sharpness" (known: blur, smudge, exposure, aesthetic, text)"#), "\(unknown.stderr)")
+        #expect(try Binary.run(["score", "--detectors", ",", "x.png"]).stderr.contains("no detector named"))
+        let trailing = try #require(try Binary.run(["score", "--detectors", "blur,", Fixtures.path("jpeg/large.jpg")]).records.first)
+        #expect(trailing["blur"] != nil && trailing["exposure"] == nil)
+        #expect(try Binary.run(["score", "--help"]).stdout.contains("(default: all)"))
     }
 
     @Test func version() throws {
