@@ -12,15 +12,15 @@ struct AnalysisFlags: ParsableArguments {
         valueName: "list"), transform: DetectorList.init(parsing:))
     var detectors: DetectorList = DetectorList(Set(DetectorKind.allCases))
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Gate policy: a JSON object with any of the keys \(QualityPolicy.keys.joined(separator: ", ")) (defaults: \(QualityPolicy.default.thresholdSummary)).",
+    @Option(name: .customLong("policy"), help: ArgumentHelp(
+        "Gate policy: a JSON object with any of the keys \(QualityPolicy.keys.joined(separator: ", ")) (defaults: \(QualityPolicy.default.thresholdSummary)). Repeatable: each applies its keys in turn.",
         valueName: "file"))
-    var policy: String?
+    var policies: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Calibration profile (profile.json from imgquality calibrate): its mappings and thresholds replace the built-in ones; --policy and --threshold apply after it.",
+    @Option(name: .customLong("profile"), help: ArgumentHelp(
+        "Calibration profile (profile.json from imgquality calibrate): its mappings and thresholds replace the built-in ones for the detectors it calibrates. Repeatable (one per calibrated detector), applied in turn; --policy and --threshold apply after them.",
         valueName: "file"))
-    var profile: String?
+    var profiles: [String] = []
 
     @Option(name: .customLong("threshold"), help: ArgumentHelp(
         "Set one policy threshold, after --profile and --policy (repeatable): \(QualityPolicy.thresholdKeys.joined(separator: ", ")).",
@@ -53,13 +53,13 @@ struct AnalysisFlags: ParsableArguments {
         }
     }
 
-    /// The policy after the profile, the policy file, the thresholds and --fail-under, in that order.
+    /// The policy after the profiles, the policy files, the thresholds and --fail-under, in that order.
     func configuration(decodeOptions: DecodeOptions) throws -> Assessor.Configuration {
         var analyzer = QualityAnalyzer(detectors: detectors.kinds)
         var resolved = QualityPolicy.default
         do {
-            if let profile { try QualityProfile.load(contentsOf: profile).apply(to: &analyzer, policy: &resolved) }
-            if let policy { try resolved.update(contentsOf: policy) }
+            for profile in profiles { try QualityProfile.load(contentsOf: profile).apply(to: &analyzer, policy: &resolved) }
+            for policy in policies { try resolved.update(contentsOf: policy) }
             for setting in thresholds { try resolved.setThreshold(setting.name, to: setting.value) }
         } catch let error as any CodedError {
             throw ValidationError(error.message + ".")

@@ -369,6 +369,33 @@ struct ProcessTests {
         #expect(try Binary.run(["gate", "--policy", folder.path + "/missing.json", images[0]]).status == 64)
     }
 
+    /// Profiles calibrated one detector each combine, and policy files apply in turn: a second
+    /// `--profile` or `--policy` does not silently replace the first.
+    @Test func repeatedProfilesAndPoliciesApplyInTurn() throws {
+        let folder = try TemporaryDirectory()
+        func profile(_ name: String, detector: String) throws -> String {
+            // The evidence mapped as is; a threshold of 0 fails every image (neither smudge's
+            // nor exposure's confidence of this photo is 0).
+            let calibration = #"{"measure":"evidence","mapping":{"midpoint":0,"slope":1,"logarithmic":false},"threshold":0,"target":""}"#
+            let json = #"{"version":1,"created":"","command":"","dataset":"","detectors":{"\#(detector)":\#(calibration)}}"#
+            return try folder.write(name, Array(json.utf8))
+        }
+        let smudge = try profile("smudge.json", detector: "smudge"), exposure = try profile("exposure.json", detector: "exposure")
+        let image = Fixtures.path("jpeg/large.jpg")
+        func reasons(_ arguments: [String]) throws -> [String]? {
+            let run = try Binary.run(["score", "--quiet"] + arguments + [image])
+            return (run.records.first?["gate"] as? [String: Any])?["reasons"] as? [String]
+        }
+        #expect(try reasons(["--profile", smudge]) == ["smudge"])
+        #expect(try reasons(["--profile", smudge, "--profile", exposure]) == ["smudge", "exposure"])
+        let strict = try folder.write("strict.json", Array(#"{"exposure":0}"#.utf8))
+        let lenient = try folder.write("lenient.json", Array(#"{"exposure":1}"#.utf8))
+        let smudgeOff = try folder.write("smudge-off.json", Array(#"{"smudge":1}"#.utf8))
+        #expect(try reasons(["--policy", strict]) == ["exposure"])
+        #expect(try reasons(["--policy", strict, "--policy", lenient]) == [])
+        #expect(try reasons(["--profile", smudge, "--profile", exposure, "--policy", smudgeOff]) == ["exposure"])
+    }
+
     @Test func detectorsLimitTheRecord() throws {
         let run = try Binary.run(["score", "--detectors", "blur,exposure", Fixtures.path("jpeg/large.jpg")])
         let record = try #require(run.records.first)
