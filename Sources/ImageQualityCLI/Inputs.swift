@@ -8,10 +8,10 @@ import Foundation
 ///   extension are taken unless `allFiles` is set. Symbolic links to files are
 ///   followed, links to directories are not (no cycles). A link with an image name
 ///   that leads nowhere (dangling, or a loop) is taken, so its record says why it
-///   cannot be read. A named directory that cannot be listed is itself an input (its
-///   record holds the error); a directory below it that cannot be listed, a FIFO, socket
-///   or device among its files (skipped: reading a FIFO waits for a writer), and a named
-///   directory without images, are reported on standard error.
+///   cannot be read. A directory that cannot be listed, named or met in a walk, is itself
+///   an input: its record holds the error, so the batch does not lose its files unsaid. A
+///   FIFO, socket or device among a directory's files (skipped: reading a FIFO waits for a
+///   writer), and a named directory without images, are reported on standard error.
 /// - `-` reads paths from standard input, one per line (or NUL-separated), lazily,
 ///   so a pipeline streams. A line's trailing `\r` (CRLF input) is dropped; a name that
 ///   really ends in `\r` can be given NUL-separated.
@@ -26,8 +26,9 @@ struct InputExpander: Sendable {
         "heic", "heif", "avif", "webp", "gif", "bmp", "jxl", "jp2", "dng",
     ]
 
-    /// Files of `directory`, recursively, sorted by path; nil when `directory` itself
-    /// cannot be listed. `warn` hears of directories below it that cannot be listed.
+    /// Files of `directory`, recursively, sorted by path, with the directories below it
+    /// that cannot be listed among them (their records say why); nil when `directory`
+    /// itself cannot be listed. `warn` hears of the special files skipped.
     func files(inDirectory directory: String, warn: (String) -> Void = { _ in }) -> [String]? {
         let fileManager = FileManager.default
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
@@ -40,7 +41,8 @@ struct InputExpander: Sendable {
                 names = try fileManager.contentsOfDirectory(atPath: absolute)
             } catch {
                 if relative.isEmpty { return nil }
-                warn("cannot list the directory \(absolute): \(Self.reason(error))")
+                // Its record says why it cannot be read (input.unreadable) and the batch exits 2.
+                found.append(String(absolute.dropLast()))
                 continue
             }
             for name in names where !name.hasPrefix(".") {
@@ -84,17 +86,11 @@ struct InputExpander: Sendable {
         }
     }
 
-    /// The system's words for why a directory could not be listed.
-    static func reason(_ error: any Error) -> String {
-        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return "not readable"
-    }
-
-    /// Says `message` on standard error, as `imgquality: message`.
+    /// Says `message` on standard error, as `imgquality: message`, with control characters
+    /// (a file name may hold a terminal's escape sequences) shown as `?`.
     static func warn(_ message: String) {
-        Terminal.write("imgquality: \(message)\n", to: STDERR_FILENO)
+        let shown = String(String.UnicodeScalarView(message.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+        Terminal.write("imgquality: \(shown)\n", to: STDERR_FILENO)
     }
 
     func isDirectory(_ path: String) -> Bool {

@@ -149,8 +149,8 @@ struct ProcessTests {
         #expect((links.records.first?["error"] as? [String: Any])?["code"] as? String == "input.notFound")
     }
 
-    /// A named directory that cannot be read gets a record; one met during a walk is said on
-    /// stderr. Root reads every directory, so as root the binary runs as `nobody` (setpriv),
+    /// A directory that cannot be read gets a record, named or met during a walk. Root reads
+    /// every directory, so as root the binary runs as `nobody` (setpriv),
     /// from a copy in the test's folder that `nobody` can reach.
     @Test func unreadableDirectoriesAreRecordedOrSaid() throws {
         let folder = try TemporaryDirectory()
@@ -176,9 +176,22 @@ struct ProcessTests {
         #expect(named.records.map { $0["path"] as? String } == [locked])
         #expect((named.records.first?["error"] as? [String: Any])?["code"] as? String == "input.unreadable")
 
+        // Met in a walk, it is an input too: the batch does not lose its files unsaid.
         let walk = try run(["score", "--format", "jsonl", folder.path + "/walk"])
-        #expect(walk.records.map { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) } == ["open.png"])
-        #expect(walk.stderr.contains("cannot list the directory \(locked)"), "\(walk.stderr)")
+        #expect(walk.status == 2)
+        #expect(walk.records.map { $0["path"] as? String } == [locked, folder.path + "/walk/open.png"], "\(walk.stdout)")
+        #expect((walk.records.first?["error"] as? [String: Any])?["code"] as? String == "input.unreadable")
+    }
+
+    /// A file name's control characters (a terminal escape sequence) reach stderr as `?`.
+    @Test func warningsShowControlCharactersAsQuestionMarks() throws {
+        let folder = try TemporaryDirectory()
+        try folder.copy(fixture: "png/gray8.png", to: "walk/open.png")
+        let fifo = folder.path + "/walk/fifo\u{1B}]0;title\u{07}.jpg"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let run = try Binary.run(["score", "--format", "jsonl", folder.path + "/walk"])
+        #expect(run.status == 0 && run.records.count == 1)
+        #expect(run.stderr.contains("fifo?]0;title?.jpg: a FIFO, not a regular file") && !run.stderr.contains("\u{1B}"), "\(run.stderr)")
     }
 
     @Test func aClosedOutputEndsTheBatchEvenWithSIGPIPEIgnored() throws {
