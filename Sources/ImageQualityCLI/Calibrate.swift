@@ -164,17 +164,19 @@ struct Calibrate: ParsableCommand {
             throw ValidationError("cannot read the scores file \(path) as UTF-8 text")
         }
         let decoder = JSONDecoder()
-        var records: [String: Assessment] = [:]
-        for (number, line) in text.split(separator: "\n").enumerated() where !line.isEmpty {
+        // Keyed by the path's bytes: String equality is canonical equivalence, under which
+        // "né.jpg" precomposed and decomposed are one key, though they name two files.
+        var records: [[UInt8]: Assessment] = [:]
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             do {
                 let assessment = try decoder.decode(Assessment.self, from: Data(line.utf8))
-                records[URL(fileURLWithPath: assessment.path).standardizedFileURL.path] = assessment
+                records[Array(URL(fileURLWithPath: assessment.path).standardizedFileURL.path.utf8)] = assessment
             } catch {
                 throw ValidationError("\(path) line \(number + 1) is not an imgquality score record: \(error)")
             }
         }
         for index in samples.indices {
-            guard let assessment = records[samples[index].file] else {
+            guard let assessment = records[Array(samples[index].file.utf8)] else {
                 samples[index].error = "not in \(path)"
                 continue
             }

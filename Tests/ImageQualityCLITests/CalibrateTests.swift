@@ -63,6 +63,31 @@ struct CalibrateTests {
         #expect(try Binary.run(["score", "--profile", data.path + "/labels.csv", image]).status == 64)
     }
 
+    /// Two files whose names differ only in Unicode form (é precomposed, and e with a
+    /// combining accent) are two files: each sample takes its own record from `--scores`.
+    @Test func scoresMatchPathsByTheirBytes() throws {
+        let data = try Self.dataset()
+        var csv = "path,label,split\n"
+        for i in 0..<12 {
+            // The sharp and the blurred photo of one scene get the two forms of one name.
+            let name = "images/\(i / 2)-" + (i % 2 == 0 ? "\u{E9}" : "e\u{301}") + ".jpg"
+            try FileManager.default.moveItem(atPath: data.path + "/images/\(i).jpg", toPath: data.path + "/" + name)
+            csv += "\(name),\(i % 2),\(i < 6 ? "train" : "test")\n"
+        }
+        try data.write("labels.csv", Array(csv.utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path + "/images").count == 12)
+        let scores = try Binary.run(["score", data.path + "/images"])
+        #expect(scores.records.count == 12)
+        try data.write("scores.jsonl", Array(scores.stdout.utf8))
+        let run = try Binary.run([
+            "calibrate", data.path + "/labels.csv", "--detector", "blur", "--report", data.path + "/r", "--bootstrap", "20",
+            "--scores", data.path + "/scores.jsonl", "--no-thumbnails",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        // With one record standing for both forms, half the samples carried the other's blur.
+        #expect(try json(data.path + "/r/report.json")["auc"] as? Double == 1, "\(run.stderr)")
+    }
+
     @Test func aScoresFileGivesTheSameFigures() throws {
         let data = try Self.dataset()
         let scores = try Binary.run(["score", data.path + "/images"])
