@@ -199,7 +199,12 @@ struct Calibrate: ParsableCommand {
             lines.append("no profile.json: with score labels only --detector gate --target-accuracy chooses what a profile holds (a minimum gate score)")
         }
         if let s = result.spearman { lines.append("Spearman \(CalibrationReport.f(s)) \(CalibrationReport.interval(result.spearmanInterval)), Pearson \(CalibrationReport.f(result.pearson))") }
-        if !result.failures.isEmpty { lines.append("\(result.failures.count) images could not be measured (listed in the report)") }
+        if let first = result.failures.first {
+            let count = result.failures.count
+            lines.append(
+                "\(count) \(count == 1 ? "image" : "images") could not be measured and \(count == 1 ? "is" : "are") left out "
+                    + "(the first, \(first.path): \(first.error ?? "no measurement"); all are listed in the report)")
+        }
         lines.append("report: \(report)/index.html")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -453,7 +453,7 @@ public struct CalibrationReport {
             out += "</table>\n"
         }
         if !result.failures.isEmpty {
-            out += "<p>\(result.failures.count) images could not be measured: " + result.failures.prefix(20).map { htmlEscaped("\($0.path) (\($0.error ?? ""))") }.joined(separator: "; ") + "</p>\n"
+            out += "<p>\(result.failures.count) \(result.failures.count == 1 ? "image" : "images") could not be measured: " + result.failures.prefix(20).map { htmlEscaped("\($0.path) (\($0.error ?? ""))") }.joined(separator: "; ") + "</p>\n"
         }
         return out
     }

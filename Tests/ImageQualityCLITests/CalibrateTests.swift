@@ -88,6 +88,18 @@ struct CalibrateTests {
         #expect(try json(data.path + "/r/report.json")["auc"] as? Double == 1, "\(run.stderr)")
     }
 
+    /// An image that cannot be measured is left out, and the summary names it.
+    @Test func theSummaryNamesAnImageLeftOut() throws {
+        let data = try Self.dataset()
+        let csv = try String(contentsOfFile: data.path + "/labels.csv", encoding: .utf8) + "images/missing.jpg,1,test,blurred\n"
+        try data.write("labels.csv", Array(csv.utf8))
+        let run = try Binary.run([
+            "calibrate", data.path + "/labels.csv", "--detector", "blur", "--report", data.path + "/r", "--bootstrap", "20", "--no-thumbnails",
+        ])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("1 image could not be measured and is left out (the first, images/missing.jpg: input.notFound: no such file; all are listed in the report)"), "\(run.stdout)")
+    }
+
     @Test func aScoresFileGivesTheSameFigures() throws {
         let data = try Self.dataset()
         let scores = try Binary.run(["score", data.path + "/images"])
