@@ -133,17 +133,8 @@ struct ContactSheet {
     /// Why `directory` could not be created: a file where a folder on its path should be
     /// (which Foundation reports only as an error number), else the system's reason.
     private static func creationProblem(_ directory: String, _ error: any Error) -> String {
-        var ancestor = (directory as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        while !ancestor.isEmpty, !FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory) {
-            let parent = (ancestor as NSString).deletingLastPathComponent
-            if parent == ancestor { break }
-            ancestor = parent
-        }
-        if !ancestor.isEmpty, FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue {
-            return "\(ancestor) is a file, not a directory"
-        }
-        return reason(error)
+        let ancestor = FileAccess.nearestExistingAncestor(of: directory)
+        return FileAccess.kind(of: ancestor) == .other ? "\(ancestor) is a file, not a directory" : reason(error)
     }
 }
 

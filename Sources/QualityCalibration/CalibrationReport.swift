@@ -39,12 +39,7 @@ public struct CalibrationReport {
             return nil
         case .missing:
             // The nearest folder that exists must let us create the rest inside it.
-            var ancestor = FileAccess.parentPath(of: directory)
-            while FileAccess.kind(of: ancestor) == .missing {
-                let next = FileAccess.parentPath(of: ancestor)
-                if next == ancestor { break }
-                ancestor = next
-            }
+            let ancestor = FileAccess.nearestExistingAncestor(of: directory)
             switch FileAccess.kind(of: ancestor) {
             case .directory:
                 return FileAccess.canWrite(inDirectory: ancestor) ? nil : "cannot create the report folder \(directory): permission denied in \(ancestor)"

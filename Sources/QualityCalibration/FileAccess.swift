@@ -9,12 +9,12 @@ import Darwin
 /// The calibration's file system calls, in one place: thin wrappers over POSIX so every
 /// failure keeps its errno and can be said in plain words (Foundation's equivalents report
 /// `NSCocoaErrorDomain` codes, which say nothing to a user).
-enum FileAccess {
+package enum FileAccess {
     /// What is at a path: nothing, a folder, or something else (a file, a device, a pipe).
-    enum Kind: Equatable { case missing, directory, other }
+    package enum Kind: Equatable { case missing, directory, other }
 
     /// What `path` names, following links. The corresponding C function is `stat`.
-    static func kind(of path: String) -> Kind {
+    package static func kind(of path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
         return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
@@ -80,6 +80,18 @@ enum FileAccess {
         if parent != path, kind(of: parent) == .missing { try createDirectories(parent) }
         if mkdir(path, 0o755) != 0, errno != EEXIST { throw Failure(errno, path: path) }
         guard kind(of: path) == .directory else { throw Failure(ENOTDIR, path: path) }
+    }
+
+    /// The nearest of `path`'s parents that exists (a folder, or a file where a folder
+    /// should be), or the root when none does: where creating `path` would begin.
+    package static func nearestExistingAncestor(of path: String) -> String {
+        var ancestor = parentPath(of: path)
+        while kind(of: ancestor) == .missing {
+            let next = parentPath(of: ancestor)
+            if next == ancestor { break }
+            ancestor = next
+        }
+        return ancestor
     }
 
     /// The folder holding `path` ("." for a bare name, "/" for the root).
