@@ -9,11 +9,12 @@ import ImagingCore
 
 /// Reads whole files with POSIX calls, so every failure keeps its errno.
 enum FileInput {
-    /// Reads `path` into `buffer` (replacing its contents, keeping its capacity).
+    /// Reads `path` (as `FileSystemPath` holds it) into `buffer` (replacing its contents,
+    /// keeping its capacity).
     /// - Throws: `ImagingError` with `.notFound`, `.isDirectory`, `.unreadable`,
     ///   `.empty` or `.fileTooLarge`.
     static func readFile(_ path: String, maxBytes: Int, into buffer: inout [UInt8]) throws(ImagingError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = FileSystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         if fd < 0 {
             let code = errno
             switch code {

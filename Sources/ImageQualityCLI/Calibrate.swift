@@ -203,7 +203,7 @@ struct Calibrate: ParsableCommand {
             let count = result.failures.count
             lines.append(
                 "\(count) \(count == 1 ? "image" : "images") could not be measured and \(count == 1 ? "is" : "are") left out "
-                    + "(the first, \(first.path): \(first.error ?? "no measurement"); all are listed in the report)")
+                    + "(the first, \(FileSystemPath.display(first.path)): \(first.error ?? "no measurement"); all are listed in the report)")
         }
         lines.append("report: \(report)/index.html")
         return lines.joined(separator: "\n") + "\n"

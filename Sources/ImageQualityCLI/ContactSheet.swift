@@ -92,9 +92,9 @@ struct ContactSheet {
         if let thumbnail, assessment.image != nil {
             let name = Self.thumbnailFolder + "/" + String(format: "%06d.jpg", index)
             do {
-                try Data(thumbnail).write(to: URL(fileURLWithPath: directory + "/" + name))
+                try FileAccess.writeAll(thumbnail, to: directory + "/" + name)
             } catch {
-                throw Failure(message: "Cannot write the thumbnail \(directory)/\(name): \(Self.reason(error)).")
+                throw Failure(message: "Cannot write the thumbnail \(directory)/\(name): \(error.reason).")
             }
             thumbnailName = name
         }
@@ -166,7 +166,7 @@ extension ContactSheet {
 
         init(_ assessment: Assessment, index: Int, thumbnail: String?) {
             self.index = index
-            path = assessment.path
+            path = FileSystemPath.display(assessment.path)
             self.thumbnail = thumbnail
             switch assessment.outcome {
             case .failed(let error):

@@ -49,9 +49,31 @@ enum GoogleVisionResponse {
     }
 
     /// The input as an absolute `file://` URI, percent-encoded; a relative path is taken
-    /// from the current directory.
+    /// from the current directory. A name that is not UTF-8 has its own bytes encoded.
     static func uri(_ path: String) -> String {
-        URL(fileURLWithPath: path, isDirectory: false).standardizedFileURL.absoluteString
+        guard !FileSystemPath.isUTF8(path) else {
+            return URL(fileURLWithPath: path, isDirectory: false).standardizedFileURL.absoluteString
+        }
+        // `URL` takes text, so the bytes are encoded here, with the segments standardized as
+        // `standardizedFileURL` does: `.` dropped, `..` taking its parent away.
+        var bytes = FileSystemPath.bytes(path)
+        if bytes.first != UInt8(ascii: "/") { bytes = Array(FileManager.default.currentDirectoryPath.utf8) + [UInt8(ascii: "/")] + bytes }
+        var segments: [ArraySlice<UInt8>] = []
+        for segment in bytes.split(separator: UInt8(ascii: "/")) {
+            if segment.elementsEqual(".".utf8) { continue }
+            if segment.elementsEqual("..".utf8) {
+                _ = segments.popLast()
+                continue
+            }
+            segments.append(segment)
+        }
+        let encoded = segments.map { segment in
+            "/" + segment.map { byte in
+                byte < 0x80 && CharacterSet.urlPathAllowed.contains(Unicode.Scalar(byte))
+                    ? String(Unicode.Scalar(byte)) : String(format: "%%%02X", byte)
+            }.joined()
+        }
+        return "file://" + encoded.joined()
     }
 
     /// `textAnnotations` and `fullTextAnnotation` of recognized lines.

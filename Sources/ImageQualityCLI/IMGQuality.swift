@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import ImagingCore
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: AsyncParsableCommand {
-    public static let version = "0.12.1"
+    public static let version = "0.13.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "imgquality",
@@ -27,6 +28,17 @@ public struct IMGQuality: AsyncParsableCommand {
         Terminal.endInterruptsBetweenRecords()
     }
 
+    /// The arguments after the program's name, each as `FileSystemPath` holds a path: a
+    /// file name that is not UTF-8 stays the name of its file (`CommandLine.arguments`
+    /// would show its bytes as U+FFFD, a name no file has).
+    static var commandLineArguments: [String] {
+        (1..<Int(CommandLine.argc)).compactMap { index in
+            CommandLine.unsafeArgv[index].map { argument in
+                FileSystemPath.string(bytes: UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+            }
+        }
+    }
+
     /// Parses the command line and runs the command, awaiting the asynchronous ones (`ocr`).
     ///
     /// The entry point calls this instead of `main()`: in top-level code the synchronous
@@ -37,7 +49,7 @@ public struct IMGQuality: AsyncParsableCommand {
     public static func runFromCommandLine() async {
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(commandLineArguments)
         } catch {
             exit(withError: error)
         }

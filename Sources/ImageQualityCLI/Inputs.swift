@@ -1,4 +1,5 @@
 import Foundation
+import ImagingCore
 
 /// Turns command-line inputs into the ordered list of files to process.
 ///
@@ -28,18 +29,15 @@ struct InputExpander: Sendable {
 
     /// Files of `directory`, recursively, sorted by path, with the directories below it
     /// that cannot be listed among them (their records say why); nil when `directory`
-    /// itself cannot be listed. `warn` hears of the special files skipped.
+    /// itself cannot be listed. `warn` hears of the special files skipped. Names are read
+    /// as bytes (`FileSystemPath`), so a name that is not UTF-8 is found and opened.
     func files(inDirectory directory: String, warn: (String) -> Void = { _ in }) -> [String]? {
-        let fileManager = FileManager.default
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         var found: [String] = []
         var pending = [""]
         while let relative = pending.popLast() {
             let absolute = prefix + relative
-            let names: [String]
-            do {
-                names = try fileManager.contentsOfDirectory(atPath: absolute)
-            } catch {
+            guard let names = Self.names(inDirectory: absolute) else {
                 if relative.isEmpty { return nil }
                 // Its record says why it cannot be read (input.unreadable) and the batch exits 2.
                 found.append(String(absolute.dropLast()))
@@ -47,21 +45,18 @@ struct InputExpander: Sendable {
             }
             for name in names where !name.hasPrefix(".") {
                 let path = absolute + name
-                var isDirectory: ObjCBool = false
-                let attributes = try? fileManager.attributesOfItem(atPath: path)
-                let isLink = (attributes?[.type] as? FileAttributeType) == .typeSymbolicLink
                 let takesName = allFiles || Self.imageExtensions.contains((name as NSString).pathExtension.lowercased())
-                guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                guard let type = FileSystemPath.fileType(path) else {
                     // A link leading nowhere, or something that vanished: its record says so.
                     if takesName { found.append(path) }
                     continue
                 }
-                if isDirectory.boolValue {
-                    if !isLink { pending.append(relative + name + "/") }
+                if type == S_IFDIR {
+                    if !Self.isSymbolicLink(path) { pending.append(relative + name + "/") }
                 } else if takesName {
                     // Reading a FIFO waits for a writer, and a device or socket holds no image:
                     // a walk takes regular files only, so one such entry cannot stall the batch.
-                    if let kind = Self.specialFileKind(path) {
+                    if let kind = Self.specialFileKind(type) {
                         warn("skipped \(path): \(kind), not a regular file")
                     } else {
                         found.append(path)
@@ -69,15 +64,33 @@ struct InputExpander: Sendable {
                 }
             }
         }
-        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        // Byte order of the names as the file system has them.
+        return found.map { (FileSystemPath.bytes($0), $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
     }
 
-    /// What `path` is (through links) when it is not a regular file: "a FIFO", "a socket",
-    /// "a device"; nil for a regular file or one that cannot be examined (its record says why).
-    static func specialFileKind(_ path: String) -> String? {
+    /// The names in `directory` but `.` and `..`, as `FileSystemPath` holds them; nil when
+    /// it cannot be listed.
+    static func names(inDirectory directory: String) -> [String]? {
+        guard let stream = FileSystemPath.withCString(directory, { opendir($0) }) else { return nil }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileSystemPath.string(bytes: $0.prefix { $0 != 0 }) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Whether `path` itself is a symbolic link.
+    static func isSymbolicLink(_ path: String) -> Bool {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
+        return FileSystemPath.withCString(path) { lstat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// What a file of type `type` (`FileSystemPath.fileType`) is when it is not a regular
+    /// file: "a FIFO", "a socket", "a device"; nil for a regular file.
+    static func specialFileKind(_ type: mode_t) -> String? {
+        switch type {
         case S_IFREG: return nil
         case S_IFIFO: return "a FIFO"
         case S_IFSOCK: return "a socket"
@@ -87,15 +100,16 @@ struct InputExpander: Sendable {
     }
 
     /// Says `message` on standard error, as `imgquality: message`, with control characters
-    /// (a file name may hold a terminal's escape sequences) shown as `?`.
+    /// (a file name may hold a terminal's escape sequences) shown as `?` and bytes that are
+    /// not UTF-8 as U+FFFD.
     static func warn(_ message: String) {
-        let shown = String(String.UnicodeScalarView(message.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+        let scalars = FileSystemPath.display(message).unicodeScalars
+        let shown = String(String.UnicodeScalarView(scalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
         Terminal.write("imgquality: \(shown)\n", to: STDERR_FILENO)
     }
 
     func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        FileSystemPath.isDirectory(path)
     }
 
     /// The paths to process, lazily: directories are listed when reached, stdin is read as needed.
@@ -167,14 +181,14 @@ final class FileDescriptorLines: @unchecked Sendable {
                 let record = trimmed(buffer[start..<end])
                 start = end + 1
                 if record.isEmpty { continue }
-                return String(decoding: record, as: UTF8.self)
+                return FileSystemPath.string(bytes: record)
             }
             if ended {
                 guard start < buffer.count else { return nil }
                 let record = trimmed(buffer[start...])
                 start = buffer.count
                 if record.isEmpty { return nil }
-                return String(decoding: record, as: UTF8.self)
+                return FileSystemPath.string(bytes: record)
             }
             buffer.removeFirst(start)
             start = 0

@@ -152,27 +152,36 @@ struct OCROutcome: Sendable {
         }
     }
 
+    /// The path for people: bytes that are not UTF-8 shown as U+FFFD.
+    var shownPath: String { FileSystemPath.display(path) }
+
+    /// `path`, and `pathBytes` when the name is not UTF-8, as the score record has them.
+    var pathMembers: [(String, JSONValue)] {
+        guard !FileSystemPath.isUTF8(path) else { return [("path", .string(path))] }
+        return [("path", .string(shownPath)), ("pathBytes", .string(Data(FileSystemPath.bytes(path)).base64EncodedString()))]
+    }
+
     var text: String {
         switch result {
         case .failed(let error):
-            return "==> \(path) <==\n[error \(error.code): \(error.message)]\n\n"
+            return "==> \(shownPath) <==\n[error \(error.code): \(error.message)]\n\n"
         case .recognized(let recognition):
             let failures = recognition.decision.failures.map(\.message).joined(separator: "; ")
-            guard let text = recognition.text else { return "==> \(path) <==\n[rejected: \(failures)]\n\n" }
+            guard let text = recognition.text else { return "==> \(shownPath) <==\n[rejected: \(failures)]\n\n" }
             // --force recognizes a rejected image too; the text still says it was rejected.
             let rejected = recognition.decision.pass ? "" : "[rejected: \(failures); recognized with --force]\n"
-            return "==> \(path) <==\n\(rejected)\(text)\n\n"
+            return "==> \(shownPath) <==\n\(rejected)\(text)\n\n"
         }
     }
 
     var json: JSONValue {
         switch result {
         case .failed(let error):
-            return .object([("path", .string(path)), ("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))])
+            return .object(pathMembers + [("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))])
         case .recognized(let recognition):
             let observations: JSONValue = recognition.observations.map { .array($0.map(Self.json)) } ?? .null
-            return .object([
-                ("path", .string(path)), ("width", .int(recognition.imageSize.width)), ("height", .int(recognition.imageSize.height)),
+            return .object(pathMembers + [
+                ("width", .int(recognition.imageSize.width)), ("height", .int(recognition.imageSize.height)),
                 ("gate", recognition.image.decision.record),
                 ("text", recognition.text.map(JSONValue.string) ?? .null),
                 ("observations", observations),

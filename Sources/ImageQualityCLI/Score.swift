@@ -149,6 +149,7 @@ struct Score: ParsableCommand {
             output: .records(output.resolvedFormat), showsProgress: output.showsProgress, showsSummary: !output.quiet,
             contactSheet: try output.contactSheet()
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
+        if summary.contactSheetFailed { throw ExitCode(74) }
         if summary.failed > 0 { throw ExitCode(2) }
     }
 }
@@ -235,6 +236,7 @@ struct Gate: ParsableCommand {
             output: mode, showsProgress: output.showsProgress, showsSummary: !output.quiet, keepBest: keepBest?.fraction,
             contactSheet: try output.contactSheet()
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
+        if summary.contactSheetFailed { throw ExitCode(74) }
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
     }
@@ -284,22 +286,28 @@ struct BatchRun {
         let output = self.output
         func emit(_ assessment: Assessment) {
             summary.add(assessment)
-            var text = ""
+            var bytes: [UInt8] = []
             switch output {
-            case .records: text = writer!.text(for: assessment)
-            case .paths(let passing, let terminator): if assessment.passed == passing { text = assessment.path + terminator }
+            case .records: bytes = Array(writer!.text(for: assessment).utf8)
+            case .paths(let passing, let terminator):
+                // The name's own bytes, for xargs, even where they are not UTF-8.
+                if assessment.passed == passing { bytes = FileSystemPath.bytes(assessment.path) + Array(terminator.utf8) }
             }
             if sharesTerminal { progress?.clear() }
-            if !text.isEmpty { Terminal.write(text, to: standardOutput) }
+            if !bytes.isEmpty { Terminal.write(bytes: bytes, to: standardOutput) }
         }
         var sheet = contactSheet
-        /// Runs a step of the contact sheet; one that fails ends the batch as a failed output write does (74).
+        /// Runs a step of the contact sheet. One that fails (a full disk) drops the sheet, not
+        /// the batch: the records matter more than the page, so they all come out, and the
+        /// batch ends with 74 as a failed output write does.
         func writingSheet(_ step: () throws -> Void) {
+            guard sheet != nil else { return }
             do {
                 try step()
             } catch {
-                Terminal.write("imgquality: cannot write the contact sheet: \(error)\n", to: STDERR_FILENO)
-                _exit(74)
+                Terminal.write("imgquality: cannot write the contact sheet: \(error) The batch goes on without it.\n", to: STDERR_FILENO)
+                sheet = nil
+                summary.contactSheetFailed = true
             }
         }
         func addToSheet(_ assessment: Assessment, _ thumbnail: [UInt8]?) {

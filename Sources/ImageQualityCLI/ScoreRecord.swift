@@ -1,3 +1,4 @@
+import ImagingCore
 import QualityGating
 
 /// A number rounded to 4 decimals, as records print numbers.
@@ -27,7 +28,7 @@ extension Assessment {
     /// The record flattened for the columns above: `status` is `ok`, the first warning's
     /// code, or the error's code; `message` says why (warnings, or the gate's reasons).
     var flat: JSONValue {
-        var members: [(String, JSONValue)] = [("path", .string(path))]
+        var members: [(String, JSONValue)] = [("path", .string(FileSystemPath.display(path)))]
         switch outcome {
         case .failed(let error):
             members += [("status", .string(error.code)), ("message", .string(error.message))]

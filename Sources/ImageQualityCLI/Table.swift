@@ -1,4 +1,5 @@
 import Foundation
+import ImagingCore
 import QualityGating
 
 /// The `table` format: one row per input that fits the terminal's width. Columns never
@@ -39,7 +40,7 @@ struct TableLayout {
         switch assessment.outcome {
         case .failed(let error):
             let why = "\(Self.words(code: error.code)): \(error.message)"
-            return row(decision: "failed", numbers: Self.numbers.map { _ in "" }, why: why, path: assessment.path)
+            return row(decision: "failed", numbers: Self.numbers.map { _ in "" }, why: why, path: FileSystemPath.display(assessment.path))
         case .assessed(let image):
             let report = image.report
             let values = [image.decision.score, report.blur?.confidence, report.smudge?.confidence, report.exposure?.confidence]
@@ -47,7 +48,7 @@ struct TableLayout {
             return row(
                 decision: image.decision.pass ? "pass" : "reject",
                 numbers: values.map { $0.map { String(format: "%.2f", $0) } ?? "-" },
-                why: why.joined(separator: ", "), path: assessment.path)
+                why: why.joined(separator: ", "), path: FileSystemPath.display(assessment.path))
         }
     }
 
@@ -106,6 +107,8 @@ struct BatchSummary: Equatable {
     var rejections: [String: Int] = [:]
     /// Failed inputs per error code.
     var failures: [String: Int] = [:]
+    /// The contact sheet (`--report`) could not be written and was dropped.
+    var contactSheetFailed = false
 
     var total: Int { passed + rejected + failed }
 

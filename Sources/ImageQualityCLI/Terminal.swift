@@ -34,6 +34,11 @@ enum Terminal {
     /// record instead of running on unheard; any other failure ends it with a message
     /// and exit status 74 (EX_IOERR).
     static func write(_ text: String, to descriptor: Int32) {
+        write(bytes: Array(text.utf8), to: descriptor)
+    }
+
+    /// Writes `bytes` whole, as `write(_:to:)` writes text: for paths, which are bytes.
+    static func write(bytes: [UInt8], to descriptor: Int32) {
         let isOutput = descriptor != STDERR_FILENO
         if isOutput { writingRecord.store(true, ordering: .sequentiallyConsistent) }
         defer {
@@ -42,7 +47,7 @@ enum Terminal {
                 if interruptedWhileWriting.load(ordering: .sequentiallyConsistent) { endInterrupted() }
             }
         }
-        var bytes = Array(text.utf8)
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { raw in

@@ -54,7 +54,7 @@ package enum FileAccess {
     /// Writes `bytes` to `path`, replacing it. The corresponding C functions are `open`
     /// (`O_CREAT | O_TRUNC`, mode 0644 before the umask), `write` and `close`.
     /// - Throws: the reason in plain words.
-    static func writeAll(_ bytes: [UInt8], to path: String) throws(Failure) {
+    package static func writeAll(_ bytes: [UInt8], to path: String) throws(Failure) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(errno) }
         var offset = 0
@@ -104,17 +104,17 @@ package enum FileAccess {
 
     /// A failed call: its errno, said in plain words, and the path it concerned when that is
     /// not the one the caller named.
-    struct Failure: Error, Equatable {
-        var code: Int32
-        var path: String?
+    package struct Failure: Error, Equatable {
+        package var code: Int32
+        package var path: String?
 
-        init(_ code: Int32, path: String? = nil) {
+        package init(_ code: Int32, path: String? = nil) {
             self.code = code
             self.path = path
         }
 
         /// "no such file", "permission denied", "it is a folder"…, or the system's words.
-        var reason: String {
+        package var reason: String {
             switch code {
             case ENOENT: "no such file"
             case ENOTDIR: "a part of the path is a file, not a folder"

@@ -1,3 +1,4 @@
+import Foundation
 import ImageCodecs
 import ImagingCore
 import QualityMetrics
@@ -7,7 +8,8 @@ import QualityMetrics
 /// record of the README (`JSONValue.encoding(assessment)`); `imgquality schema` prints
 /// its JSON Schema.
 public struct Assessment: Sendable, Equatable {
-    /// The input as the caller named it (a path, or a name given to bytes).
+    /// The input as the caller named it (a path, or a name given to bytes). A file name
+    /// that is not UTF-8 holds its bytes as `FileSystemPath` says.
     public var path: String
     public var outcome: Outcome
     /// Wall time from reading the input to the decision, in milliseconds.
@@ -73,12 +75,17 @@ public struct AssessedImage: Sendable, Equatable {
 extension Assessment: Codable {
     /// The record's top-level members; detectors are keyed by their descriptor names.
     private enum Key: String, CodingKey {
-        case path, format, width, height, pages, gate, warnings, elapsedMs, timings, error
+        case path, pathBytes, format, width, height, pages, gate, warnings, elapsedMs, timings, error
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
-        try container.encode(path, forKey: .path)
+        // JSON text is UTF-8: a name that is not shows U+FFFD in `path`, and its exact bytes
+        // in `pathBytes` (Base64), as ripgrep's JSON does.
+        try container.encode(FileSystemPath.display(path), forKey: .path)
+        if !FileSystemPath.isUTF8(path) {
+            try container.encode(Data(FileSystemPath.bytes(path)).base64EncodedString(), forKey: .pathBytes)
+        }
         switch outcome {
         case .failed(let error):
             try container.encode(error, forKey: .error)
@@ -105,7 +112,14 @@ extension Assessment: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        path = try container.decode(String.self, forKey: .path)
+        if let encoded = try container.decodeIfPresent(String.self, forKey: .pathBytes) {
+            guard let bytes = Data(base64Encoded: encoded) else {
+                throw DecodingError.dataCorruptedError(forKey: .pathBytes, in: container, debugDescription: "pathBytes is not Base64")
+            }
+            path = FileSystemPath.string(bytes: bytes)
+        } else {
+            path = try container.decode(String.self, forKey: .path)
+        }
         if let error = try container.decodeIfPresent(ImagingError.self, forKey: .error) {
             outcome = .failed(error)
             return

@@ -24,6 +24,7 @@ public enum RecordSchema {
     static var assessed: JSONValue {
         var properties: [(String, JSONValue)] = [
             ("path", string("the input as named: a path, or the name given to bytes")),
+            ("pathBytes", pathBytes),
             ("format", .object([("enum", .array(ImageFormat.allCases.map { .string($0.rawValue) })), ("description", .string("the format read from the magic bytes"))])),
             ("width", integer("width in pixels after EXIF orientation", minimum: 1)),
             ("height", integer("height in pixels after EXIF orientation", minimum: 1)),
@@ -52,6 +53,14 @@ public enum RecordSchema {
         ])
     }
 
+    /// `pathBytes`, of both kinds of record.
+    static var pathBytes: JSONValue {
+        .object([
+            ("type", .string("string")), ("contentEncoding", .string("base64")),
+            ("description", .string("the file name's exact bytes, Base64; present only when they are not UTF-8 (path then shows U+FFFD for each byte that is not)")),
+        ])
+    }
+
     static var failed: JSONValue {
         .object([
             ("type", .string("object")),
@@ -59,6 +68,7 @@ public enum RecordSchema {
             ("required", .array([.string("path"), .string("error")])),
             ("properties", .object([
                 ("path", string("the input as named")),
+                ("pathBytes", pathBytes),
                 ("error", coded(codes: ImagingErrorKind.allCases.map(\.rawValue))),
             ])),
             ("additionalProperties", .bool(false)),

@@ -110,6 +110,25 @@ struct ContactSheetTests {
         #expect(FileManager.default.fileExists(atPath: folder.path + "/a/b/thumbnails"))
     }
 
+    /// A sheet that cannot be written mid-batch (here its first thumbnail is linked to
+    /// /dev/full, as a disk that fills up) is dropped with a message; every record still
+    /// comes out, and the batch ends with 74.
+    @Test func aSheetThatCannotBeWrittenIsDroppedAndTheBatchGoesOn() throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder.path + "/report/thumbnails", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/report/thumbnails/000000.jpg", withDestinationPath: "/dev/full")
+        let images = [Fixtures.path("png/gray8.png"), Fixtures.path("no/such.png"), Fixtures.path("tiff/gray8.tif")]
+        let run = try Binary.run(["score", "--quiet", "--report", folder.path + "/report"] + images)
+        #expect(run.status == 74)
+        #expect(run.records.map { $0["path"] as? String } == images)
+        #expect(run.stderr == """
+            imgquality: cannot write the contact sheet: Cannot write the thumbnail \(folder.path)/report/thumbnails/000000.jpg: \
+            no space left on the device. The batch goes on without it.
+
+            """, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/report/index.html"))
+    }
+
     // MARK: - Thumbnails
 
     @Test func thumbnailsAreSmallJPEGsInColourOrGrey() throws {

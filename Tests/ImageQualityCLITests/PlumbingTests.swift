@@ -1,4 +1,5 @@
 import Foundation
+import ImagingCore
 import Synchronization
 import Testing
 import _ImagingTestSupport
@@ -104,6 +105,25 @@ struct PlumbingTests {
         defer { close(nulDescriptor) }
         let records = FileDescriptorLines(descriptor: nulDescriptor, nullSeparated: true)
         #expect(Array(AnyIterator { records.next() }) == ["a\nb", "c\r"], "NUL-separated names are kept exactly")
+    }
+
+    @Test func namesThatAreNotUTF8AreFoundAndKeepTheirBytes() throws {
+        let folder = try TemporaryDirectory()
+        let latin1 = Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)
+        let descriptor = FileSystemPath.withCString(folder.path + "/" + FileSystemPath.string(bytes: latin1)) {
+            open($0, O_CREAT | O_WRONLY, 0o644)
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        try folder.write("b.jpg", [0])
+        let found = try #require(InputExpander().files(inDirectory: folder.path))
+        #expect(found.map { FileSystemPath.bytes(String($0.dropFirst(folder.path.count + 1))) } == [Array("b.jpg".utf8), latin1])
+
+        let list = try folder.write("paths", latin1 + [0x0A])
+        let listDescriptor = open(list, O_RDONLY)
+        defer { close(listDescriptor) }
+        let lines = FileDescriptorLines(descriptor: listDescriptor, nullSeparated: false)
+        #expect(lines.next().map(FileSystemPath.bytes) == latin1)
     }
 
     @Test func linksLeadingNowhereAreTakenSoTheirRecordsSayWhy() throws {

@@ -134,6 +134,29 @@ struct ProcessTests {
         #expect(run.records.map { $0["path"] as? String } == paths)
     }
 
+    @Test func aFileNameThatIsNotUTF8IsReadAndItsBytesKept() throws {
+        let folder = try TemporaryDirectory()
+        try folder.copy(fixture: "png/gray8.png", to: "plain.png")
+        let name = "\"$(printf 'caf\\351.png')\""  // café.png in Latin-1
+        let imgquality = "'\(Binary.path)'"
+        // Named as an argument, met in a walk, read from standard input.
+        let run = try Binary.shell(
+            "cd '\(folder.path)' && cp plain.png \(name) && \(imgquality) score -q \(name) && \(imgquality) score -q . "
+                + "&& printf 'caf\\351.png\\n' | \(imgquality) score -q -")
+        #expect(run.status == 0, "\(run.stderr)")
+        let latin1 = Array("caf".utf8) + [0xE9] + Array(".png".utf8)
+        #expect(run.records.map { $0["path"] as? String } == ["caf\u{FFFD}.png", "./caf\u{FFFD}.png", "./plain.png", "caf\u{FFFD}.png"])
+        #expect(run.records.map { $0["pathBytes"] as? String } == [
+            Data(latin1).base64EncodedString(), Data(Array("./".utf8) + latin1).base64EncodedString(), nil,
+            Data(latin1).base64EncodedString(),
+        ])
+        #expect(run.records.allSatisfy { $0["error"] == nil && $0["format"] as? String == "png" })
+
+        // --print-rejected (the fixture is too small to pass) gives the name's own bytes back, for xargs.
+        let rejected = try Binary.shell("cd '\(folder.path)' && \(imgquality) gate -q --print-rejected -0 . | od -An -v -tx1 | tr -d ' \\n'")
+        #expect(rejected.stdout == (Array("./".utf8) + latin1 + [0] + Array("./plain.png".utf8) + [0]).map { String(format: "%02x", $0) }.joined())
+    }
+
     @Test func everyInputIsAccountedFor() throws {
         // An empty directory is said on stderr; a link leading nowhere gets a record.
         let folder = try TemporaryDirectory()
@@ -430,7 +453,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.12.1")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.13.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {

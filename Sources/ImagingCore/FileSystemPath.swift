@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Paths as the file system has them: bytes, which on Linux need not be UTF-8 (a name from
+/// an old archive or a Windows share may be Latin-1).
+///
+/// imgquality carries paths as `String`s. A byte that is not part of valid UTF-8 is held as
+/// one scalar of U+10FF80–U+10FFFF (the end of plane 16's private use area, which no file
+/// name uses), the byte's value plus U+10FF00; the bytes of a name that really holds such a
+/// scalar are held the same way. Nothing is lost: `bytes(_:)` gives the name back byte for
+/// byte, so such a file is opened by its own name, and a path that is valid UTF-8 is its
+/// ordinary `String`.
+public enum FileSystemPath {
+    /// The scalars that stand for single bytes: U+10FF80 for 0x80 through U+10FFFF for 0xFF.
+    static let escapes: ClosedRange<UInt32> = 0x10_FF80...0x10_FFFF
+    static let escapeBase: UInt32 = 0x10_FF00
+
+    /// The path `bytes` name, as imgquality holds it.
+    public static func string(bytes: some Collection<UInt8>) -> String {
+        let bytes = Array(bytes)
+        var scalars = String.UnicodeScalarView()
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                let scalar = Unicode.UTF8.decode(encoded)
+                if escapes.contains(scalar.value) {
+                    for byte in bytes[offset..<(offset + encoded.count)] { scalars.append(escape(byte)) }
+                } else {
+                    scalars.append(scalar)
+                }
+                offset += encoded.count
+            case .error(let length):
+                for byte in bytes[offset..<(offset + length)] { scalars.append(escape(byte)) }
+                offset += length
+            case .emptyInput:
+                return String(scalars)
+            }
+        }
+    }
+
+    /// The bytes `path` names: the inverse of `string(bytes:)`.
+    public static func bytes(_ path: String) -> [UInt8] {
+        guard !isUTF8(path) else { return Array(path.utf8) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count)
+        for scalar in path.unicodeScalars {
+            if escapes.contains(scalar.value) {
+                bytes.append(UInt8(scalar.value - escapeBase))
+            } else {
+                bytes.append(contentsOf: UTF8.encode(scalar)!)
+            }
+        }
+        return bytes
+    }
+
+    /// Whether `path` is valid UTF-8 as the file system has it: it holds no byte escape.
+    public static func isUTF8(_ path: String) -> Bool {
+        !path.unicodeScalars.contains { escapes.contains($0.value) }
+    }
+
+    /// `path` for people and for text formats that must be UTF-8 (JSON, messages): each byte
+    /// that is not UTF-8 shown as U+FFFD, as other tools show such names.
+    public static func display(_ path: String) -> String {
+        guard !isUTF8(path) else { return path }
+        return String(String.UnicodeScalarView(path.unicodeScalars.map { escapes.contains($0.value) ? "\u{FFFD}" : $0 }))
+    }
+
+    /// Calls `body` with `path` as the NUL-terminated bytes the file system knows it by,
+    /// for `open`, `stat` and `opendir`.
+    public static func withCString<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        guard !isUTF8(path) else { return try path.withCString(body) }
+        var bytes = self.bytes(path).map { CChar(bitPattern: $0) }
+        bytes.append(0)
+        return try bytes.withUnsafeBufferPointer { try body($0.baseAddress!) }
+    }
+
+    static func escape(_ byte: UInt8) -> Unicode.Scalar {
+        Unicode.Scalar(escapeBase + UInt32(byte))!
+    }
+
+    /// Whether `path` names a directory (through links).
+    public static func isDirectory(_ path: String) -> Bool {
+        fileType(path) == S_IFDIR
+    }
+
+    /// The type bits (`S_IFREG`, `S_IFDIR`, …) of what `path` leads to (through links), or
+    /// nil when it cannot be examined (missing, a dangling link, no permission on the way).
+    public static func fileType(_ path: String) -> mode_t? {
+        var info = stat()
+        guard withCString(path, { stat($0, &info) }) == 0 else { return nil }
+        return info.st_mode & S_IFMT
+    }
+}
