@@ -165,14 +165,23 @@ public struct Calibrator: Sendable {
         var result = CalibrationResult(
             quantity: quantity, datasetPath: datasetPath, command: command, created: created, heldOut: heldOut,
             trainCount: train.count, testCount: test.count, failures: failures)
+        // A row without the answer (an empty label or score) takes no part in the fit or the
+        // figures, nor in the counts the report gives for them.
+        func answered(_ has: (CalibrationSample) -> Bool) -> (train: [CalibrationSample], test: [CalibrationSample]) {
+            let answered = (train.filter(has), test.filter(has))
+            (result.trainCount, result.testCount) = (answered.0.count, answered.1.count)
+            return answered
+        }
         if measured.contains(where: { $0.label != nil }) {
             if accuracyTarget != nil {
                 throw CalibrationError(
                     "a target accuracy needs score labels, and this dataset has binary labels: choose the threshold by precision, recall, false-positive rate or cost")
             }
-            try calibrateBinary(train: train, test: test, into: &result)
+            let rows = answered { $0.label != nil }
+            try calibrateBinary(train: rows.train, test: rows.test, into: &result)
         } else if measured.contains(where: { $0.score != nil }) {
-            try calibrateScores(train: train, test: test, into: &result)
+            let rows = answered { $0.score != nil }
+            try calibrateScores(train: rows.train, test: rows.test, into: &result)
         } else {
             throw CalibrationError("the dataset has neither a label nor a score column with values")
         }

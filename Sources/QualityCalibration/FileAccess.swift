@@ -5,10 +5,12 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ImagingCore
 
 /// The calibration's file system calls, in one place: thin wrappers over POSIX so every
 /// failure keeps its errno and can be said in plain words (Foundation's equivalents report
-/// `NSCocoaErrorDomain` codes, which say nothing to a user).
+/// `NSCocoaErrorDomain` codes, which say nothing to a user). Paths are as `FileSystemPath`
+/// holds them, so a name that is not UTF-8 is its own file.
 package enum FileAccess {
     /// What is at a path: nothing, a folder, or something else (a file, a device, a pipe).
     package enum Kind: Equatable { case missing, directory, other }
@@ -16,26 +18,26 @@ package enum FileAccess {
     /// What `path` names, following links. The corresponding C function is `stat`.
     package static func kind(of path: String) -> Kind {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
+        guard FileSystemPath.withCString(path, { stat($0, &info) }) == 0 else { return .missing }
         return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
     }
 
     /// Whether this process may create and replace files in the folder `path`.
     /// The corresponding C function is `access` (write and search permission).
     static func canWrite(inDirectory path: String) -> Bool {
-        access(path, W_OK | X_OK) == 0
+        FileSystemPath.withCString(path) { access($0, W_OK | X_OK) } == 0
     }
 
     /// Whether this process may replace the contents of the existing file `path`.
     /// The corresponding C function is `access` (write permission).
     static func canWrite(file path: String) -> Bool {
-        access(path, W_OK) == 0
+        FileSystemPath.withCString(path) { access($0, W_OK) } == 0
     }
 
     /// The whole of the file at `path`.
     /// - Throws: the reason in plain words (`reason(_:)`).
     static func readAll(_ path: String) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = FileSystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw Failure(errno) }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -55,7 +57,7 @@ package enum FileAccess {
     /// (`O_CREAT | O_TRUNC`, mode 0644 before the umask), `write` and `close`.
     /// - Throws: the reason in plain words.
     package static func writeAll(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = FileSystemPath.withCString(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw Failure(errno) }
         var offset = 0
         while offset < bytes.count {
@@ -78,7 +80,7 @@ package enum FileAccess {
         if kind(of: path) == .directory { return }
         let parent = parentPath(of: path)
         if parent != path, kind(of: parent) == .missing { try createDirectories(parent) }
-        if mkdir(path, 0o755) != 0, errno != EEXIST { throw Failure(errno, path: path) }
+        if FileSystemPath.withCString(path, { mkdir($0, 0o755) }) != 0, errno != EEXIST { throw Failure(errno, path: path) }
         guard kind(of: path) == .directory else { throw Failure(ENOTDIR, path: path) }
     }
 

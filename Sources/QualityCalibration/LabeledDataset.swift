@@ -20,12 +20,18 @@ public struct LabeledDataset: Sendable {
         }
         // Spreadsheets often start UTF-8 CSV with a byte-order mark; it is not part of the header.
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-        guard let text = String(validating: body, as: UTF8.self) else {
+        guard var text = String(validating: body, as: UTF8.self) else {
             throw bad("the labels file \(csvPath) is not UTF-8 text")
         }
+        // The parser drops an empty last field on a last line without a line break.
+        if let last = text.last, !last.isNewline { text.append("\n") }
         let csv: CSV<Enumerated>
+        // The rows as written: `csv.rows` pads short rows and widens all to the longest, so a
+        // short row would read as unlabeled and a long one be reported on the wrong line.
+        var rows: [[String]] = []
         do {
             csv = try CSV<Enumerated>(string: text, delimiter: .comma)
+            try csv.enumerateAsArray(startAt: 1, rowLimit: nil) { rows.append($0) }
         } catch let error as CSVParseError {
             switch error {
             case .generic(let message), .quotation(let message): throw bad("cannot parse the labels file \(csvPath) as CSV: \(message)")
@@ -42,8 +48,16 @@ public struct LabeledDataset: Sendable {
         let splitColumn = header.firstIndex(of: "split")
         let base = URL(fileURLWithPath: csvPath).deletingLastPathComponent()
         var samples: [CalibrationSample] = []
-        for (index, row) in csv.rows.enumerated() {
-            let line = index + 2
+        /// The line each file was first listed on, by the bytes of its path (Swift's string
+        /// equality would make two names that differ only in Unicode form one file).
+        var listed: [[UInt8]: Int] = [:]
+        /// Lines a row spans: its own, and one more for each line break inside a quoted field.
+        func lines(_ fields: [String]) -> Int { 1 + fields.reduce(0) { $0 + $1.filter(\.isNewline).count } }
+        var line = 1 + lines(csv.header)
+        for row in rows {
+            defer { line += lines(row) }
+            // A blank line (a spreadsheet's trailing rows, a gap between groups) holds no row.
+            if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) && row.count <= 1 { continue }
             guard row.count == header.count else {
                 throw bad("\(csvPath) line \(line): \(row.count) fields, the header has \(header.count)")
             }
@@ -67,6 +81,11 @@ public struct LabeledDataset: Sendable {
             let reserved: Set<Int> = Set([pathColumn, labelColumn, scoreColumn, splitColumn].compactMap { $0 })
             let extras = header.indices.filter { !reserved.contains($0) }.map { (header[$0], row[$0]) }
             let file = path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
+            // One image listed twice would count twice in the fit, or hold two answers.
+            if let first = listed[Array(file.utf8)] {
+                throw bad("\(csvPath) line \(line): \(path) is listed again (first on line \(first))")
+            }
+            listed[Array(file.utf8)] = line
             samples.append(CalibrationSample(path: path, file: file, label: label, score: score, split: split, extras: extras))
         }
         guard !samples.isEmpty else { throw bad("\(csvPath) has no rows") }

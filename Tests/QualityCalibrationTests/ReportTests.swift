@@ -251,4 +251,29 @@ struct ReportTests {
         let dataset = try LabeledDataset.load(folder.path + "/bom.csv")
         #expect(dataset.samples.map(\.path) == ["a.jpg"] && dataset.samples[0].label == 1)
     }
+
+    /// Rows are read as written: a short or a long row is an error on its own line (line
+    /// breaks inside quotes and blank lines counted), an image listed twice is refused, and
+    /// blank lines and a last line without a line break are fine.
+    @Test func labelRowsAreCheckedOnTheirOwnLines() throws {
+        let folder = try TemporaryDirectory()
+        func message(_ csv: String) throws -> String? {
+            let path = try folder.write("labels.csv", Array(csv.utf8))
+            do {
+                _ = try LabeledDataset.load(path)
+                return nil
+            } catch let error as CalibrationError {
+                return error.message.replacingOccurrences(of: path + " ", with: "")
+            }
+        }
+        #expect(try message("path,label\na.jpg,1\nb.jpg\nc.jpg,0\n") == "line 3: 1 fields, the header has 2")
+        #expect(try message("path,label\na.jpg,1\n\nb.jpg,0\nc.jpg,0,extra\n") == "line 5: 3 fields, the header has 2")
+        #expect(try message("path,label,note\na.jpg,1,\"two\nlines\"\nb.jpg,0\n") == "line 4: 2 fields, the header has 3")
+        #expect(try message("path,label\na.jpg,1\nb.jpg,0\n./a.jpg,0\n") == "line 4: ./a.jpg is listed again (first on line 2)")
+        let path = try folder.write("labels.csv", Array("path,label,split\na.jpg,1,train\n\n\nb.jpg,0,".utf8))
+        let dataset = try LabeledDataset.load(path)
+        #expect(dataset.samples.map(\.path) == ["a.jpg", "b.jpg"])
+        #expect(dataset.samples.map(\.label) == [1, 0])
+        #expect(dataset.samples.map(\.split) == ["train", nil])
+    }
 }
