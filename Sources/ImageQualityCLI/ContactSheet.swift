@@ -50,23 +50,23 @@ struct ContactSheet {
     ///   cannot be created or written into.
     init(directory: String) throws {
         self.directory = directory
-        let files = FileManager.default
-        var isDirectory: ObjCBool = false
-        if files.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if FileAccess.kind(of: directory) == .other {
             throw Failure(message: "The report directory \(directory) is an existing file, not a directory.")
         }
         do {
-            try files.createDirectory(atPath: directory + "/" + Self.thumbnailFolder, withIntermediateDirectories: true)
+            try FileAccess.createDirectories(directory + "/" + Self.thumbnailFolder)
         } catch {
             throw Failure(message: "Cannot create the report directory \(directory): \(Self.creationProblem(directory, error)).")
         }
         // Existing folders may still refuse files (root ignores permission bits; a read-only
         // mount does not): write and remove a probe where the thumbnails go.
         let probe = directory + "/" + Self.thumbnailFolder + "/.imgquality-probe"
-        guard files.createFile(atPath: probe, contents: Data()) else {
+        do {
+            try FileAccess.writeAll([], to: probe)
+        } catch {
             throw Failure(message: "Cannot write into the report directory \(directory).")
         }
-        try? files.removeItem(atPath: probe)
+        try? FileAccess.remove(probe)
     }
 
     /// A thumbnail of the pixels the assessor analysed (`Assessor.AssessedPixels.luma` and
@@ -111,30 +111,23 @@ struct ContactSheet {
         let page = html(policy: policy, command: command, elapsed: elapsed, created: Date())
         let path = directory + "/index.html"
         do {
-            try Data(page.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileAccess.replace(path, with: Array(page.utf8))
         } catch {
-            throw Failure(message: "Cannot write \(path): \(Self.reason(error)).")
+            throw Failure(message: "Cannot write \(path): \(error.reason).")
         }
     }
 
-    /// A Foundation error's own words (its POSIX reason when it wraps one).
-    private static func reason(_ error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue))
-        }
-        var words = error.localizedDescription
-        while words.hasSuffix(".") { words.removeLast() }
-        return words
+    /// Removes the page of an earlier batch from the directory, for a sheet given up on: it
+    /// would show this batch's thumbnails under the older batch's cards.
+    func abandon() {
+        try? FileAccess.remove(directory + "/index.html")
     }
 
-    /// Why `directory` could not be created: a file where a folder on its path should be
-    /// (which Foundation reports only as an error number), else the system's reason.
-    private static func creationProblem(_ directory: String, _ error: any Error) -> String {
+    /// Why `directory` could not be created: a file where a folder on its path should be,
+    /// named (the error number alone does not say which), else the system's reason.
+    private static func creationProblem(_ directory: String, _ error: FileAccess.Failure) -> String {
         let ancestor = FileAccess.nearestExistingAncestor(of: directory)
-        return FileAccess.kind(of: ancestor) == .other ? "\(ancestor) is a file, not a directory" : reason(error)
+        return FileAccess.kind(of: ancestor) == .other ? "\(ancestor) is a file, not a directory" : error.reason
     }
 }
 

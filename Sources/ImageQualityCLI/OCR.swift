@@ -157,7 +157,7 @@ struct OCROutcome: Sendable {
 
     /// `path`, and `pathBytes` when the name is not UTF-8, as the score record has them.
     var pathMembers: [(String, JSONValue)] {
-        guard !FileSystemPath.isUTF8(path) else { return [("path", .string(path))] }
+        guard !FileSystemPath.isUTF8(path) else { return [("path", .string(shownPath))] }
         return [("path", .string(shownPath)), ("pathBytes", .string(Data(FileSystemPath.bytes(path)).base64EncodedString()))]
     }
 

@@ -306,6 +306,7 @@ struct BatchRun {
                 try step()
             } catch {
                 Terminal.write("imgquality: cannot write the contact sheet: \(error) The batch goes on without it.\n", to: STDERR_FILENO)
+                sheet?.abandon()
                 sheet = nil
                 summary.contactSheetFailed = true
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ImagingCore
 import Synchronization
 
 /// Whether a record is being written to standard output, and whether an interrupt arrived
@@ -33,8 +34,9 @@ enum Terminal {
     /// ignores the signal (as some job runners do), so a batch stops at the first lost
     /// record instead of running on unheard; any other failure ends it with a message
     /// and exit status 74 (EX_IOERR).
+    /// A file name in `text` that is not UTF-8 is shown as `FileSystemPath.display` shows it.
     static func write(_ text: String, to descriptor: Int32) {
-        write(bytes: Array(text.utf8), to: descriptor)
+        write(bytes: Array(FileSystemPath.display(text).utf8), to: descriptor)
     }
 
     /// Writes `bytes` whole, as `write(_:to:)` writes text: for paths, which are bytes.

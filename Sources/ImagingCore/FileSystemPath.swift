@@ -48,7 +48,7 @@ public enum FileSystemPath {
 
     /// The bytes `path` names: the inverse of `string(bytes:)`.
     public static func bytes(_ path: String) -> [UInt8] {
-        guard !isUTF8(path) else { return Array(path.utf8) }
+        guard holdsEscapes(path) else { return Array(path.utf8) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
@@ -61,22 +61,29 @@ public enum FileSystemPath {
         return bytes
     }
 
-    /// Whether `path` is valid UTF-8 as the file system has it: it holds no byte escape.
+    /// Whether the name's bytes are valid UTF-8, so the `String` a person reads is the name.
     public static func isUTF8(_ path: String) -> Bool {
-        !path.unicodeScalars.contains { escapes.contains($0.value) }
+        !holdsEscapes(path) || String(validating: bytes(path), as: UTF8.self) != nil
     }
 
-    /// `path` for people and for text formats that must be UTF-8 (JSON, messages): each byte
-    /// that is not UTF-8 shown as U+FFFD, as other tools show such names.
+    /// `path` for people and for text formats that must be UTF-8 (JSON, messages): the name's
+    /// bytes decoded as UTF-8 with U+FFFD for each invalid sequence, as other tools show such
+    /// names.
     public static func display(_ path: String) -> String {
-        guard !isUTF8(path) else { return path }
-        return String(String.UnicodeScalarView(path.unicodeScalars.map { escapes.contains($0.value) ? "\u{FFFD}" : $0 }))
+        guard holdsEscapes(path) else { return path }
+        return String(decoding: bytes(path), as: UTF8.self)
+    }
+
+    /// Whether `path` holds a byte escape: its name is not valid UTF-8, or spells one of the
+    /// escape scalars itself. Without one, a path is its own UTF-8.
+    static func holdsEscapes(_ path: String) -> Bool {
+        path.unicodeScalars.contains { escapes.contains($0.value) }
     }
 
     /// Calls `body` with `path` as the NUL-terminated bytes the file system knows it by,
     /// for `open`, `stat` and `opendir`.
     public static func withCString<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
-        guard !isUTF8(path) else { return try path.withCString(body) }
+        guard holdsEscapes(path) else { return try path.withCString(body) }
         var bytes = self.bytes(path).map { CChar(bitPattern: $0) }
         bytes.append(0)
         return try bytes.withUnsafeBufferPointer { try body($0.baseAddress!) }

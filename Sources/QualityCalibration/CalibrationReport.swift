@@ -68,11 +68,11 @@ public struct CalibrationReport {
         // in the same folder would be loaded as this one's, so it goes.
         if result.profile == nil {
             let stale = directory + "/profile.json"
-            if FileManager.default.fileExists(atPath: stale) {
+            if FileAccess.kind(of: stale) != .missing {
                 do {
-                    try FileManager.default.removeItem(atPath: stale)
+                    try FileAccess.remove(stale)
                 } catch {
-                    throw CalibrationError(.reportNotWritten, "cannot remove the earlier \(stale), which this run does not replace")
+                    throw CalibrationError(.reportNotWritten, "cannot remove the earlier \(stale), which this run does not replace: \(error.reason)")
                 }
             }
         }

@@ -74,9 +74,29 @@ package enum FileAccess {
         guard close(fd) == 0 else { throw Failure(errno) }
     }
 
+    /// Removes the file `path`. The corresponding C function is `unlink`.
+    /// - Throws: the reason in plain words.
+    package static func remove(_ path: String) throws(Failure) {
+        guard FileSystemPath.withCString(path, { unlink($0) }) == 0 else { throw Failure(errno) }
+    }
+
+    /// Writes `bytes` to `path` whole or not at all: to a file beside it, renamed over it.
+    /// A reader never sees half a page. The corresponding C function is `rename`.
+    /// - Throws: the reason in plain words.
+    package static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) {
+        let partial = path + ".partial"
+        try writeAll(bytes, to: partial)
+        let renamed = FileSystemPath.withCString(partial) { from in FileSystemPath.withCString(path) { rename(from, $0) } }
+        guard renamed == 0 else {
+            let code = errno
+            try? remove(partial)
+            throw Failure(code)
+        }
+    }
+
     /// Creates the folder `path` and any missing parents. The corresponding C function is `mkdir`.
     /// - Throws: the reason in plain words, for the component that failed.
-    static func createDirectories(_ path: String) throws(Failure) {
+    package static func createDirectories(_ path: String) throws(Failure) {
         if kind(of: path) == .directory { return }
         let parent = parentPath(of: path)
         if parent != path, kind(of: parent) == .missing { try createDirectories(parent) }

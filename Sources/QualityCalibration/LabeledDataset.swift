@@ -82,10 +82,11 @@ public struct LabeledDataset: Sendable {
             let extras = header.indices.filter { !reserved.contains($0) }.map { (header[$0], row[$0]) }
             let file = path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
             // One image listed twice would count twice in the fit, or hold two answers.
-            if let first = listed[Array(file.utf8)] {
+            let key = Array(URL(fileURLWithPath: file).standardizedFileURL.path.utf8)
+            if let first = listed[key] {
                 throw bad("\(csvPath) line \(line): \(path) is listed again (first on line \(first))")
             }
-            listed[Array(file.utf8)] = line
+            listed[key] = line
             samples.append(CalibrationSample(path: path, file: file, label: label, score: score, split: split, extras: extras))
         }
         guard !samples.isEmpty else { throw bad("\(csvPath) has no rows") }

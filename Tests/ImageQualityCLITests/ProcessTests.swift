@@ -154,6 +154,12 @@ struct ProcessTests {
 
         // --print-rejected (the fixture is too small to pass) gives the name's own bytes back, for xargs.
         let rejected = try Binary.shell("cd '\(folder.path)' && \(imgquality) gate -q --print-rejected -0 . | od -An -v -tx1 | tr -d ' \\n'")
+        // A report directory so named is written where it is named.
+        let sheet = try Binary.shell(
+            "cd '\(folder.path)' && \(imgquality) score -q --report \"$(printf 'r\\351p')\" plain.png > /dev/null "
+                + "&& test -f \"$(printf 'r\\351p')/index.html\" && ls")
+        #expect(sheet.status == 0, "\(sheet.stderr)")
+        #expect(sheet.stdout.split(separator: "\n").contains("r\u{FFFD}p"))
         #expect(rejected.stdout == (Array("./".utf8) + latin1 + [0] + Array("./plain.png".utf8) + [0]).map { String(format: "%02x", $0) }.joined())
     }
 

@@ -270,6 +270,7 @@ struct ReportTests {
         #expect(try message("path,label\na.jpg,1\n\nb.jpg,0\nc.jpg,0,extra\n") == "line 5: 3 fields, the header has 2")
         #expect(try message("path,label,note\na.jpg,1,\"two\nlines\"\nb.jpg,0\n") == "line 4: 2 fields, the header has 3")
         #expect(try message("path,label\na.jpg,1\nb.jpg,0\n./a.jpg,0\n") == "line 4: ./a.jpg is listed again (first on line 2)")
+        #expect(try message("path,label\na.jpg,1\n\(folder.path)/./a.jpg,0\n") == "line 3: \(folder.path)/./a.jpg is listed again (first on line 2)")
         let path = try folder.write("labels.csv", Array("path,label,split\na.jpg,1,train\n\n\nb.jpg,0,".utf8))
         let dataset = try LabeledDataset.load(path)
         #expect(dataset.samples.map(\.path) == ["a.jpg", "b.jpg"])
