@@ -123,7 +123,8 @@ struct Calibrate: ParsableCommand {
         let calibrator = Calibrator(quantity: detector, target: target, accuracyTarget: targetAccuracy, bootstrapResamples: bootstrap)
         let result: CalibrationResult
         do {
-            result = try calibrator.calibrate(samples, datasetPath: labels, command: command, created: created)
+            // The path as people read it: the report's title and `dataset` are UTF-8 text.
+            result = try calibrator.calibrate(samples, datasetPath: FileSystemPath.display(labels), command: command, created: created)
         } catch let error as CalibrationError {
             Terminal.write("imgquality calibrate: \(error.message)\n", to: STDERR_FILENO)
             throw ExitCode(2)

@@ -157,8 +157,9 @@ struct OCROutcome: Sendable {
 
     /// `path`, and `pathBytes` when the name is not UTF-8, as the score record has them.
     var pathMembers: [(String, JSONValue)] {
-        guard !FileSystemPath.isUTF8(path) else { return [("path", .string(shownPath))] }
-        return [("path", .string(shownPath)), ("pathBytes", .string(Data(FileSystemPath.bytes(path)).base64EncodedString()))]
+        var members: [(String, JSONValue)] = [("path", .string(shownPath))]
+        if !FileSystemPath.isUTF8(path) { members.append(("pathBytes", .string(Data(FileSystemPath.bytes(path)).base64EncodedString()))) }
+        return members
     }
 
     var text: String {
