@@ -158,7 +158,7 @@ struct OCROutcome: Sendable {
     /// `path`, and `pathBytes` when the name is not UTF-8, as the score record has them.
     var pathMembers: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [("path", .string(shownPath))]
-        if !FileSystemPath.isUTF8(path) { members.append(("pathBytes", .string(Data(FileSystemPath.bytes(path)).base64EncodedString()))) }
+        if let bytes = Assessment.pathBytes(path) { members.append(("pathBytes", .string(bytes))) }
         return members
     }
 

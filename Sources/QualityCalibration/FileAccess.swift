@@ -17,9 +17,11 @@ package enum FileAccess {
 
     /// What `path` names, following links. The corresponding C function is `stat`.
     package static func kind(of path: String) -> Kind {
-        var info = stat()
-        guard FileSystemPath.withCString(path, { stat($0, &info) }) == 0 else { return .missing }
-        return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
+        switch FileSystemPath.fileType(path) {
+        case nil: .missing
+        case S_IFDIR: .directory
+        default: .other
+        }
     }
 
     /// Whether this process may create and replace files in the folder `path`.

@@ -72,6 +72,14 @@ public struct AssessedImage: Sendable, Equatable {
 
 // MARK: - The record
 
+extension Assessment {
+    /// A record's `pathBytes`: the exact name in Base64 when `path` is not UTF-8, else nil
+    /// (the record's `path` is then the name itself).
+    public static func pathBytes(_ path: String) -> String? {
+        FileSystemPath.isUTF8(path) ? nil : Data(FileSystemPath.bytes(path)).base64EncodedString()
+    }
+}
+
 extension Assessment: Codable {
     /// The record's top-level members; detectors are keyed by their descriptor names.
     private enum Key: String, CodingKey {
@@ -83,9 +91,7 @@ extension Assessment: Codable {
         // JSON text is UTF-8: a name that is not shows U+FFFD in `path`, and its exact bytes
         // in `pathBytes` (Base64), as ripgrep's JSON does.
         try container.encode(FileSystemPath.display(path), forKey: .path)
-        if !FileSystemPath.isUTF8(path) {
-            try container.encode(Data(FileSystemPath.bytes(path)).base64EncodedString(), forKey: .pathBytes)
-        }
+        if let bytes = Self.pathBytes(path) { try container.encode(bytes, forKey: .pathBytes) }
         switch outcome {
         case .failed(let error):
             try container.encode(error, forKey: .error)
