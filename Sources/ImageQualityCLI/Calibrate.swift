@@ -171,13 +171,13 @@ struct Calibrate: ParsableCommand {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             do {
                 let assessment = try decoder.decode(Assessment.self, from: Data(line.utf8))
-                records[Array(URL(fileURLWithPath: assessment.path).standardizedFileURL.path.utf8)] = assessment
+                records[FileSystemPath.bytes(LabeledDataset.standardized(assessment.path))] = assessment
             } catch {
                 throw ValidationError("\(path) line \(number + 1) is not an imgquality score record: \(error)")
             }
         }
         for index in samples.indices {
-            guard let assessment = records[Array(samples[index].file.utf8)] else {
+            guard let assessment = records[FileSystemPath.bytes(samples[index].file)] else {
                 samples[index].error = "not in \(path)"
                 continue
             }

@@ -75,7 +75,10 @@ struct InputExpander: Sendable {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileSystemPath.string(bytes: $0.prefix { $0 != 0 }) }
+            // glibc allocates each entry only as long as its name needs, so the name is read
+            // in place up to its NUL rather than by copying the 256-byte d_name field.
+            let field = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = FileSystemPath.string(bytes: UnsafeRawBufferPointer(start: field, count: strlen(field.assumingMemoryBound(to: CChar.self))))
             if name != "." && name != ".." { names.append(name) }
         }
         return names

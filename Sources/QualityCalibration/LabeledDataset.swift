@@ -1,4 +1,5 @@
 import Foundation
+import ImagingCore
 import SwiftCSV
 
 /// A labeled dataset: `labels.csv` with `path` (relative to the CSV) and `label`
@@ -80,9 +81,9 @@ public struct LabeledDataset: Sendable {
             let split = splitColumn.map { row[$0] }.flatMap { $0.isEmpty ? nil : $0 }
             let reserved: Set<Int> = Set([pathColumn, labelColumn, scoreColumn, splitColumn].compactMap { $0 })
             let extras = header.indices.filter { !reserved.contains($0) }.map { (header[$0], row[$0]) }
-            let file = path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
+            let file = Self.standardized(path, relativeTo: base)
             // One image listed twice would count twice in the fit, or hold two answers.
-            let key = Array(URL(fileURLWithPath: file).standardizedFileURL.path.utf8)
+            let key = FileSystemPath.bytes(file)
             if let first = listed[key] {
                 throw bad("\(csvPath) line \(line): \(path) is listed again (first on line \(first))")
             }
@@ -91,5 +92,12 @@ public struct LabeledDataset: Sendable {
         }
         guard !samples.isEmpty else { throw bad("\(csvPath) has no rows") }
         return LabeledDataset(csvPath: csvPath, samples: samples)
+    }
+
+    /// The one name a file goes by when labels and score records are matched: absolute
+    /// (relative paths resolved against `base`, the working directory when nil), with `.`
+    /// and `..` removed; symbolic links are left as named.
+    public static func standardized(_ path: String, relativeTo base: URL? = nil) -> String {
+        URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path
     }
 }

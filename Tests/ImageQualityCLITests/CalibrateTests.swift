@@ -115,6 +115,24 @@ struct CalibrateTests {
         #expect(abs(midpointA - midpointB) < 1e-3 * midpointA)
     }
 
+    /// Labels that name images by absolute paths with `.` and `..` in them find the records
+    /// `score` wrote for the same files under their plain names.
+    @Test func absoluteLabelPathsFindTheirRecords() throws {
+        let data = try Self.dataset()
+        let csv = try String(contentsOfFile: data.path + "/labels.csv", encoding: .utf8)
+            .replacingOccurrences(of: "\nimages/", with: "\n" + data.path + "/./images/../images/")
+        try data.write("labels.csv", Array(csv.utf8))
+        let scores = try Binary.run(["score", data.path + "/images"])
+        try data.write("scores.jsonl", Array(scores.stdout.utf8))
+        let run = try Binary.run([
+            "calibrate", data.path + "/labels.csv", "--detector", "blur", "--report", data.path + "/r", "--bootstrap", "20",
+            "--scores", data.path + "/scores.jsonl", "--no-thumbnails",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains("could not be measured"), "\(run.stdout)")
+        #expect(try json(data.path + "/r/report.json")["auc"] as? Double == 1, "\(run.stdout)")
+    }
+
     @Test func clearErrors() throws {
         let folder = try TemporaryDirectory()
         try folder.copy(fixture: "jpeg/gray.jpg", to: "a.png")
