@@ -39,6 +39,23 @@ public struct IMGQuality: AsyncParsableCommand {
         }
     }
 
+    /// `arguments` with each `-jN` before a `--` split into `-j` and `N`, as `make -j4` is
+    /// written: ArgumentParser would read the digits as more short flags and take the next
+    /// argument (an image's path) as the job count.
+    static func splittingAttachedJobCounts(_ arguments: [String]) -> [String] {
+        var split: [String] = []
+        var options = true
+        for argument in arguments {
+            if argument == "--" { options = false }
+            if options, argument.count > 2, argument.hasPrefix("-j"), argument.dropFirst(2).allSatisfy({ ("0"..."9").contains($0) }) {
+                split += ["-j", String(argument.dropFirst(2))]
+            } else {
+                split.append(argument)
+            }
+        }
+        return split
+    }
+
     /// Parses the command line and runs the command, awaiting the asynchronous ones (`ocr`).
     ///
     /// The entry point calls this instead of `main()`: in top-level code the synchronous
@@ -49,7 +66,7 @@ public struct IMGQuality: AsyncParsableCommand {
     public static func runFromCommandLine() async {
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot(commandLineArguments)
+            command = try parseAsRoot(splittingAttachedJobCounts(commandLineArguments))
         } catch {
             exit(withError: error)
         }

@@ -307,6 +307,16 @@ struct ProcessTests {
         }
     }
 
+    /// `-j2` is `-j 2`, as make and xargs users write it; after `--` it is a file's name.
+    @Test func anAttachedJobCountIsTheJobCount() throws {
+        let image = Fixtures.path("png/gray8.png")
+        let attached = try Binary.run(["score", "-j2", image, image])
+        #expect(attached.status == 0 && attached.records.count == 2, "\(attached.stderr)")
+        #expect(try Binary.run(["gate", "-j0", image]).stderr.contains("--jobs must be at least 1, got 0"))
+        let name = try Binary.run(["score", "--", "-j2"])
+        #expect(name.status == 2 && (name.records.first?["path"] as? String) == "-j2", "\(name.stderr)")
+    }
+
     @Test func csvAndTSV() throws {
         let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/gif.gif")])
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
