@@ -171,7 +171,7 @@ struct Calibrate: ParsableCommand {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             do {
                 let assessment = try decoder.decode(Assessment.self, from: Data(line.utf8))
-                records[FileSystemPath.bytes(LabeledDataset.standardized(assessment.path))] = assessment
+                records[FileSystemPath.bytes(FileSystemPath.standardized(assessment.path))] = assessment
             } catch {
                 throw ValidationError("\(path) line \(number + 1) is not an imgquality score record: \(error)")
             }

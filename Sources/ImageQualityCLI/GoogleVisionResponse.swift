@@ -51,23 +51,12 @@ enum GoogleVisionResponse {
     /// The input as an absolute `file://` URI, percent-encoded; a relative path is taken
     /// from the current directory. A name that is not UTF-8 has its own bytes encoded.
     static func uri(_ path: String) -> String {
-        guard !FileSystemPath.isUTF8(path) else {
-            return URL(fileURLWithPath: FileSystemPath.display(path), isDirectory: false).standardizedFileURL.absoluteString
+        let absolute = FileSystemPath.standardized(path)
+        guard !FileSystemPath.isUTF8(absolute) else {
+            return URL(fileURLWithPath: absolute, isDirectory: false).absoluteString
         }
-        // `URL` takes text, so the bytes are encoded here, with the segments standardized as
-        // `standardizedFileURL` does: `.` dropped, `..` taking its parent away.
-        var bytes = FileSystemPath.bytes(path)
-        if bytes.first != UInt8(ascii: "/") { bytes = currentDirectory() + [UInt8(ascii: "/")] + bytes }
-        var segments: [ArraySlice<UInt8>] = []
-        for segment in bytes.split(separator: UInt8(ascii: "/")) {
-            if segment.elementsEqual(".".utf8) { continue }
-            if segment.elementsEqual("..".utf8) {
-                _ = segments.popLast()
-                continue
-            }
-            segments.append(segment)
-        }
-        let encoded = segments.map { segment in
+        // `URL` takes text, so the bytes are encoded here.
+        let encoded = FileSystemPath.bytes(absolute).split(separator: UInt8(ascii: "/")).map { segment in
             "/" + segment.map { byte in
                 // `;` as `URL` leaves it in a path.
                 byte < 0x80 && (CharacterSet.urlPathAllowed.contains(Unicode.Scalar(byte)) || byte == UInt8(ascii: ";"))
@@ -75,13 +64,6 @@ enum GoogleVisionResponse {
             }.joined()
         }
         return "file://" + encoded.joined()
-    }
-
-    /// The working directory's own bytes (`FileManager` shows bytes that are not UTF-8 as U+FFFD).
-    static func currentDirectory() -> [UInt8] {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return Array(FileManager.default.currentDirectoryPath.utf8) }
-        return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     }
 
     /// `textAnnotations` and `fullTextAnnotation` of recognized lines.

@@ -105,4 +105,32 @@ public enum FileSystemPath {
         guard withCString(path, { stat($0, &info) }) == 0 else { return nil }
         return info.st_mode & S_IFMT
     }
+
+    /// The working directory, from its own bytes (Foundation's `currentDirectoryPath` shows
+    /// bytes that are not UTF-8 as U+FFFD); "/" when it cannot be read (removed, too long).
+    public static var currentDirectory: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return string(bytes: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+    }
+
+    /// `path` made absolute, relative to `directory` (itself resolved against the working
+    /// directory; the working directory when nil), with empty and `.` segments dropped and
+    /// each `..` taking its parent away, as `URL.standardizedFileURL` does. Symbolic links
+    /// are left as named, so two names of one file through a link stay two names.
+    public static func standardized(_ path: String, relativeTo directory: String? = nil) -> String {
+        var full = path
+        if !path.hasPrefix("/") {
+            full = (directory.map { standardized($0) } ?? currentDirectory) + "/" + path
+        }
+        var segments: [Substring] = []
+        for segment in full.split(separator: "/") where segment != "." {
+            if segment == ".." {
+                _ = segments.popLast()
+            } else {
+                segments.append(segment)
+            }
+        }
+        return "/" + segments.joined(separator: "/")
+    }
 }

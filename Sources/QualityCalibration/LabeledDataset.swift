@@ -47,7 +47,8 @@ public struct LabeledDataset: Sendable {
             throw bad("\(csvPath) has neither a \"label\" nor a \"score\" column")
         }
         let splitColumn = header.firstIndex(of: "split")
-        let base = URL(fileURLWithPath: csvPath).deletingLastPathComponent()
+        // Paths in the file are relative to the file's own directory.
+        let directory = csvPath.lastIndex(of: "/").map { String(csvPath[...$0]) } ?? "."
         var samples: [CalibrationSample] = []
         /// The line each file was first listed on, by the bytes of its path (Swift's string
         /// equality would make two names that differ only in Unicode form one file).
@@ -81,7 +82,7 @@ public struct LabeledDataset: Sendable {
             let split = splitColumn.map { row[$0] }.flatMap { $0.isEmpty ? nil : $0 }
             let reserved: Set<Int> = Set([pathColumn, labelColumn, scoreColumn, splitColumn].compactMap { $0 })
             let extras = header.indices.filter { !reserved.contains($0) }.map { (header[$0], row[$0]) }
-            let file = Self.standardized(path, relativeTo: base)
+            let file = FileSystemPath.standardized(path, relativeTo: directory)
             // One image listed twice would count twice in the fit, or hold two answers.
             let key = FileSystemPath.bytes(file)
             if let first = listed[key] {
@@ -94,10 +95,4 @@ public struct LabeledDataset: Sendable {
         return LabeledDataset(csvPath: csvPath, samples: samples)
     }
 
-    /// The one name a file goes by when labels and score records are matched: absolute
-    /// (relative paths resolved against `base`, the working directory when nil), with `.`
-    /// and `..` removed; symbolic links are left as named.
-    public static func standardized(_ path: String, relativeTo base: URL? = nil) -> String {
-        URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path
-    }
 }

@@ -186,6 +186,9 @@ struct GoogleVisionTests {
             return responses.first?[path: "context.uri"]
         } == .string("file://" + directory + "/some%20dir/a%231.png"))
         #expect(GoogleVisionResponse.uri("/tmp/scans/../page 1.png") == "file:///tmp/page%201.png")
+        // A name that is not UTF-8 is encoded from its own bytes, standardized the same way.
+        let latin1 = FileSystemPath.string(bytes: [0x63, 0x61, 0x66, 0xE9])
+        #expect(GoogleVisionResponse.uri("/tmp/./" + latin1 + "/x/../a;b é.png") == "file:///tmp/caf%E9/a;b%20%C3%A9.png")
         #expect(schema.problems(body.serialized).isEmpty, "\(schema.problems(body.serialized))")
     }
 

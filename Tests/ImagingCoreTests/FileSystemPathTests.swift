@@ -59,4 +59,23 @@ struct FileSystemPathTests {
         #expect(FileSystemPath.isDirectory(path))
         #expect(FileSystemPath.fileType(folder.path + "/dir\u{FFFD}") == nil, "the U+FFFD spelling names no file")
     }
+
+    /// Standardizing agrees with Foundation's `standardizedFileURL` on UTF-8 names.
+    @Test(arguments: [
+        ("/a/./b/../c.jpg", nil, "/a/c.jpg"), ("/a//b/", nil, "/a/b"), ("/../x", nil, "/x"),
+        ("img/../p.png", "/data/labels/", "/data/labels/p.png"), ("p.png", "/", "/p.png"), ("./q/r.jpg", "/d/./e/..", "/d/q/r.jpg"),
+    ] as [(String, String?, String)])
+    func standardizedRemovesDotsAndResolvesAgainstTheDirectory(_ path: String, _ directory: String?, _ expected: String) {
+        #expect(FileSystemPath.standardized(path, relativeTo: directory) == expected)
+        let url = directory.map { URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: $0, isDirectory: true)) } ?? URL(fileURLWithPath: path)
+        #expect(url.standardizedFileURL.path == expected)
+    }
+
+    /// Names that are not UTF-8 keep their bytes through standardizing.
+    @Test func standardizingKeepsTheBytes() {
+        let directory = "/d/" + FileSystemPath.string(bytes: [0x77, 0x64, 0xE9]) + "/."
+        let name = FileSystemPath.string(bytes: [0x78, 0xFF, 0x2E, 0x6A, 0x70, 0x67])
+        #expect(FileSystemPath.bytes(FileSystemPath.standardized("s/../" + name, relativeTo: directory)) == Array("/d/wd".utf8) + [0xE9, 0x2F, 0x78, 0xFF] + Array(".jpg".utf8))
+        #expect(FileSystemPath.standardized("a.jpg").hasPrefix(FileSystemPath.currentDirectory))
+    }
 }
