@@ -161,8 +161,14 @@ struct Calibrate: ParsableCommand {
 
     /// Takes measurements from `imgquality score` JSON Lines, matching paths after resolving them.
     func measure(_ samples: inout [CalibrationSample], fromRecords path: String) throws {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ValidationError("cannot read the scores file \(path) as UTF-8 text")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileAccess.readAll(path)
+        } catch {
+            throw ValidationError("cannot read the scores file \(path): \(error.reason)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ValidationError("the scores file \(path) is not UTF-8 text")
         }
         let decoder = JSONDecoder()
         // Keyed by the path's bytes: String equality is canonical equivalence, under which

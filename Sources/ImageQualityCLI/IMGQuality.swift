@@ -56,6 +56,16 @@ public struct IMGQuality: AsyncParsableCommand {
         return split
     }
 
+    /// Exits as `exit(withError:)` does (help and other clean exits on standard output,
+    /// errors on standard error, the error's exit code), with a name that is not UTF-8 shown
+    /// as its UTF-8 decoding is, not as the scalars that stand for its bytes.
+    static func exitShowingNames(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if !message.isEmpty { Terminal.write(message + "\n", to: code == .success ? STDOUT_FILENO : STDERR_FILENO) }
+        Foundation.exit(code.rawValue)
+    }
+
     /// Parses the command line and runs the command, awaiting the asynchronous ones (`ocr`).
     ///
     /// The entry point calls this instead of `main()`: in top-level code the synchronous
@@ -68,7 +78,7 @@ public struct IMGQuality: AsyncParsableCommand {
         do {
             command = try parseAsRoot(splittingAttachedJobCounts(commandLineArguments))
         } catch {
-            exit(withError: error)
+            exitShowingNames(error)
         }
         do {
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -84,7 +94,7 @@ public struct IMGQuality: AsyncParsableCommand {
                 to: STDERR_FILENO)
             exit(withError: ExitCode.validationFailure)
         } catch {
-            exit(withError: error)
+            exitShowingNames(error)
         }
     }
 }

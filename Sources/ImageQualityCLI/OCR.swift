@@ -77,8 +77,14 @@ struct OCR: AsyncParsableCommand {
             recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
             usesLanguageCorrection: !noLanguageCorrection)
         if let customWords {
-            guard let text = try? String(contentsOfFile: customWords, encoding: .utf8) else {
-                throw ValidationError("Cannot read the custom words file \(customWords).")
+            let bytes: [UInt8]
+            do {
+                bytes = try FileAccess.readAll(customWords)
+            } catch {
+                throw ValidationError("cannot read the custom words file \(customWords): \(error.reason)")
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw ValidationError("the custom words file \(customWords) is not UTF-8 text")
             }
             options.customWords = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         }

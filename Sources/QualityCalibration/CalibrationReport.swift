@@ -1,4 +1,5 @@
 import Foundation
+import ImagingCore
 
 /// Writes a calibration's report: `index.html` (self-contained: inline SVG plots and
 /// base64 thumbnails, no scripts, no links), `report.md`, `report.json`, `profile.json`

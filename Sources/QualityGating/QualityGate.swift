@@ -113,7 +113,7 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     public mutating func update(contentsOf path: String) throws(PolicyError) {
         let data: Data
         do {
-            data = try readWholeFile(path)
+            data = Data(try FileAccess.readAll(path))
         } catch {
             throw PolicyError(.unreadable, "cannot read the policy \(path): \(error.reason)")
         }
@@ -164,23 +164,6 @@ public enum PolicyErrorKind: String, ErrorKind {
     case invalid = "policy.invalid"
     /// A key or threshold name the policy does not have (a typo such as `blurr`).
     case unknownKey = "policy.unknownKey"
-}
-
-/// Why a file could not be read, in plain words.
-struct FileReadError: Error {
-    var reason: String
-}
-
-/// The whole file at `path`.
-/// - Throws: `FileReadError` saying why in plain words (`no such file`, `a directory`).
-func readWholeFile(_ path: String) throws(FileReadError) -> Data {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw FileReadError(reason: "no such file") }
-    guard !isDirectory.boolValue else { throw FileReadError(reason: "it is a directory") }
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw FileReadError(reason: FileManager.default.isReadableFile(atPath: path) ? "read error" : "permission denied")
-    }
-    return data
 }
 
 /// How the gate judges an image.

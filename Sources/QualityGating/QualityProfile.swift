@@ -85,7 +85,7 @@ public struct QualityProfile: Sendable, Equatable, Codable {
     public static func load(contentsOf path: String) throws(ProfileError) -> QualityProfile {
         let data: Data
         do {
-            data = try readWholeFile(path)
+            data = Data(try FileAccess.readAll(path))
         } catch {
             throw ProfileError(.unreadable, "cannot read the profile \(path): \(error.reason)")
         }

@@ -317,6 +317,16 @@ struct ProcessTests {
         #expect(name.status == 2 && (name.records.first?["path"] as? String) == "-j2", "\(name.stderr)")
     }
 
+    /// The parser's own messages show a value that is not UTF-8 as people read it; help
+    /// still goes to standard output.
+    @Test func parserErrorsShowNamesAsTheyRead() throws {
+        let run = try Binary.shell("'\(Binary.path)' score --format \"$(printf 'x\\377')\" a.png")
+        #expect(run.status == 64 && run.stderr.contains("'x\u{FFFD}' is invalid for '--format"), "\(run.stderr)")
+        let help = try Binary.run(["score", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: imgquality score") && help.stderr.isEmpty)
+        #expect(try Binary.run(["score", "--nonsense"]).stderr.contains("Unknown option '--nonsense'"))
+    }
+
     @Test func csvAndTSV() throws {
         let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/gif.gif")])
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
@@ -326,6 +336,25 @@ struct ProcessTests {
         #expect(lines[2].hasPrefix("decode.unsupportedFormat,,,,,,,,,,,"))
         let tsv = try Binary.run(["score", "--format", "tsv", Fixtures.path("png/gray8.png")])
         #expect(tsv.stdout.split(separator: "\n").first == "status\tformat\twidth\theight\tblur\tsmudge\texposure\taesthetic\tgate\tgateScore\telapsedMs\tpath\tmessage")
+    }
+
+    /// Files named by options (a policy, a profile, custom words, a scores file) are opened
+    /// by their own bytes, as images are, and a missing one is said in plain words.
+    @Test func optionFilesWithNamesThatAreNotUTF8() throws {
+        let folder = try TemporaryDirectory()
+        let latin1 = "'\(folder.path)/caf'$'\\351'"
+        let imgquality = "'\(Binary.path)'"
+        let image = "'\(Fixtures.path("png/gray8.png"))'"
+        let policy = try Binary.shell(
+            "printf '{\"minimumScore\": 0.25}' > \(latin1).json && \(imgquality) score --policy \(latin1).json --format jsonl \(image)")
+        #expect(policy.status == 0 && policy.records.count == 1, "\(policy.stderr)")
+        let words = try Binary.shell("printf 'imgquality\\n' > \(latin1).txt && \(imgquality) ocr --custom-words \(latin1).txt --format jsonl \(image)")
+        #expect(words.status == 1 && words.records.count == 1, "\(words.stderr)")
+        let missing = try Binary.run(["ocr", "--custom-words", folder.path + "/none.txt", Fixtures.path("png/gray8.png")])
+        #expect(missing.status == 64 && missing.stderr.contains("cannot read the custom words file \(folder.path)/none.txt: no such file"), "\(missing.stderr)")
+        let scores = try Binary.shell(
+            "printf 'path,label\\na.png,1\\n' > \(latin1).csv && \(imgquality) calibrate \(latin1).csv --detector blur --report '\(folder.path)/r' --scores '\(folder.path)/none.jsonl'")
+        #expect(scores.status == 64 && scores.stderr.contains("cannot read the scores file \(folder.path)/none.jsonl: no such file"), "\(scores.stderr)")
     }
 
     @Test func usageErrorsUseTheParsersCode() throws {

@@ -5,9 +5,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ImagingCore
 
-/// The calibration's file system calls, in one place: thin wrappers over POSIX so every
+/// The file system calls of reports, profiles, policies and label files, in one place: thin wrappers over POSIX so every
 /// failure keeps its errno and can be said in plain words (Foundation's equivalents report
 /// `NSCocoaErrorDomain` codes, which say nothing to a user). Paths are as `FileSystemPath`
 /// holds them, so a name that is not UTF-8 is its own file.
@@ -26,19 +25,19 @@ package enum FileAccess {
 
     /// Whether this process may create and replace files in the folder `path`.
     /// The corresponding C function is `access` (write and search permission).
-    static func canWrite(inDirectory path: String) -> Bool {
+    package static func canWrite(inDirectory path: String) -> Bool {
         FileSystemPath.withCString(path) { access($0, W_OK | X_OK) } == 0
     }
 
     /// Whether this process may replace the contents of the existing file `path`.
     /// The corresponding C function is `access` (write permission).
-    static func canWrite(file path: String) -> Bool {
+    package static func canWrite(file path: String) -> Bool {
         FileSystemPath.withCString(path) { access($0, W_OK) } == 0
     }
 
     /// The whole of the file at `path`.
     /// - Throws: the reason in plain words (`reason(_:)`).
-    static func readAll(_ path: String) throws(Failure) -> [UInt8] {
+    package static func readAll(_ path: String) throws(Failure) -> [UInt8] {
         let fd = FileSystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw Failure(errno) }
         defer { close(fd) }
