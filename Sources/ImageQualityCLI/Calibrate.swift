@@ -83,8 +83,8 @@ struct Calibrate: ParsableCommand {
         } catch let error as CalibrationError {
             throw ValidationError(error.message)
         }
-        if let scores, !FileManager.default.isReadableFile(atPath: scores) {
-            throw ValidationError("cannot read the scores file \(scores): \(FileManager.default.fileExists(atPath: scores) ? "permission denied" : "no such file")")
+        if let scores, let failure = FileAccess.unreadable(scores) {
+            throw ValidationError("cannot read the scores file \(scores): \(failure.reason)")
         }
         if let problem = CalibrationReport.problem(writingTo: report) { throw ValidationError(problem) }
     }
@@ -183,7 +183,7 @@ struct Calibrate: ParsableCommand {
             }
         }
         for index in samples.indices {
-            guard let assessment = records[FileSystemPath.bytes(samples[index].file)] else {
+            guard let assessment = records[FileSystemPath.bytes(FileSystemPath.standardized(samples[index].file))] else {
                 samples[index].error = "not in \(path)"
                 continue
             }

@@ -40,8 +40,9 @@ public struct IMGQuality: AsyncParsableCommand {
     }
 
     /// `arguments` with each `-jN` before a `--` split into `-j` and `N`, as `make -j4` is
-    /// written: ArgumentParser would read the digits as more short flags and take the next
-    /// argument (an image's path) as the job count.
+    /// written: ArgumentParser reads the digits as more short flags and takes the next
+    /// argument (an image's path) as the job count. Used only when the arguments as given
+    /// do not parse, so a value that merely looks so (`--time-limit -j2`) is quoted whole.
     static func splittingAttachedJobCounts(_ arguments: [String]) -> [String] {
         var split: [String] = []
         var options = true
@@ -75,10 +76,20 @@ public struct IMGQuality: AsyncParsableCommand {
     /// not the top level's.
     public static func runFromCommandLine() async {
         var command: any ParsableCommand
+        let arguments = commandLineArguments
         do {
-            command = try parseAsRoot(splittingAttachedJobCounts(commandLineArguments))
+            command = try parseAsRoot(arguments)
         } catch {
-            exitShowingNames(error)
+            let split = splittingAttachedJobCounts(arguments)
+            guard split != arguments else { exitShowingNames(error) }
+            do {
+                command = try parseAsRoot(split)
+            } catch let splitError {
+                // When the count was what failed (`-j0`: "the value 'a.jpg' is invalid for
+                // '-j <n>'"), the split's own error says why; otherwise the original is the
+                // truer one (`--time-limit -j2` quotes '-j2').
+                exitShowingNames(fullMessage(for: error).contains("'-j <n>'") ? splitError : error)
+            }
         }
         do {
             if var asynchronous = command as? any AsyncParsableCommand {

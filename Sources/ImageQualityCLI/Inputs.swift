@@ -32,7 +32,7 @@ struct InputExpander: Sendable {
     /// itself cannot be listed. `warn` hears of the special files skipped. Names are read
     /// as bytes (`FileSystemPath`), so a name that is not UTF-8 is found and opened.
     func files(inDirectory directory: String, warn: (String) -> Void = { _ in }) -> [String]? {
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        let prefix = directory.unicodeScalars.last == "/" ? directory : directory + "/"
         var found: [String] = []
         var pending = [""]
         while let relative = pending.popLast() {

@@ -35,6 +35,15 @@ package enum FileAccess {
         FileSystemPath.withCString(path) { access($0, W_OK) } == 0
     }
 
+    /// Why the file at `path` cannot be opened for reading, or nil when it can (a folder
+    /// opens, and fails on reading). The corresponding C functions are `open` and `close`.
+    package static func unreadable(_ path: String) -> Failure? {
+        let fd = FileSystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { return Failure(errno) }
+        close(fd)
+        return nil
+    }
+
     /// The whole of the file at `path`.
     /// - Throws: the reason in plain words (`reason(_:)`).
     package static func readAll(_ path: String) throws(Failure) -> [UInt8] {
@@ -117,10 +126,11 @@ package enum FileAccess {
         return ancestor
     }
 
-    /// The folder holding `path` ("." for a bare name, "/" for the root).
+    /// The folder holding `path` ("." for a bare name, "/" for the root). Slashes are found
+    /// by scalar, as in `FileSystemPath.standardized`.
     static func parentPath(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        var trimmed = path.unicodeScalars[...]
+        while trimmed.count > 1 && trimmed.last == "/" { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
         return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }

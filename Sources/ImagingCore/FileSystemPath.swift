@@ -117,20 +117,33 @@ public enum FileSystemPath {
     /// `path` made absolute, relative to `directory` (itself resolved against the working
     /// directory; the working directory when nil), with empty and `.` segments dropped and
     /// each `..` taking its parent away, as `URL.standardizedFileURL` does. Symbolic links
-    /// are left as named, so two names of one file through a link stay two names.
+    /// are left as named, so this is a name to compare, not always one to open by (`a/link/..`
+    /// is `a`, where the system would go to the link's parent). Slashes are found by scalar:
+    /// a "/" followed by a combining mark is one `Character` with it.
     public static func standardized(_ path: String, relativeTo directory: String? = nil) -> String {
-        var full = path
-        if !path.hasPrefix("/") {
-            full = (directory.map { standardized($0) } ?? currentDirectory) + "/" + path
+        var full = Array(path.unicodeScalars)
+        if full.first != "/" {
+            full = Array((directory.map { standardized($0) } ?? currentDirectory).unicodeScalars) + ["/"] + full
         }
-        var segments: [Substring] = []
-        for segment in full.split(separator: "/") where segment != "." {
-            if segment == ".." {
+        var segments: [ArraySlice<Unicode.Scalar>] = []
+        for segment in full.split(separator: "/") where !segment.elementsEqual(["."]) {
+            if segment.elementsEqual([".", "."]) {
                 _ = segments.popLast()
             } else {
                 segments.append(segment)
             }
         }
-        return "/" + segments.joined(separator: "/")
+        var result = String.UnicodeScalarView()
+        for segment in segments {
+            result.append("/")
+            result.append(contentsOf: segment)
+        }
+        return result.isEmpty ? "/" : String(result)
+    }
+
+    /// The folder part of `path` up to and including its last "/" (found by scalar), or nil
+    /// for a bare name.
+    public static func folder(of path: String) -> String? {
+        path.unicodeScalars.lastIndex(of: "/").map { String(path.unicodeScalars[...$0]) }
     }
 }

@@ -48,7 +48,7 @@ public struct LabeledDataset: Sendable {
         }
         let splitColumn = header.firstIndex(of: "split")
         // Paths in the file are relative to the file's own directory.
-        let directory = csvPath.lastIndex(of: "/").map { String(csvPath[...$0]) } ?? "."
+        let directory = FileSystemPath.folder(of: csvPath) ?? "./"
         var samples: [CalibrationSample] = []
         /// The line each file was first listed on, by the bytes of its path (Swift's string
         /// equality would make two names that differ only in Unicode form one file).
@@ -82,9 +82,11 @@ public struct LabeledDataset: Sendable {
             let split = splitColumn.map { row[$0] }.flatMap { $0.isEmpty ? nil : $0 }
             let reserved: Set<Int> = Set([pathColumn, labelColumn, scoreColumn, splitColumn].compactMap { $0 })
             let extras = header.indices.filter { !reserved.contains($0) }.map { (header[$0], row[$0]) }
-            let file = FileSystemPath.standardized(path, relativeTo: directory)
+            // Opened as written (through links as the system resolves them); compared by
+            // the standardized name.
+            let file = path.unicodeScalars.first == "/" ? path : directory + path
             // One image listed twice would count twice in the fit, or hold two answers.
-            let key = FileSystemPath.bytes(file)
+            let key = FileSystemPath.bytes(FileSystemPath.standardized(file))
             if let first = listed[key] {
                 throw bad("\(csvPath) line \(line): \(path) is listed again (first on line \(first))")
             }

@@ -133,6 +133,21 @@ struct CalibrateTests {
         #expect(try json(data.path + "/r/report.json")["auc"] as? Double == 1, "\(run.stdout)")
     }
 
+    /// A row's path is opened as written: `link/..` goes where the system takes it (the
+    /// link's target's parent), not where removing the two segments would.
+    @Test func labelPathsThroughALinkAreOpenedAsWritten() throws {
+        let data = try Self.dataset()
+        try FileManager.default.createDirectory(atPath: data.path + "/sub/deeper", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: data.path + "/lnk", withDestinationPath: "sub/deeper")
+        let csv = try String(contentsOfFile: data.path + "/labels.csv", encoding: .utf8)
+            .replacingOccurrences(of: "\nimages/", with: "\n" + data.path + "/lnk/../../images/")
+        try data.write("labels.csv", Array(csv.utf8))
+        let run = try Binary.run([
+            "calibrate", data.path + "/labels.csv", "--detector", "blur", "--report", data.path + "/r", "--bootstrap", "20", "--no-thumbnails",
+        ])
+        #expect(run.status == 0 && !run.stdout.contains("could not be measured"), "\(run.stderr) \(run.stdout)")
+    }
+
     @Test func clearErrors() throws {
         let folder = try TemporaryDirectory()
         try folder.copy(fixture: "jpeg/gray.jpg", to: "a.png")

@@ -313,6 +313,8 @@ struct ProcessTests {
         let attached = try Binary.run(["score", "-j2", image, image])
         #expect(attached.status == 0 && attached.records.count == 2, "\(attached.stderr)")
         #expect(try Binary.run(["gate", "-j0", image]).stderr.contains("--jobs must be at least 1, got 0"))
+        // A value of another option that looks so is not split: the message quotes it whole.
+        #expect(try Binary.run(["score", "--time-limit", "-j2", image]).stderr.contains("The value '-j2' is invalid for '--time-limit"))
         let name = try Binary.run(["score", "--", "-j2"])
         #expect(name.status == 2 && (name.records.first?["path"] as? String) == "-j2", "\(name.stderr)")
     }
@@ -355,6 +357,12 @@ struct ProcessTests {
         let scores = try Binary.shell(
             "printf 'path,label\\na.png,1\\n' > \(latin1).csv && \(imgquality) calibrate \(latin1).csv --detector blur --report '\(folder.path)/r' --scores '\(folder.path)/none.jsonl'")
         #expect(scores.status == 64 && scores.stderr.contains("cannot read the scores file \(folder.path)/none.jsonl: no such file"), "\(scores.stderr)")
+        // A scores file so named is read: its records reach the report.
+        let found = try Binary.shell(
+            "cp \(image) '\(folder.path)/b.png' && printf 'path,label\\na.png,1\\nb.png,0\\n' > \(latin1).csv && cp \(image) '\(folder.path)/a.png'"
+                + " && \(imgquality) score '\(folder.path)/a.png' '\(folder.path)/b.png' > \(latin1).jsonl"
+                + " && \(imgquality) calibrate \(latin1).csv --detector blur --report '\(folder.path)/r' --no-thumbnails --scores \(latin1).jsonl")
+        #expect(!found.stderr.contains("cannot read the scores file") && !found.stdout.contains("not in"), "\(found.stderr) \(found.stdout)")
     }
 
     @Test func usageErrorsUseTheParsersCode() throws {

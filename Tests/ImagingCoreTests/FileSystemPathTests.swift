@@ -78,4 +78,12 @@ struct FileSystemPathTests {
         #expect(FileSystemPath.bytes(FileSystemPath.standardized("s/../" + name, relativeTo: directory)) == Array("/d/wd".utf8) + [0xE9, 0x2F, 0x78, 0xFF] + Array(".jpg".utf8))
         #expect(FileSystemPath.standardized("a.jpg").hasPrefix(FileSystemPath.currentDirectory))
     }
+
+    /// A "/" followed by a combining mark is one `Character` with it, and still a slash.
+    @Test func slashesAreFoundByScalar() {
+        #expect(FileSystemPath.standardized("/d/\u{301}x/../a.jpg") == "/d/a.jpg")
+        #expect(FileSystemPath.standardized("\u{301}x/../a.jpg", relativeTo: "/d") == "/d/a.jpg")
+        #expect(FileSystemPath.folder(of: "ds/\u{301}labels.csv") == "ds/")
+        #expect(FileSystemPath.folder(of: "labels.csv") == nil)
+    }
 }
