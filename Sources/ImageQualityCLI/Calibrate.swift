@@ -161,14 +161,11 @@ struct Calibrate: ParsableCommand {
 
     /// Takes measurements from `imgquality score` JSON Lines, matching paths after resolving them.
     func measure(_ samples: inout [CalibrationSample], fromRecords path: String) throws {
-        let bytes: [UInt8]
+        let text: String
         do {
-            bytes = try FileAccess.readAll(path)
+            text = try FileAccess.readText(path)
         } catch {
             throw ValidationError("cannot read the scores file \(path): \(error.reason)")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ValidationError("the scores file \(path) is not UTF-8 text")
         }
         let decoder = JSONDecoder()
         // Keyed by the path's bytes: String equality is canonical equivalence, under which

@@ -77,14 +77,11 @@ struct OCR: AsyncParsableCommand {
             recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
             usesLanguageCorrection: !noLanguageCorrection)
         if let customWords {
-            let bytes: [UInt8]
+            let text: String
             do {
-                bytes = try FileAccess.readAll(customWords)
+                text = try FileAccess.readText(customWords)
             } catch {
                 throw ValidationError("cannot read the custom words file \(customWords): \(error.reason)")
-            }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw ValidationError("the custom words file \(customWords) is not UTF-8 text")
             }
             options.customWords = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         }

@@ -63,6 +63,13 @@ package enum FileAccess {
         }
     }
 
+    /// The file at `path` as UTF-8 text.
+    /// - Throws: why it cannot be read, or `EILSEQ` ("it is not UTF-8 text").
+    package static func readText(_ path: String) throws(Failure) -> String {
+        guard let text = String(validating: try readAll(path), as: UTF8.self) else { throw Failure(EILSEQ) }
+        return text
+    }
+
     /// Writes `bytes` to `path`, replacing it. The corresponding C functions are `open`
     /// (`O_CREAT | O_TRUNC`, mode 0644 before the umask), `write` and `close`.
     /// - Throws: the reason in plain words.
@@ -155,6 +162,7 @@ package enum FileAccess {
             case EISDIR: "it is a folder"
             case ENOSPC: "no space left on the device"
             case EROFS: "the file system is read-only"
+            case EILSEQ: "it is not UTF-8 text"
             default:
                 // strerror's sentence, in lower case to sit after a colon.
                 String(cString: strerror(code)).lowercased()
