@@ -6,10 +6,11 @@ import Musl
 import Darwin
 #endif
 
-/// The file system calls of reports, profiles, policies and label files, in one place: thin wrappers over POSIX so every
-/// failure keeps its errno and can be said in plain words (Foundation's equivalents report
-/// `NSCocoaErrorDomain` codes, which say nothing to a user). Paths are as `FileSystemPath`
-/// holds them, so a name that is not UTF-8 is its own file.
+/// The file system calls of reports, contact sheets, policies, profiles and label files, in
+/// one place: thin wrappers over POSIX so every failure keeps its errno and can be said in
+/// plain words (Foundation's equivalents report `NSCocoaErrorDomain` codes, which say nothing
+/// to a user). Paths are as `FileSystemPath` holds them, so a name that is not UTF-8 is its
+/// own file.
 package enum FileAccess {
     /// What is at a path: nothing, a folder, or something else (a file, a device, a pipe).
     package enum Kind: Equatable { case missing, directory, other }

@@ -96,5 +96,4 @@ public struct LabeledDataset: Sendable {
         guard !samples.isEmpty else { throw bad("\(csvPath) has no rows") }
         return LabeledDataset(csvPath: csvPath, samples: samples)
     }
-
 }
