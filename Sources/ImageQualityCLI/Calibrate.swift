@@ -51,7 +51,7 @@ struct Calibrate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use these `imgquality score` records instead of scoring the images again.", valueName: "scores.jsonl"))
     var scores: String?
 
-    @Option(name: [.short, .customLong("jobs")], parsing: .unconditional, help: ArgumentHelp("Images scored in parallel (default: all cores).", valueName: "n"))
+    @Option(name: [.customShort("j", allowingJoined: true), .customLong("jobs")], parsing: .unconditional, help: ArgumentHelp("Images scored in parallel (default: all cores).", valueName: "n"))
     var jobCount: Int?
 
     /// `--jobs`, or one per core.
@@ -171,16 +171,18 @@ struct Calibrate: ParsableCommand {
         // Keyed by the path's bytes: String equality is canonical equivalence, under which
         // "né.jpg" precomposed and decomposed are one key, though they name two files.
         var records: [[UInt8]: Assessment] = [:]
+        let workingDirectory = FileSystemPath.currentDirectory
+        func key(_ path: String) -> [UInt8] { FileSystemPath.bytes(FileSystemPath.standardized(path, relativeTo: workingDirectory)) }
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             do {
                 let assessment = try decoder.decode(Assessment.self, from: Data(line.utf8))
-                records[FileSystemPath.bytes(FileSystemPath.standardized(assessment.path))] = assessment
+                records[key(assessment.path)] = assessment
             } catch {
                 throw ValidationError("\(path) line \(number + 1) is not an imgquality score record: \(error)")
             }
         }
         for index in samples.indices {
-            guard let assessment = records[FileSystemPath.bytes(FileSystemPath.standardized(samples[index].file))] else {
+            guard let assessment = records[key(samples[index].file)] else {
                 samples[index].error = "not in \(path)"
                 continue
             }

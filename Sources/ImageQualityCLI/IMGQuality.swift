@@ -33,28 +33,8 @@ public struct IMGQuality: AsyncParsableCommand {
     /// would show its bytes as U+FFFD, a name no file has).
     static var commandLineArguments: [String] {
         (1..<Int(CommandLine.argc)).compactMap { index in
-            CommandLine.unsafeArgv[index].map { argument in
-                FileSystemPath.string(bytes: UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
-            }
+            CommandLine.unsafeArgv[index].map { FileSystemPath.string(cString: $0) }
         }
-    }
-
-    /// `arguments` with each `-jN` before a `--` split into `-j` and `N`, as `make -j4` is
-    /// written: ArgumentParser reads the digits as more short flags and takes the next
-    /// argument (an image's path) as the job count. Used only when the arguments as given
-    /// do not parse, so a value that merely looks so (`--time-limit -j2`) is quoted whole.
-    static func splittingAttachedJobCounts(_ arguments: [String]) -> [String] {
-        var split: [String] = []
-        var options = true
-        for argument in arguments {
-            if argument == "--" { options = false }
-            if options, argument.count > 2, argument.hasPrefix("-j"), argument.dropFirst(2).allSatisfy({ ("0"..."9").contains($0) }) {
-                split += ["-j", String(argument.dropFirst(2))]
-            } else {
-                split.append(argument)
-            }
-        }
-        return split
     }
 
     /// Exits as `exit(withError:)` does (help and other clean exits on standard output,
@@ -76,20 +56,10 @@ public struct IMGQuality: AsyncParsableCommand {
     /// not the top level's.
     public static func runFromCommandLine() async {
         var command: any ParsableCommand
-        let arguments = commandLineArguments
         do {
-            command = try parseAsRoot(arguments)
+            command = try parseAsRoot(commandLineArguments)
         } catch {
-            let split = splittingAttachedJobCounts(arguments)
-            guard split != arguments else { exitShowingNames(error) }
-            do {
-                command = try parseAsRoot(split)
-            } catch let splitError {
-                // When the count was what failed (`-j0`: "the value 'a.jpg' is invalid for
-                // '-j <n>'"), the split's own error says why; otherwise the original is the
-                // truer one (`--time-limit -j2` quotes '-j2').
-                exitShowingNames(fullMessage(for: error).contains("'-j <n>'") ? splitError : error)
-            }
+            exitShowingNames(error)
         }
         do {
             if var asynchronous = command as? any AsyncParsableCommand {

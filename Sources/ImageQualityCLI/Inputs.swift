@@ -52,7 +52,7 @@ struct InputExpander: Sendable {
                     continue
                 }
                 if type == S_IFDIR {
-                    if !Self.isSymbolicLink(path) { pending.append(relative + name + "/") }
+                    if !FileSystemPath.isSymbolicLink(path) { pending.append(relative + name + "/") }
                 } else if takesName {
                     // Reading a FIFO waits for a writer, and a device or socket holds no image:
                     // a walk takes regular files only, so one such entry cannot stall the batch.
@@ -78,16 +78,10 @@ struct InputExpander: Sendable {
             // glibc allocates each entry only as long as its name needs, so the name is read
             // in place up to its NUL rather than by copying the 256-byte d_name field.
             let field = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-            let name = FileSystemPath.string(bytes: UnsafeRawBufferPointer(start: field, count: strlen(field.assumingMemoryBound(to: CChar.self))))
+            let name = FileSystemPath.string(cString: field.assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names
-    }
-
-    /// Whether `path` itself is a symbolic link.
-    static func isSymbolicLink(_ path: String) -> Bool {
-        var info = stat()
-        return FileSystemPath.withCString(path) { lstat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     /// What a file of type `type` (`FileSystemPath.fileType`) is when it is not a regular
@@ -106,13 +100,9 @@ struct InputExpander: Sendable {
     /// (a file name may hold a terminal's escape sequences) shown as `?` and bytes that are
     /// not UTF-8 as U+FFFD.
     static func warn(_ message: String) {
-        let scalars = FileSystemPath.display(message).unicodeScalars
+        let scalars = message.unicodeScalars
         let shown = String(String.UnicodeScalarView(scalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
         Terminal.write("imgquality: \(shown)\n", to: STDERR_FILENO)
-    }
-
-    func isDirectory(_ path: String) -> Bool {
-        FileSystemPath.isDirectory(path)
     }
 
     /// The paths to process, lazily: directories are listed when reached, stdin is read as needed.
@@ -134,7 +124,7 @@ struct InputExpander: Sendable {
                 guard let argument = remaining.popFirst() else { return nil }
                 if argument == "-" {
                     readingStandardInput = true
-                } else if isDirectory(argument) {
+                } else if FileSystemPath.isDirectory(argument) {
                     // A directory that cannot be listed is an input of its own: its record says why.
                     guard let listed = files(inDirectory: argument, warn: Self.warn) else { return argument }
                     if listed.isEmpty {
@@ -154,7 +144,7 @@ struct InputExpander: Sendable {
     /// How many paths `arguments` name, or nil when one of them is `-`.
     func count(_ arguments: [String]) -> Int? {
         if arguments.contains("-") { return nil }
-        return arguments.reduce(0) { $0 + (isDirectory($1) ? files(inDirectory: $1)?.count ?? 1 : 1) }
+        return arguments.reduce(0) { $0 + (FileSystemPath.isDirectory($1) ? files(inDirectory: $1)?.count ?? 1 : 1) }
     }
 }
 

@@ -16,7 +16,7 @@ struct InputOptions: ParsableArguments {
     @Flag(name: .long, help: "When walking directories, take every file, not only image extensions.")
     var allFiles = false
 
-    @Option(name: [.short, .customLong("jobs")], parsing: .unconditional, help: ArgumentHelp("Images processed in parallel (default: all cores).", valueName: "n"))
+    @Option(name: [.customShort("j", allowingJoined: true), .customLong("jobs")], parsing: .unconditional, help: ArgumentHelp("Images processed in parallel (default: all cores).", valueName: "n"))
     var jobCount: Int?
 
     /// `--jobs`, or one per core.

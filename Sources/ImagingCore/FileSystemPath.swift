@@ -111,7 +111,18 @@ public enum FileSystemPath {
     public static var currentDirectory: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return string(bytes: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+        return buffer.withUnsafeBufferPointer { string(cString: $0.baseAddress!) }
+    }
+
+    /// A NUL-terminated name from the system (an argument, a directory entry) as a path.
+    public static func string(cString: UnsafePointer<CChar>) -> String {
+        string(bytes: UnsafeRawBufferPointer(start: cString, count: strlen(cString)))
+    }
+
+    /// Whether `path` itself (not what it leads to) is a symbolic link.
+    public static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return withCString(path) { lstat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     /// `path` made absolute, relative to `directory` (itself resolved against the working

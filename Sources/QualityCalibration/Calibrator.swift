@@ -160,30 +160,26 @@ public struct Calibrator: Sendable {
             throw CalibrationError("the split column holds \"\(other)\": each row's split must be train or test (or empty)")
         }
         let heldOut = splits.contains("train") && splits.contains("test")
-        let train = heldOut ? measured.filter { $0.split == "train" } : measured
-        let test = heldOut ? measured.filter { $0.split == "test" } : measured
+        let binary = measured.contains { $0.label != nil }
+        if binary, accuracyTarget != nil {
+            throw CalibrationError(
+                "a target accuracy needs score labels, and this dataset has binary labels: choose the threshold by precision, recall, false-positive rate or cost")
+        }
+        guard binary || measured.contains(where: { $0.score != nil }) else {
+            throw CalibrationError("the dataset has neither a label nor a score column with values")
+        }
+        // A row without the answer (an empty label or score) takes no part in the fit or the
+        // figures, nor in the counts the report gives for them.
+        let answered = measured.filter { binary ? $0.label != nil : $0.score != nil }
+        let train = heldOut ? answered.filter { $0.split == "train" } : answered
+        let test = heldOut ? answered.filter { $0.split == "test" } : answered
         var result = CalibrationResult(
             quantity: quantity, datasetPath: datasetPath, command: command, created: created, heldOut: heldOut,
             trainCount: train.count, testCount: test.count, failures: failures)
-        // A row without the answer (an empty label or score) takes no part in the fit or the
-        // figures, nor in the counts the report gives for them.
-        func answered(_ has: (CalibrationSample) -> Bool) -> (train: [CalibrationSample], test: [CalibrationSample]) {
-            let answered = (train.filter(has), test.filter(has))
-            (result.trainCount, result.testCount) = (answered.0.count, answered.1.count)
-            return answered
-        }
-        if measured.contains(where: { $0.label != nil }) {
-            if accuracyTarget != nil {
-                throw CalibrationError(
-                    "a target accuracy needs score labels, and this dataset has binary labels: choose the threshold by precision, recall, false-positive rate or cost")
-            }
-            let rows = answered { $0.label != nil }
-            try calibrateBinary(train: rows.train, test: rows.test, into: &result)
-        } else if measured.contains(where: { $0.score != nil }) {
-            let rows = answered { $0.score != nil }
-            try calibrateScores(train: rows.train, test: rows.test, into: &result)
+        if binary {
+            try calibrateBinary(train: train, test: test, into: &result)
         } else {
-            throw CalibrationError("the dataset has neither a label nor a score column with values")
+            try calibrateScores(train: train, test: test, into: &result)
         }
         return result
     }

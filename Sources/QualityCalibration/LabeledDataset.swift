@@ -49,6 +49,7 @@ public struct LabeledDataset: Sendable {
         let splitColumn = header.firstIndex(of: "split")
         // Paths in the file are relative to the file's own directory.
         let directory = FileSystemPath.folder(of: csvPath) ?? "./"
+        let workingDirectory = FileSystemPath.currentDirectory
         var samples: [CalibrationSample] = []
         /// The line each file was first listed on, by the bytes of its path (Swift's string
         /// equality would make two names that differ only in Unicode form one file).
@@ -86,7 +87,7 @@ public struct LabeledDataset: Sendable {
             // the standardized name.
             let file = path.unicodeScalars.first == "/" ? path : directory + path
             // One image listed twice would count twice in the fit, or hold two answers.
-            let key = FileSystemPath.bytes(FileSystemPath.standardized(file))
+            let key = FileSystemPath.bytes(FileSystemPath.standardized(file, relativeTo: workingDirectory))
             if let first = listed[key] {
                 throw bad("\(csvPath) line \(line): \(path) is listed again (first on line \(first))")
             }
