@@ -149,21 +149,24 @@ public final class TesseractRecognizer: TextRecognizer {
         engines.withLock { $0[key, default: []].append(engine) }
     }
 
-    /// Ends and frees the idle engines now instead of with the recognizer; a later call
-    /// starts new ones. A program calls it before it exits: each engine then hands its
-    /// language data back to Tesseract's process-wide cache while that cache exists. An
-    /// engine freed during `exit` (its last reference dropped on another thread) can find
-    /// the cache already torn down, and its dictionaries leak.
+    /// Ends the idle engines now instead of with the recognizer; a later call starts new
+    /// ones. A program calls it before it exits: each engine then hands its language data
+    /// back to Tesseract's process-wide cache while that cache exists. Engines are ended
+    /// here, not left to their last reference: the dispatch block that ran an engine can
+    /// drop that reference later, on another thread, while `exit` has torn the cache down,
+    /// and the dictionaries would leak.
     public func releaseIdleEngines() {
         let idle = engines.withLock { engines in
             defer { engines = [:] }
             return engines
         }
-        withExtendedLifetime(idle) {}
+        for engine in idle.values.joined() { engine.end() }
     }
 
     /// Engines waiting for a call, over every configuration.
-    var idleEngineCount: Int { engines.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+    var idleEngines: [Engine] { engines.withLock { Array($0.values.joined()) } }
+
+    var idleEngineCount: Int { idleEngines.count }
 }
 
 extension TesseractRecognizer {
@@ -342,6 +345,13 @@ final class Engine: Sendable {
     /// A string setting as the engine holds it; nil for an unknown name.
     func stringVariable(_ name: String) -> String? {
         handle.withLock { TessBaseAPIGetStringVariable($0, name).map { String(cString: $0) } }
+    }
+
+    /// Ends the engine: Tesseract frees its recognizer and hands its language data back to
+    /// the process-wide cache. The engine recognizes nothing afterwards; `deinit` frees the
+    /// handle (Tesseract's `End` does nothing the second time).
+    func end() {
+        handle.withLock { TessBaseAPIEnd($0) }
     }
 
     deinit {

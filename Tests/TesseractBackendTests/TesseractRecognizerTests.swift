@@ -60,13 +60,17 @@ struct TesseractRecognizerTests {
         #expect(levels.withLock { $0.other } != 0)
     }
 
-    /// Released engines are gone at once (ended and freed), and the next call starts one.
+    /// Released engines are ended at once, even one still referenced elsewhere (as the
+    /// dispatch block that ran it can be), and the next call starts one.
     @Test func idleEnginesAreReleasedOnRequest() throws {
         let recognizer = TesseractRecognizer()
         try recognizer.prepare(RecognitionOptions())
         #expect(recognizer.idleEngineCount == 1)
+        let held = try #require(recognizer.idleEngines.first)
+        #expect(held.initialisedLanguages == "eng")
         recognizer.releaseIdleEngines()
         #expect(recognizer.idleEngineCount == 0)
+        #expect(held.initialisedLanguages == "", "ended while still referenced")
         try recognizer.prepare(RecognitionOptions())
         #expect(recognizer.idleEngineCount == 1)
     }
