@@ -4,6 +4,7 @@ import ImageCodecs
 import ImagingCore
 import QualityGating
 import QualityMetrics
+import Synchronization
 
 /// Which detectors run and the gate's policy: shared by `score`, `gate` and `ocr`.
 struct AnalysisFlags: ParsableArguments {
@@ -297,6 +298,8 @@ struct BatchRun {
             if !bytes.isEmpty { Terminal.write(bytes: bytes, to: standardOutput) }
         }
         var sheet = contactSheet
+        /// Whether the workers still make thumbnails: not once the sheet is dropped.
+        let wantsThumbnails = Mutex(contactSheet != nil)
         /// Runs a step of the contact sheet. One that fails (a full disk) drops the sheet, not
         /// the batch: the records matter more than the page, so they all come out, and the
         /// batch ends with 74 as a failed output write does.
@@ -308,6 +311,7 @@ struct BatchRun {
                 Terminal.write("imgquality: cannot write the contact sheet: \(error) The batch goes on without it.\n", to: STDERR_FILENO)
                 sheet?.abandon()
                 sheet = nil
+                wantsThumbnails.withLock { $0 = false }
                 summary.contactSheetFailed = true
             }
         }
@@ -316,12 +320,12 @@ struct BatchRun {
         }
         var held: [(Assessment, [UInt8]?)] = []
         let configuration = self.configuration
-        let (holds, makesThumbnails) = (keepBest != nil, contactSheet != nil)
+        let holds = keepBest != nil
         OrderedParallelMap(paths, jobs: jobs).run(
             makeWorker: {
                 let assessor = Assessor(configuration)
                 return { path -> (Assessment, [UInt8]?) in
-                    guard makesThumbnails else { return (assessor.assess(contentsOf: path), nil) }
+                    guard wantsThumbnails.withLock({ $0 }) else { return (assessor.assess(contentsOf: path), nil) }
                     let kept = assessor.assessKeepingPixels(.file(path: path))
                     return (kept.assessment, kept.luma.flatMap { ContactSheet.thumbnail(luma: $0, rgb: kept.rgb) })
                 }
