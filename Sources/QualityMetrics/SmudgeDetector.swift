@@ -17,7 +17,9 @@ import Darwin
 /// the lift (see `VeilAnalysis`); a logistic model of it, fitted by
 /// `Scripts/measure/fit_smudge.py` on the physically simulated contamination of
 /// `Datasets/smudge` (train split), gives the evidence in log-odds. Blur widens edges but
-/// keeps blacks black, so it barely moves the cue. `localContrast` (stops of contrast in
+/// keeps the blacks of dark areas black; where a scene's darkest tones are fine texture
+/// (gravel, smoke, thin shadows), a blur of a few pixels averages them with their
+/// surroundings and lifts the cue as a light film would. `localContrast` (stops of contrast in
 /// the most contrasty blocks) is reported beside it: adding it to the model ranked the
 /// train split worse.
 ///
@@ -51,7 +53,7 @@ public struct SmudgeDetector: Sendable {
         direction: "defect",
         fields: SmudgeObservation.descriptorFields,
         cost: "one 64×64 FFT per textured tile of the analysis image, and the shared tile analysis",
-        caveats: "Fog, haze and mist score high, and so does a textured frame with no dark tone anywhere (snow). A film over a scene of one strong colour, over only part of the frame, or showing only as glare and streaks around lights at night is often missed.",
+        caveats: "Fog, haze and mist score high, and so does a textured frame with no dark tone anywhere (snow), or a blurred one whose darkest tones were fine texture. A film over a scene of one strong colour, over only part of the frame, or showing only as glare and streaks around lights at night is often missed.",
         calibration: .init(measure: "evidence", meaning: "log-odds of the veil cue before mapping"))
 
     static let tile = 64
