@@ -2,7 +2,8 @@
 """One accuracy table: every detector and the gate on every labeled set, beside baselines.
 
     swift build -c release --product imgquality
-    .venv-datasets/bin/python Scripts/measure/accuracy_table.py [--imgquality PATH] [--shared ../shared/datasets] [--sources]
+    .venv-datasets/bin/python Scripts/measure/accuracy_table.py [--imgquality PATH] [--shared ../shared/datasets]
+        [--wallpapers /usr/share/backgrounds/mate/nature] [--sources]
 
 Scores every image of each set with `imgquality score` (default settings, 2 jobs), then
 prints a Markdown table: per set, the detector's AUC (binary labels) or the gate score's
@@ -12,7 +13,10 @@ computed here from the same files with Pillow and numpy (Laplacian variance as
 pixel count). `--sources` adds a per-source breakdown of each set.
 
 Sets: the test splits of `Datasets/` (what the project generates; their train splits are
-fitted on), and each set of the shared folder when it is present. The `seen` column says
+fitted on), each set of the shared folder when it is present, and the photographs Debian's
+`mate-backgrounds` package ships (`apt-get install mate-backgrounds`) when they are
+installed: twelve clean photos, many of them close-ups with a shallow depth of field,
+first scored after the detectors were designed. The `seen` column says
 which sets were looked at while the detectors were designed: their figures are not held
 out. Rows of `exposure-dev` whose label source ends in `_low_confidence` are dropped.
 """
@@ -38,6 +42,7 @@ SEEN = {
     "exposure-dev": "seen: the exposure cues were chosen comparing candidates on it, and the acceptable shift of Datasets/exposure with it in view",
     "smudge-dev": "seen: the veil cue was checked on it; the simulated contamination's strengths were set against its photos and measured veil",
     "docs-phone-dev": "seen: the text finder's page rule was checked on it",
+    "mate-backgrounds": "held out: first scored after the detectors were designed; nothing was chosen on it",
     "exif-samples": "seen: the page rule, and the exposure and smudge cues and the acceptable exposure shift, were checked on its clean photos",
 }
 
@@ -180,6 +185,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--imgquality", default=os.path.join(ROOT, ".build", "release", "imgquality"))
     parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared", "datasets"))
+    parser.add_argument("--wallpapers", default="/usr/share/backgrounds/mate/nature",
+                        help="the nature photographs of Debian's mate-backgrounds package")
     parser.add_argument("--sources", action="store_true", help="add a per-source breakdown")
     args = parser.parse_args()
 
@@ -198,6 +205,10 @@ def main():
         sets.append(("exif-samples (camera photos ≥ 0.3 MP)", "photos", rows_of(os.path.join(shared, "exif-samples", "labels.csv"), clean), None))
         sets.append(("exposure-dev label 0", "photos", rows_of(os.path.join(shared, "exposure-dev", "labels.csv"), lambda r: r["label"] == "0"), None))
         sets.append(("smudge-dev label 0", "photos", rows_of(os.path.join(shared, "smudge-dev", "labels.csv"), lambda r: r["label"] == "0"), None))
+    if os.path.isdir(args.wallpapers):
+        photos = sorted(os.path.join(args.wallpapers, name) for name in os.listdir(args.wallpapers)
+                        if name.lower().endswith((".jpg", ".jpeg")))
+        sets.append(("mate-backgrounds nature photos", "photos", [{"path": p, "file": os.path.abspath(p)} for p in photos], None))
 
     paths = sorted({row["file"] for _, _, rows, _ in sets for row in rows})
     records = score(args.imgquality, paths)
