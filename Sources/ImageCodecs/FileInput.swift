@@ -10,11 +10,18 @@ import ImagingCore
 /// Reads whole files with POSIX calls, so every failure keeps its errno.
 enum FileInput {
     /// Reads `path` (as `FileSystemPath` holds it) into `buffer` (replacing its contents,
-    /// keeping its capacity).
+    /// keeping its capacity), giving up once `deadline` passes.
+    ///
+    /// A FIFO, a terminal or a socket is opened without blocking and read as data arrives,
+    /// so one with no writer, or a writer that never finishes, ends at the deadline instead
+    /// of holding the batch; the clock is read between chunks for every kind of file.
     /// - Throws: `ImagingError` with `.notFound`, `.isDirectory`, `.unreadable`,
-    ///   `.empty` or `.fileTooLarge`.
-    static func readFile(_ path: String, maxBytes: Int, into buffer: inout [UInt8]) throws(ImagingError) {
-        let fd = FileSystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+    ///   `.empty`, `.fileTooLarge` or `.timeLimit` (with an empty message: the caller
+    ///   names the limit).
+    static func readFile(_ path: String, maxBytes: Int, deadline: Deadline, into buffer: inout [UInt8]) throws(ImagingError) {
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. Regular
+        // files ignore it.
+        let fd = FileSystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         if fd < 0 {
             let code = errno
             switch code {
@@ -43,11 +50,21 @@ enum FileInput {
         buffer.removeAll(keepingCapacity: true)
         buffer.reserveCapacity(min(capacity, 64 << 20))
         var chunk = [UInt8](repeating: 0, count: min(capacity, 1 << 20))
+        let waits = type != S_IFREG && type != S_IFBLK
         while buffer.count < capacity {
+            if deadline.hasPassed { throw ImagingError(.timeLimit, "") }
+            if waits {
+                var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&request, 1, deadline.millisecondsLeft)
+                if ready < 0 && errno != EINTR {
+                    throw ImagingError(.unreadable, "cannot wait for data after \(buffer.count) bytes: \(errorText(errno))")
+                }
+                if ready <= 0 { continue }
+            }
             let want = min(chunk.count, capacity - buffer.count)
             let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) }
             if got < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == EAGAIN { continue }
                 throw ImagingError(.unreadable, "read failed after \(buffer.count) bytes: \(errorText(errno))")
             }
             if got == 0 { break }

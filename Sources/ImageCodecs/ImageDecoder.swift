@@ -32,7 +32,11 @@ public final class ImageDecoder {
         defer { workspace.trim(above: 64 << 20) }
         let deadline = Deadline(options.limits.timeLimit)
         let clock = ContinuousClock(), start = clock.now
-        try FileInput.readFile(path, maxBytes: options.limits.maxFileBytes, into: &workspace.file)
+        do throws(ImagingError) {
+            try FileInput.readFile(path, maxBytes: options.limits.maxFileBytes, deadline: deadline, into: &workspace.file)
+        } catch where error.kind == .timeLimit {
+            throw options.limits.timeLimitError("reading the file")
+        }
         let read = clock.now - start
         if deadline.hasPassed { throw options.limits.timeLimitError("reading the file") }
         let file = workspace.file
@@ -143,6 +147,15 @@ struct Deadline {
     }
 
     var hasPassed: Bool { nanoseconds != 0 && iq_monotonic_ns() > nanoseconds }
+
+    /// What is left, rounded up to whole milliseconds, as `poll` takes it: −1 (wait without
+    /// end) for no deadline, at most a day at a time.
+    var millisecondsLeft: Int32 {
+        guard nanoseconds != 0 else { return -1 }
+        let now = iq_monotonic_ns()
+        guard nanoseconds > now else { return 0 }
+        return Int32(min((nanoseconds - now + 999_999) / 1_000_000, 86_400_000))
+    }
 }
 
 extension ImageDecoder {

@@ -25,8 +25,10 @@ public struct DecodeLimits: Hashable, Sendable {
     /// The most time reading and decoding one image may take; nil for no limit.
     ///
     /// Default 60 s: a 12 MP photo takes about 0.1 s and the largest image `maxPixels`
-    /// allows a few seconds, so only a file built to make a decoder crawl reaches it. The
-    /// decoders check it between rows (JPEG, PNG) or strips and tiles (TIFF).
+    /// allows a few seconds, so only a file built to make a decoder crawl, or a pipe whose
+    /// writer is slow or absent, reaches it. Reading checks it between chunks and, for a
+    /// FIFO, terminal or socket, while waiting for data; the decoders check it between rows
+    /// (JPEG, PNG) or strips and tiles (TIFF).
     public var timeLimit: Duration?
 
     public static let defaultMaxPixels = 1 << 28

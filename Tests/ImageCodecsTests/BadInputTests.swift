@@ -114,6 +114,41 @@ struct BadInputTests {
         #expect(error?.message.contains("took longer than the time limit of 0.005 s (raise it with --time-limit)") == true)
     }
 
+    @Test func aFIFOWithNoWriterFailsAtTheTimeLimit() throws {
+        // Opening a FIFO for reading waits for a writer; none comes, and the read ends at the limit.
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path + "/fifo.png"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let options = DecodeOptions(limits: DecodeLimits(timeLimit: .milliseconds(100)))
+        let error = decodeError(fifo, options: options)
+        #expect(error?.kind == .timeLimit, "\(String(describing: error))")
+        #expect(error?.message == "reading the file: took longer than the time limit of 0.1 s (raise it with --time-limit)")
+    }
+
+    @Test func aFIFOIsReadAsItsWriterSendsTheImage() throws {
+        // The writer connects after the reader and sends the file in two parts with a pause
+        // between them: the read waits for each and ends when the writer closes.
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path + "/fifo.png"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let bytes = try Fixtures.bytes("png/gray8.png")
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            guard fd >= 0 else { return }
+            let half = bytes.count / 2
+            bytes.withUnsafeBytes { all in
+                _ = write(fd, all.baseAddress, half)
+                usleep(50_000)
+                _ = write(fd, all.baseAddress! + half, all.count - half)
+            }
+            close(fd)
+        }
+        writer.start()
+        let options = DecodeOptions(limits: DecodeLimits(timeLimit: .seconds(20)))
+        let image = try ImageDecoder(options: options).decode(contentsOf: fifo)
+        #expect(image.luma.size == ImageSize(width: 37, height: 23))
+    }
+
     @Test func aJPEGDecodeThatOutlastsTheTimeLimitFails() throws {
         // A 64-megapixel JPEG decoded whole: libjpeg's progress monitor sees the deadline pass.
         let bytes = try JPEGEncoder.encode(PixelBuffer<UInt8>(width: 8000, height: 8000, channels: 1), quality: 50)

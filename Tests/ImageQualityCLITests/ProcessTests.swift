@@ -286,6 +286,19 @@ struct ProcessTests {
         #expect(try Binary.run(["score", "--time-limit", "-1", Fixtures.path("png/gray8.png")]).status == 64)
     }
 
+    @Test func aFIFONamedWithNoWriterFailsAtTheTimeLimitAndTheBatchGoesOn() throws {
+        let folder = try TemporaryDirectory()
+        let fifo = folder.path + "/fifo.jpg"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = try Binary.run(["score", "--format", "jsonl", "--time-limit", "0.2", fifo, Fixtures.path("png/gray8.png")])
+        #expect(run.status == 2)
+        #expect(run.records.map { $0["path"] as? String } == [fifo, Fixtures.path("png/gray8.png")], "\(run.stdout)")
+        let error = run.records.first?["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "decode.timeLimit")
+        #expect((error?["message"] as? String)?.hasPrefix("reading the file: took longer than the time limit of 0.2 s") == true, "\(String(describing: error))")
+        #expect(run.records.last?["error"] == nil)
+    }
+
     /// A negative number given to a numeric option reaches that option's range check (the
     /// parser took `-1` for a flag and said the value was missing).
     @Test func negativeNumbersGetTheOptionsOwnMessage() throws {
@@ -506,7 +519,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.13.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.13.1")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {
