@@ -14,7 +14,8 @@ enum FileInput {
     ///
     /// A FIFO, a terminal or a socket is opened without blocking and read as data arrives,
     /// so one with no writer, or a writer that never finishes, ends at the deadline instead
-    /// of holding the batch; the clock is read between chunks for every kind of file.
+    /// of holding the batch; the clock is read between chunks and after the last, for every
+    /// kind of file.
     /// - Throws: `ImagingError` with `.notFound`, `.isDirectory`, `.unreadable`,
     ///   `.empty`, `.fileTooLarge` or `.timeLimit` (with an empty message: the caller
     ///   names the limit).
@@ -75,6 +76,7 @@ enum FileInput {
             throw ImagingError(
                 .fileTooLarge, "more than \(maxBytes) bytes, above the limit (raise it with --max-file-size)")
         }
+        if deadline.hasPassed { throw ImagingError(.timeLimit, "") }
     }
 
     private static func errorText(_ code: Int32) -> String {

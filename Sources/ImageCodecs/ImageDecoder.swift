@@ -38,7 +38,6 @@ public final class ImageDecoder {
             throw options.limits.timeLimitError("reading the file")
         }
         let read = clock.now - start
-        if deadline.hasPassed { throw options.limits.timeLimitError("reading the file") }
         let file = workspace.file
         var image = try decodeBytes(of: file, deadline: deadline)
         image.stages.read = read
