@@ -18,7 +18,7 @@ import numpy as np
 
 from measurelib import auc, fit_logistic
 
-FEATURES = ["veilFraction"]
+FEATURES = ["veilFraction", "veilShare"]
 
 
 def main(labels_path, records_path, features=FEATURES):

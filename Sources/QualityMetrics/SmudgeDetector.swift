@@ -13,14 +13,17 @@ import Darwin
 /// A film on the lens sends part of every point's light into a wide, long-tailed halo,
 /// which adds to the whole frame: blacks lift relative to what lies beside them, and the
 /// contrast the scene keeps, in stops, shrinks everywhere, while edges stay where they
-/// were. `veilFraction` (darkest over brightest tones per tile, in linear light) measures
-/// the lift (see `VeilAnalysis`); a logistic model of it, fitted by
+/// were. Two measures of the lift, read in the tiles that hold fine structure (see
+/// `VeilAnalysis`): `veilFraction`, the darkest channel's darkest tones over the brightest,
+/// and `veilShare`, luma's darkest tones over the tile's mean, the share of light scattered,
+/// which also sees a veil over a scene of one strong colour (whose scattered light leaves the
+/// weakest channel black). A logistic model of the two, fitted by
 /// `Scripts/measure/fit_smudge.py` on the physically simulated contamination of
 /// `Datasets/smudge` (train split), gives the evidence in log-odds. Blur widens edges but
 /// keeps the blacks of dark areas black; where a scene's darkest tones are fine texture
 /// (gravel, smoke, thin shadows), a blur of a few pixels averages them with their
-/// surroundings and lifts the cue as a light film would. `localContrast` (stops of contrast in
-/// the most contrasty blocks) is reported beside it: adding it to the model ranked the
+/// surroundings and lifts the cues as a light film would. `localContrast` (stops of contrast in
+/// the most contrasty blocks) is reported beside them: adding it to the model ranked the
 /// train split worse.
 ///
 /// Also reported, from the frequency domain (per 64-pixel tile of the analysis image,
@@ -30,7 +33,7 @@ import Darwin
 /// softer than their neighbours, as under drops).
 ///
 /// Fog, haze and mist lift blacks the same way and score high; so does a frame with no
-/// dark tone anywhere (snow; a flat wall holds no tile to judge). Size: measured on the analysis image. Cost:
+/// dark tone anywhere (snow, sand, clouds; a flat wall or a clear sky holds no tile to judge). Size: measured on the analysis image. Cost:
 /// one pass for the veil and one 64×64 FFT per textured tile (≤ 192 tiles).
 public struct SmudgeDetector: Sendable {
     public var mapping: LogisticMapping
@@ -39,9 +42,9 @@ public struct SmudgeDetector: Sendable {
     /// `imgquality calibrate --detector smudge` refits it on a user's labels.
     public static let defaultMapping = LogisticMapping(midpoint: 0, slope: 1)
 
-    /// Log-odds weights: intercept, veilFraction (fitted by `Scripts/measure/fit_smudge.py`
-    /// on `Datasets/smudge`, train split).
-    static let weights = (intercept: -0.5024, veilFraction: 10.9567)
+    /// Log-odds weights: intercept, veilFraction, veilShare (fitted by
+    /// `Scripts/measure/fit_smudge.py` on `Datasets/smudge`, train split).
+    static let weights = (intercept: -1.8075, veilFraction: 9.7364, veilShare: 5.6026)
 
     public init(mapping: LogisticMapping = SmudgeDetector.defaultMapping) {
         self.mapping = mapping
@@ -53,8 +56,8 @@ public struct SmudgeDetector: Sendable {
         direction: "defect",
         fields: SmudgeObservation.descriptorFields,
         cost: "one 64×64 FFT per textured tile of the analysis image, and the shared tile analysis",
-        caveats: "Fog, haze and mist score high, and so does a textured frame with no dark tone anywhere (snow), or a blurred one whose darkest tones were fine texture. A film over a scene of one strong colour, over only part of the frame, or showing only as glare and streaks around lights at night is often missed.",
-        calibration: .init(measure: "evidence", meaning: "log-odds of the veil cue before mapping"))
+        caveats: "Fog, haze and mist score high, and so does a textured frame with no dark tone anywhere (snow, sand, clouds, a backlit leaf), or a blurred one whose darkest tones were fine texture. A film over only part of the frame, or showing only as glare and streaks around lights at night, is often missed.",
+        calibration: .init(measure: "evidence", meaning: "log-odds of the veil cues before mapping"))
 
     static let tile = 64
 
@@ -73,7 +76,7 @@ public struct SmudgeDetector: Sendable {
         let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
         let islands = Self.softIslands(tiles)
         let w = Self.weights
-        let evidence = w.intercept + w.veilFraction * veiling.veilFraction
+        let evidence = w.intercept + w.veilFraction * veiling.veilFraction + w.veilShare * veiling.veilShare
         slopes.sort()
         highs.sort()
         let slope = slopes.isEmpty ? 0 : percentile(slopes, 0.5)
@@ -82,7 +85,7 @@ public struct SmudgeDetector: Sendable {
         return SmudgeObservation(
             confidence: mapping(evidence), spectralSlope: slope, slopeSpread: spread, highFrequency: high, veil: veil,
             evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: islands,
-            veilFraction: veiling.veilFraction, localContrast: veiling.localContrast, halo: veiling.halo,
+            veilFraction: veiling.veilFraction, veilShare: veiling.veilShare, localContrast: veiling.localContrast, halo: veiling.halo,
             streakAlignment: streaks.alignment, streakAngle: streaks.angle)
     }
 
@@ -336,9 +339,12 @@ public struct SmudgeObservation: DetectorObservation {
     /// Share of textured tiles at least 1.8× softer than the median of their textured
     /// neighbours: blur in patches (drops, a fingerprint), not in whole regions.
     public var softIslands = 0.0
-    /// 10th percentile over tiles of darkest over brightest tones in linear light: a veil
-    /// of scattered light lifts it everywhere.
+    /// 10th percentile over structured tiles of darkest (darkest channel) over brightest tones
+    /// in linear light: a veil of scattered light lifts it everywhere.
     public var veilFraction = 0.0
+    /// 10th percentile over the same tiles of luma's darkest tones over the tile's mean, in
+    /// linear light: the share of the light a veil scatters, in any colour.
+    public var veilShare = 0.0
     /// 90th percentile over 8-pixel blocks of the standard deviation of log₂ luminance.
     public var localContrast = 0.0
     /// The darkest tones just outside the highlights minus those farther off, linear light:
@@ -355,7 +361,7 @@ public struct SmudgeObservation: DetectorObservation {
 
     public init(
         confidence: Double, spectralSlope: Double, slopeSpread: Double, highFrequency: Double, veil: Double, evidence: Double,
-        softness: Double, widthSpread: Double, softIslands: Double, veilFraction: Double = 0, localContrast: Double = 0,
+        softness: Double, widthSpread: Double, softIslands: Double, veilFraction: Double = 0, veilShare: Double = 0, localContrast: Double = 0,
         halo: Double = 0, streakAlignment: Double = 0, streakAngle: Double = 0
     ) {
         self.confidence = confidence
@@ -368,6 +374,7 @@ public struct SmudgeObservation: DetectorObservation {
         self.widthSpread = widthSpread
         self.softIslands = softIslands
         self.veilFraction = veilFraction
+        self.veilShare = veilShare
         self.localContrast = localContrast
         self.halo = halo
         self.streakAlignment = streakAlignment
@@ -383,11 +390,12 @@ public struct SmudgeObservation: DetectorObservation {
         .number("softness", \.softness, "median noise-corrected edge width over textured tiles", units: "px", range: 0...64),
         .number("widthSpread", \.widthSpread, "ln(90th / 10th percentile) of tile edge widths", units: "ln ratio", range: 0...8),
         .number("softIslands", \.softIslands, "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
-        .number("veilFraction", \.veilFraction, "10th percentile over 32-px tiles of darkest (2nd percentile of the darkest channel) over brightest (98th of luma) tones, in linear light", units: "fraction", range: 0...1),
+        .number("veilFraction", \.veilFraction, "10th percentile over structured 32-px tiles (fine detail, not smooth gradients) of darkest (2nd percentile of the darkest channel) over brightest (98th of luma) tones, in linear light", units: "fraction", range: 0...1),
+        .number("veilShare", \.veilShare, "10th percentile over the same tiles of luma's darkest tones (2nd percentile) over the tile's mean, in linear light: the share of the light scattered", units: "fraction", range: 0...1),
         .number("localContrast", \.localContrast, "90th percentile over 8-px blocks of the standard deviation of log2 luminance", units: "stops", range: 0...8),
         .number("halo", \.halo, "5th percentile of the darkest channel 1-3% of the long side from the highlights (luma >= 245) minus that 6-15% away, in linear light; 0 without highlights (under 0.1% or over half the frame)", units: "fraction", range: -1...1),
         .number("streakAlignment", \.streakAlignment, "length of the textured tiles' mean doubled-angle moment of mid-band spectral power: 0 directions everywhere, 1 one line angle across the frame (streaks; also motion blur and one-direction scenes)", units: "fraction", range: 0...1),
         .number("streakAngle", \.streakAngle, "angle of those lines, counter-clockwise from horizontal as displayed", units: "degrees", range: 0...180),
-        .number("evidence", \.evidence, "log-odds of a smudge from veilFraction, before mapping", units: "log-odds", range: -100...100),
+        .number("evidence", \.evidence, "log-odds of a smudge from veilFraction and veilShare, before mapping", units: "log-odds", range: -100...100),
     ]
 }

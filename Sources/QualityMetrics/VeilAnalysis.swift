@@ -10,13 +10,25 @@ import Darwin
 /// The veil of light scattered by something on the lens, measured as the physics of an
 /// additive veil predicts: `observed = scene · t + scattered · (1 − t)`.
 ///
+/// Both veil cues are read only in tiles that hold fine structure (an edge or texture at the
+/// scale of a few pixels), where a clean scene has a dark side next to a bright one. A smooth
+/// gradient (sky, fog, a dim wall) has its darkest tone beside its mean whether veiled or not,
+/// and would read as a veil; a tile qualifies when the mean magnitude of the Laplacian of its
+/// 2 × 2 block means is at least 2 levels (`structureLevel`).
+///
 /// - `veilFraction`: in each 32-pixel tile, the darkest tones (2nd percentile of the
 ///   darkest channel) over the brightest (98th percentile of luma), in linear light. A
 ///   clean scene has something near black in most tiles (shadows, dark surfaces, the dark
 ///   side of every edge), so the ratio is near 0; scattered light adds to every pixel and
-///   lifts it. The cue is the 10th percentile over textured tiles (flat ones hold nothing
-///   to veil): only a veil over the whole frame lifts even the tiles with the deepest
-///   shadows (a white wall or the sky is one bright tile among many).
+///   lifts it. The cue is the 10th percentile over structured tiles: only a veil over the
+///   whole frame lifts even the tiles with the deepest shadows (a white wall or the sky is
+///   one bright tile among many).
+/// - `veilShare`: in the same tiles, luma's darkest tones (2nd percentile) over the tile's
+///   mean, in linear light, 10th percentile over the tiles. Under `scene · t + scattered ·
+///   (1 − t)`, the scattered light is about the neighbourhood's mean, so where the scene has
+///   black this is the share of the light scattered. Luma sees a veil over a scene of one
+///   strong colour, whose scattered light holds almost none of the weakest channel (moss,
+///   foliage: the darkest channel stays black under the film).
 /// - `localContrast`: the 90th percentile over 8-pixel blocks of the standard deviation
 ///   of log₂ luminance: how many stops of contrast the most contrasty places keep. A veil
 ///   compresses it everywhere; blur lowers it only where detail was finer than a block.
@@ -33,13 +45,15 @@ import Darwin
 /// transform from the highlights.
 struct VeilAnalysis {
     var veilFraction = 0.0
+    var veilShare = 0.0
     var localContrast = 0.0
     var halo = 0.0
 
     static let tile = 32
-    /// Tiles flatter than this luma variance (a standard deviation of 2 levels) hold no scene
-    /// to veil and are left out: a flat wall has no dark tone, veiled or not.
-    static let flatVariance = 4.0
+    /// A tile whose 2 × 2 block means have a mean Laplacian magnitude (|4c − n − s − e − w|)
+    /// under this many levels holds no fine structure to veil: a smooth gradient, a flat wall,
+    /// or noise of under about one level after the block means.
+    static let structureLevel = 2.0
     static let block = 8
     /// sRGB level → linear light.
     static let linear: [Double] = (0..<256).map { linearLight(Double($0)) }
@@ -71,37 +85,38 @@ struct VeilAnalysis {
         let luma = image.luma
         let width = luma.width, height = luma.height
         let n = Self.tile
-        var fractions: [Double] = []
+        let structured = Self.structuredTiles(luma)
+        let columns = width / n
+        var fractions: [Double] = [], shares: [Double] = []
         var darkCounts = [Int](repeating: 0, count: 256), bright = [Int](repeating: 0, count: 256)
         luma.withUnsafeBufferPointer { lumaPixels in
             darkest.withUnsafeBufferPointer { darkPixels in
                 for y0 in stride(from: 0, through: height - n, by: n) {
-                    for x0 in stride(from: 0, through: width - n, by: n) {
+                    for x0 in stride(from: 0, through: width - n, by: n) where structured[(y0 / n) * columns + x0 / n] {
                         for i in 0..<256 { darkCounts[i] = 0; bright[i] = 0 }
-                        var sum = 0, squares = 0
                         for y in y0..<(y0 + n) {
                             let lumaRow = lumaPixels.baseAddress! + y * luma.rowStride
                             let darkRow = darkPixels.baseAddress! + y * darkest.rowStride
                             for x in x0..<(x0 + n) {
-                                let l = Int(lumaRow[x])
-                                sum += l
-                                squares += l * l
-                                bright[l] += 1
+                                bright[Int(lumaRow[x])] += 1
                                 darkCounts[Int(darkRow[x])] += 1
                             }
                         }
-                        let count = Double(n * n), mean = Double(sum) / count
-                        let textured = Double(squares) / count - mean * mean >= Self.flatVariance
-                        let high = Self.linear[Histogram(counts: bright).percentile(0.98)]
-                        if textured && high > 0.02 {
-                            fractions.append(Self.linear[Histogram(counts: darkCounts).percentile(0.02)] / high)
-                        }
+                        let lumaHistogram = Histogram(counts: bright)
+                        let high = Self.linear[lumaHistogram.percentile(0.98)]
+                        guard high > 0.02 else { continue }
+                        fractions.append(Self.linear[Histogram(counts: darkCounts).percentile(0.02)] / high)
+                        var linearSum = 0.0
+                        for level in 0..<256 where bright[level] > 0 { linearSum += Double(bright[level]) * Self.linear[level] }
+                        shares.append(Self.linear[lumaHistogram.percentile(0.02)] / (linearSum / Double(n * n)))
                     }
                 }
             }
         }
         fractions.sort()
+        shares.sort()
         veilFraction = fractions.isEmpty ? 0 : percentile(fractions, 0.1)
+        veilShare = shares.isEmpty ? 0 : percentile(shares, 0.1)
 
         let b = Self.block
         var deviations: [Double] = []
@@ -128,6 +143,43 @@ struct VeilAnalysis {
         deviations.sort()
         localContrast = deviations.isEmpty ? 0 : percentile(deviations, 0.9)
         halo = Self.halo(luma: luma, darkest: darkest)
+    }
+
+    /// Which 32-pixel tiles (row by row, `width / tile` to a row) hold fine structure: the
+    /// mean of |4c − n − s − e − w| over the 2 × 2 block means of the tile that have four
+    /// neighbours is at least `structureLevel`. Block means halve the noise a tile of pixel
+    /// noise would show, so a noisy sky stays smooth while texture and edges remain.
+    static func structuredTiles(_ luma: PixelBuffer<UInt8>) -> [Bool] {
+        let n = tile, width = luma.width, height = luma.height
+        let columns = width / n, rows = height / n
+        guard columns > 0, rows > 0 else { return [] }
+        // Block sums (4 × the mean) over the tiled area.
+        let blockColumns = columns * n / 2, blockRows = rows * n / 2
+        var sums = [Int32](repeating: 0, count: blockColumns * blockRows)
+        luma.withUnsafeBufferPointer { pixels in
+            for by in 0..<blockRows {
+                let top = pixels.baseAddress! + 2 * by * luma.rowStride, bottom = top + luma.rowStride
+                for bx in 0..<blockColumns {
+                    sums[by * blockColumns + bx] =
+                        Int32(top[2 * bx]) + Int32(top[2 * bx + 1]) + Int32(bottom[2 * bx]) + Int32(bottom[2 * bx + 1])
+                }
+            }
+        }
+        var totals = [Int](repeating: 0, count: columns * rows), counts = totals
+        for by in 1..<max(1, blockRows - 1) {
+            let row = by * blockColumns, tileRow = (by * 2 / n) * columns
+            for bx in 1..<max(1, blockColumns - 1) {
+                let i = row + bx
+                let laplacian = 4 * sums[i] - sums[i - 1] - sums[i + 1] - sums[i - blockColumns] - sums[i + blockColumns]
+                let t = tileRow + bx * 2 / n
+                totals[t] += Int(abs(laplacian))
+                counts[t] += 1
+            }
+        }
+        // Sums are 4 × the block means, so the threshold is 4 × `structureLevel` in their units.
+        return zip(totals, counts).map { total, count in
+            count > 0 && Double(total) / Double(count) >= 4 * structureLevel
+        }
     }
 
     /// Luma at or above this is a highlight: a light source or a sunlit white, near clipping.

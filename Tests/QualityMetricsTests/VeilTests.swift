@@ -25,12 +25,19 @@ struct VeilTests {
 
     @Test func aStrongerVeilLiftsTheBlacksAndTakesContrastAway() {
         let scene = Scenes.photo(width: width, height: height, seed: 21)
-        let ladder = [0, 0.1, 0.2, 0.4, 0.6].map { veil(veiled(scene, strength: Float($0))) }
+        let strengths = [0, 0.1, 0.2, 0.4, 0.6]
+        let ladder = strengths.map { veil(veiled(scene, strength: Float($0))) }
         for (a, b) in zip(ladder, ladder.dropFirst()) {
             #expect(b.veilFraction > a.veilFraction, "\(ladder.map(\.veilFraction))")
+            #expect(b.veilShare > a.veilShare, "\(ladder.map(\.veilShare))")
             #expect(b.localContrast < a.localContrast, "\(ladder.map(\.localContrast))")
         }
         #expect(ladder[0].veilFraction < 0.05 && ladder[4].veilFraction > 0.3, "\(ladder.map(\.veilFraction))")
+        // Where the scene has black, the darkest tones over the mean are the share of the light
+        // scattered: the veil's strength, plus what the clean scene's darkest tones hold.
+        for (share, strength) in zip(ladder.map(\.veilShare), strengths) {
+            #expect(abs(share - strength) < 0.1, "\(ladder.map(\.veilShare)) for \(strengths)")
+        }
     }
 
     /// Blur spreads edges but keeps the blacks: the veil fraction of a blurred scene (σ up to
@@ -44,12 +51,70 @@ struct VeilTests {
         }
     }
 
-    /// A flat grey wall (±1 level of noise) has no tone to lift: no tile is textured enough
-    /// to judge, and the veil fraction stays 0.
+    /// A flat grey wall (±1 level of noise) has no tone to lift: no tile holds structure
+    /// enough to judge, and both veil cues stay 0.
     @Test func aFlatWallHoldsNothingToVeil() {
         var generator = SeededGenerator(seed: 23)
         let wall = (0..<(width * height)).map { _ in Float(200) + Float.random(in: -1...1, using: &generator) }
         #expect(veil(wall).veilFraction == 0)
+        #expect(veil(wall).veilShare == 0)
+        #expect(VeilAnalysis.structuredTiles(Scenes.plane(wall, width: width, height: height)).allSatisfy { !$0 })
+    }
+
+    /// A clear dawn over a lake: a smooth bright sky (a gradient of 150–230 levels, ±1 level
+    /// of noise) filling all but a thin, dark, textured shore (two rows of tiles). The sky's
+    /// tiles have their darkest tone beside their mean, veiled or not; only the tiles holding
+    /// the shore or the skyline are judged, and a clean shore reads as no veil. The same frame
+    /// under a veil of 0.4 reads as veiled.
+    @Test func aSmoothSkyIsNotAVeil() {
+        var generator = SeededGenerator(seed: 28)
+        let n = VeilAnalysis.tile, shoreRow = height / n - 2
+        let scene = (0..<(width * height)).map { i -> Float in
+            let y = i / width
+            if y >= shoreRow * n { return Float.random(in: 0...60, using: &generator) }
+            return 150 + 80 * Float(y) / Float(shoreRow * n) + Float.random(in: -1...1, using: &generator)
+        }
+        let structured = VeilAnalysis.structuredTiles(Scenes.plane(scene, width: width, height: height))
+        let columns = width / n
+        for (index, flag) in structured.enumerated() {
+            let row = index / columns
+            // The row just above the shore holds the skyline in its last block row.
+            if row < shoreRow - 1 { #expect(!flag, "sky tile \(index) holds no structure") }
+            if row >= shoreRow { #expect(flag, "shore tile \(index) holds structure") }
+        }
+        let clean = veil(scene), veiled = veil(veiled(scene, strength: 0.4))
+        #expect(clean.veilFraction < 0.01 && clean.veilShare < 0.05, "\(clean.veilFraction) \(clean.veilShare)")
+        #expect(veiled.veilFraction > 0.1 && veiled.veilShare > 0.3, "\(veiled.veilFraction) \(veiled.veilShare)")
+    }
+
+    /// A scene of one strong colour (green moss: red at 0.8 of green, no blue) under a film
+    /// whose scattered light takes the scene's colour. Its blue stays black, so the darkest
+    /// channel sees no veil at any strength; luma's darkest tones over the mean rise with it.
+    @Test func aVeilOverOneStrongColourShowsInLuma() {
+        let scene = Scenes.photo(width: width, height: height, seed: 29)
+        func green(_ strength: Float) -> VeilAnalysis {
+            let g = veiled(scene, strength: strength), r = veiled(scene.map { 0.8 * $0 }, strength: strength)
+            var rgb = PixelBuffer<UInt8>(width: width, height: height, channels: 3)
+            var luma = PixelBuffer<UInt8>(width: width, height: height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = y * width + x
+                    let red = UInt8(max(0, min(255, r[i].rounded()))), greenLevel = UInt8(max(0, min(255, g[i].rounded())))
+                    rgb[x, y, 0] = red
+                    rgb[x, y, 1] = greenLevel
+                    rgb[x, y, 2] = 0
+                    let weighted: Int = 299 * Int(red) + 587 * Int(greenLevel) + 500
+                    luma[x, y] = UInt8(weighted / 1000)
+                }
+            }
+            return VeilAnalysis(AnalysisImage(luma: luma, rgb: rgb, fullSize: ImageSize(width: width, height: height)))
+        }
+        let strengths = [0, 0.2, 0.4, 0.6]
+        let ladder = strengths.map { green(Float($0)) }
+        #expect(ladder.allSatisfy { $0.veilFraction == 0 }, "\(ladder.map(\.veilFraction))")
+        for (share, strength) in zip(ladder.map(\.veilShare), strengths) {
+            #expect(abs(share - strength) < 0.1, "\(ladder.map(\.veilShare)) for \(strengths)")
+        }
     }
 
     /// A lamp: a disc of white (radius 20 px) on a dark, textured ground (levels 10–40).
@@ -95,14 +160,19 @@ struct VeilTests {
         #expect(veil(white).halo == 0)
     }
 
-    /// The exact values on a plane of two levels per tile: darkest over brightest in linear light.
-    @Test func theVeilFractionIsDarkOverBrightInLinearLight() {
-        // Every tile holds levels 60 and 200 in equal parts (vertical stripes).
-        let samples = (0..<(64 * 64)).map { UInt8(($0 % 64) % 2 == 0 ? 60 : 200) }
+    /// The exact values on a plane of two levels per tile: darkest over brightest, and darkest
+    /// over the mean, in linear light.
+    @Test func theVeilCuesAreDarkOverBrightAndOverTheMeanInLinearLight() {
+        // Every tile holds levels 60 and 200 in equal parts (vertical stripes two pixels wide,
+        // so the 2 × 2 block means alternate too and every tile holds structure).
+        let samples = (0..<(64 * 64)).map { UInt8(($0 % 64) / 2 % 2 == 0 ? 60 : 200) }
         let plane = PixelBuffer(width: 64, height: 64, samples: samples)
+        #expect(VeilAnalysis.structuredTiles(plane) == [true, true, true, true])
         let veil = VeilAnalysis(AnalysisImage(luma: plane, fullSize: plane.size))
         let expected = VeilAnalysis.linear[60] / VeilAnalysis.linear[200]
         #expect(abs(veil.veilFraction - expected) < 1e-12)
+        let share = VeilAnalysis.linear[60] / ((VeilAnalysis.linear[60] + VeilAnalysis.linear[200]) / 2)
+        #expect(abs(veil.veilShare - share) < 1e-12)
         // Each 8-pixel block: half at each level, so the deviation is half the log difference.
         let stops = (VeilAnalysis.logLuminance[200] - VeilAnalysis.logLuminance[60]) / 2
         #expect(abs(veil.localContrast - stops) < 1e-9)
