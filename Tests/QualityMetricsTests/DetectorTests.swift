@@ -51,6 +51,43 @@ struct DetectorTests {
         #expect(confidences.first! < threshold && confidences.last! > threshold, "\(confidences)")
     }
 
+    /// Clean scenes that lift blacks or hold little to judge, each under the default smudge
+    /// threshold: a night street with lamps (dark textured ground, white discs), fog (a smooth
+    /// sky over a row of trees whose contrast fades with distance while the nearest keep their
+    /// blacks), and a flat grey wall. The same night scene and fog under a strong film fail.
+    @Test func cleanNightFogAndWallsAreNotSmudged() {
+        var generator = SeededGenerator(seed: 31)
+        let night = (0..<(width * height)).map { i -> Float in
+            let x = i % width, y = i / width
+            for (cx, cy) in [(80, 90), (250, 70), (420, 110), (160, 260)] where (x - cx) * (x - cx) + (y - cy) * (y - cy) <= 64 {
+                return 255
+            }
+            return Float.random(in: 4...45, using: &generator)
+        }
+        let horizon = height / 2
+        let fog = (0..<(width * height)).map { i -> Float in
+            let x = i % width, y = i / width
+            let noise = Float.random(in: -1...1, using: &generator)
+            guard y >= horizon else { return 200 + 30 * Float(y) / Float(horizon) + noise }
+            // Below the horizon, trunks every 24 px whose darkness fades into the airlight
+            // (level 225) with distance: nearest at the bottom.
+            let nearness = Float(y - horizon) / Float(height - horizon)
+            let texture = Float.random(in: 0...40, using: &generator)
+            let object = (x / 6) % 4 == 0 ? texture : 120 + texture
+            return nearness * object + (1 - nearness) * 225 + noise
+        }
+        let wall = (0..<(width * height)).map { _ in Float(128) + Float.random(in: -1...1, using: &generator) }
+        let threshold = QualityPolicy.default.smudge
+        for (name, scene) in [("night", night), ("fog", fog), ("wall", wall)] {
+            let smudge = analyze(scene, width: width, height: height).smudge!
+            #expect(smudge.confidence < threshold, "clean \(name): \(smudge.confidence) (veilFraction \(smudge.veilFraction), veilShare \(smudge.veilShare))")
+        }
+        for (name, scene) in [("night", night), ("fog", fog)] {
+            let smudge = analyze(Scenes.smudged(scene, width: width, height: height, strength: 1), width: width, height: height).smudge!
+            #expect(smudge.confidence > threshold, "filmed \(name): \(smudge.confidence)")
+        }
+    }
+
     @Test func exposureLaddersAreMonotoneWithDirection() {
         let scene = Scenes.photo(seed: 4)
         let over = [0, 0.7, 1.4, 2.1, 2.8].map { analyze(Scenes.exposed(scene, stops: Float($0)), width: width, height: height).exposure! }
