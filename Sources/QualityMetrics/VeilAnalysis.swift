@@ -51,8 +51,9 @@ struct VeilAnalysis {
 
     static let tile = 32
     /// A tile whose 2 × 2 block means have a mean Laplacian magnitude (|4c − n − s − e − w|)
-    /// under this many levels holds no fine structure to veil: a smooth gradient, a flat wall,
-    /// or noise of under about one level after the block means.
+    /// under this many levels holds no fine structure to veil: a smooth gradient or a flat
+    /// wall, with pixel noise of σ up to about 1 level (the mean magnitude is about 3.6 times
+    /// the block means' σ, half the pixels').
     static let structureLevel = 2.0
     static let block = 8
     /// sRGB level → linear light.
@@ -147,8 +148,9 @@ struct VeilAnalysis {
 
     /// Which 32-pixel tiles (row by row, `width / tile` to a row) hold fine structure: the
     /// mean of |4c − n − s − e − w| over the 2 × 2 block means of the tile that have four
-    /// neighbours is at least `structureLevel`. Block means halve the noise a tile of pixel
-    /// noise would show, so a noisy sky stays smooth while texture and edges remain.
+    /// neighbours is at least `structureLevel`. Block means halve pixel noise and keep edges
+    /// and texture of a few pixels; a sky noisier than about 1 level counts as structured and
+    /// is judged (its darkest tones then sit a few noise σ below its mean).
     static func structuredTiles(_ luma: PixelBuffer<UInt8>) -> [Bool] {
         let n = tile, width = luma.width, height = luma.height
         let columns = width / n, rows = height / n
