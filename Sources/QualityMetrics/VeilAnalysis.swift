@@ -155,7 +155,7 @@ struct VeilAnalysis {
         let n = tile, width = luma.width, height = luma.height
         let columns = width / n, rows = height / n
         guard columns > 0, rows > 0 else { return [] }
-        // Block sums (4 × the mean) over the tiled area.
+        // Block sums (4 × the mean) over the tiled area: at least 16 × 16 blocks.
         let blockColumns = columns * n / 2, blockRows = rows * n / 2
         var sums = [Int32](repeating: 0, count: blockColumns * blockRows)
         luma.withUnsafeBufferPointer { pixels in
@@ -168,9 +168,9 @@ struct VeilAnalysis {
             }
         }
         var totals = [Int](repeating: 0, count: columns * rows), counts = totals
-        for by in 1..<max(1, blockRows - 1) {
+        for by in 1..<(blockRows - 1) {
             let row = by * blockColumns, tileRow = (by * 2 / n) * columns
-            for bx in 1..<max(1, blockColumns - 1) {
+            for bx in 1..<(blockColumns - 1) {
                 let i = row + bx
                 let laplacian = 4 * sums[i] - sums[i - 1] - sums[i + 1] - sums[i - blockColumns] - sums[i + blockColumns]
                 let t = tileRow + bx * 2 / n
