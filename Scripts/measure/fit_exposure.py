@@ -6,7 +6,7 @@
 
 Under-exposure: the acceptable rows against the under-exposed ones, on the median and the
 detail's 90th percentile (`detailP90`), both as stops from mid-grey. Over-exposure: the
-acceptable rows against the over-exposed ones, on `highlightDetail` and `highlightClip`.
+acceptable rows against the over-exposed ones, on `detailP90` in stops and `highlightClip`.
 Prints the weights on the raw scale, which ExposureDetector.underWeights and overWeights
 hold, and the AUC of the larger log-odds on train and on the held-out test split.
 """
@@ -30,7 +30,7 @@ def under_features(exposure):
 
 
 def over_features(exposure):
-    return [exposure["highlightDetail"], exposure["highlightClip"]]
+    return [stops(exposure["detailP90"]), exposure["highlightClip"]]
 
 
 def main(labels_path, records_path):
@@ -42,7 +42,7 @@ def main(labels_path, records_path):
     models = {}
     for name, features, positives, names in [
         ("under", under_features, under, ["median", "detailP90"]),
-        ("over", over_features, over, ["highlightDetail", "highlightClip"]),
+        ("over", over_features, over, ["detailP90", "highlightClip"]),
     ]:
         X = [features(e) for e in acceptable + positives]
         y = [0] * len(acceptable) + [1] * len(positives)

@@ -13,11 +13,11 @@ import Darwin
 /// whole scene sinks: the median and even the brightest detail lie stops below mid-grey.
 /// A deliberate low-key shot or a night scene keeps its subject's detail bright, so the
 /// detail's 90th percentile (`detailP90`: luma weighted by local gradient, where edges
-/// and texture are) stays high even when most of the frame is black. Over-exposed, detail
-/// moves into the compressed top of the scale and large areas clip: the share of detail
-/// whose whole neighbourhood is above level 200 (`highlightDetail`) and the clipped share
-/// rise. Dark ink on white paper has a dark neighbour and does not count. A clipped sky above
-/// a well-exposed subject clips but keeps its detail in the mid-tones.
+/// and texture are) stays high even when most of the frame is black. Over-exposed, the
+/// same detail moves up into the compressed top of the scale and large areas clip: the
+/// over-exposure model reads `detailP90` and the clipped share. A clipped sky above a
+/// well-exposed subject clips but keeps its detail in the mid-tones. The share of detail
+/// whose whole neighbourhood is above level 200 (`highlightDetail`) is reported beside them.
 ///
 /// Each direction is a logistic model of two measures (tone levels as stops from
 /// mid-grey), fitted by `Scripts/measure/fit_exposure.py` on the train split of
@@ -37,8 +37,8 @@ public struct ExposureDetector: Sendable {
     /// Log-odds weights: intercept, median in stops, detail's 90th percentile in stops
     /// (fitted by `Scripts/measure/fit_exposure.py` on `Datasets/exposure`, train split).
     static let underWeights = (intercept: -2.8245, median: -2.0242, detailP90: -2.5866)
-    /// Log-odds weights: intercept, highlight detail share, clipped share (same script).
-    static let overWeights = (intercept: -4.4198, highlightDetail: 31.3948, highlightClip: 31.9767)
+    /// Log-odds weights: intercept, detail's 90th percentile in stops, clipped share (same script).
+    static let overWeights = (intercept: -9.0431, detailP90: 4.0630, highlightClip: 27.6653)
 
     public init(under: LogisticMapping = ExposureDetector.defaultUnder, over: LogisticMapping = ExposureDetector.defaultOver) {
         self.under = under
@@ -80,7 +80,7 @@ public struct ExposureDetector: Sendable {
 
         let u = Self.underWeights, o = Self.overWeights
         let underEvidence = u.intercept + u.median * stops(median) + u.detailP90 * stops(detailP90)
-        var overEvidence = o.intercept + o.highlightDetail * highlightDetail + o.highlightClip * highlightClip
+        var overEvidence = o.intercept + o.detailP90 * stops(detailP90) + o.highlightClip * highlightClip
         // A page is meant to be bright (small print at analysis size is faint texture on
         // white): over-exposed only when its ink is washed out. Its over-exposure probability
         // is scaled by the ink–paper contrast: none from 40 levels, fully at 10 (about the
@@ -232,7 +232,7 @@ public struct ExposureObservation: DetectorObservation {
         .number("detailP90", \.detailP90, "level below which 90% of the detail (gradient-weighted local level) lies; the median for a flat image", units: "8-bit level", range: 0...255),
         .number("highlightDetail", \.highlightDetail, "share of the detail whose 3×3 neighbourhood lies wholly above level 200", units: "fraction", range: 0...1),
         .number("underEvidence", \.underEvidence, "under-exposure log-odds from the median and detailP90 in stops, before mapping", units: "log-odds", range: -100...100),
-        .number("overEvidence", \.overEvidence, "over-exposure log-odds from highlightDetail and highlightClip, before mapping", units: "log-odds", range: -100...100),
+        .number("overEvidence", \.overEvidence, "over-exposure log-odds from detailP90 in stops and highlightClip, before mapping", units: "log-odds", range: -100...100),
         .number("inkLevel", \.inkLevel, "level of the darker half of the ink when the image shows a page, else −1", units: "8-bit level", range: -1...255),
     ]
 }

@@ -77,5 +77,22 @@ struct ExposureTests {
         #expect(clippedSky.highlightClip > 0.15)
         #expect(bright.direction == .over)
         #expect(clippedSky.overEvidence < bright.overEvidence)
+        #expect(bright.detailP90 > clippedSky.detailP90 + 30, "\(bright.detailP90) vs \(clippedSky.detailP90)")
+    }
+
+    /// Over-exposure is judged by where the detail sits and how much clips: a white sky over
+    /// a tenth of a well-exposed scene is not over-exposed; the scene itself a stop and a half
+    /// brighter is, its detail moved up into the highlights.
+    @Test func aWhiteSkyIsNotOverExposureButBrightDetailIs() {
+        let width = 512, height = 384
+        let photo = Scenes.exposed(Scenes.photo(width: width, height: height, seed: 14), stops: -0.5)
+        var sky = photo
+        for y in 0..<(height / 10) { for x in 0..<width { sky[y * width + x] = 255 } }
+        let clippedSky = analyze(sky, width: width, height: height).exposure!
+        let brighter = analyze(Scenes.exposed(photo, stops: 1.5), width: width, height: height).exposure!
+        #expect(clippedSky.highlightClip > 0.09)
+        #expect(clippedSky.direction == .ok, "\(clippedSky.overEvidence)")
+        #expect(brighter.direction == .over, "\(brighter.overEvidence)")
+        #expect(brighter.detailP90 > clippedSky.detailP90 + 20, "\(brighter.detailP90) vs \(clippedSky.detailP90)")
     }
 }
