@@ -38,10 +38,10 @@ SEEN = {
     "Datasets/blur": "train split fitted (mapping); test held out",
     "Datasets/smudge": "train split fitted (cue weights; threshold at 5% false positives); test held out from the fit, not from the design: the structured-tile rule and the second veil cue were picked among variants compared on the test split and smudge-dev (the simulator's strengths were set against smudge-dev)",
     "Datasets/exposure": "train split fitted (cue weights); test held out from the fit, not wholly from the design: the cues, and the acceptable shift (±0.6 EV), were chosen with exposure-dev and the clean photos in view",
-    "Datasets/documents": "train split chose the legibility constants and the minimum line pitch; test held out",
+    "Datasets/documents": "train split chose the legibility constants (the pitch cap of 2.6 x-heights too) and the minimum line pitch; test held out",
     "exposure-dev": "seen: the exposure cues were chosen comparing candidates on it, and the acceptable shift of Datasets/exposure with it in view",
     "smudge-dev": "seen: the veil cues were compared on it; the simulated contamination's strengths were set against its photos and measured veil",
-    "docs-phone-dev": "seen: the text finder's page rule was checked on it",
+    "docs-phone-dev": "seen: the text finder's page rule and its character proportions were checked on it",
     "mate-backgrounds": "held out: first scored after the detectors were designed; nothing was chosen on it",
     "exif-samples": "seen: the page rule, and the exposure and smudge cues and the acceptable exposure shift, were checked on its clean photos",
 }

@@ -248,7 +248,7 @@ public struct TextObservation: DetectorObservation {
         .number("contrast", \.contrast, "paper level minus ink level (means of Otsu's two classes)", units: "levels", range: 0...255),
         .number("softEdgeWidth", \.softEdgeWidth, "contrast over the steepest gradient along the direction of least gradient energy (a ramp of length L measures L, a sharp edge about 2), full-resolution pixels with a sharp edge's own width counted once", units: "px", range: 0...1000),
         .number("edgeAnisotropy", \.edgeAnisotropy, "steepest gradient across that direction over the steepest along it: about 1 when sharp or evenly blurred, 2–4 when smeared by motion", units: "ratio", range: 1...1000),
-        .number("legibility", \.legibility, "line pitch over the blur-limited resolution: the smaller of pitch / √(blur² + 1), blur being the edge width beyond a sharp edge's, and 2.5 · pitch / (softEdgeWidth · edgeAnisotropy^¼); 0 without text", units: "ratio", range: 0...1000),
+        .number("legibility", \.legibility, "line pitch (at most 2.6 x-heights) over the blur-limited resolution: the smaller of pitch / √(blur² + 1), blur being the edge width beyond a sharp edge's, and 2.5 · pitch / (softEdgeWidth · edgeAnisotropy^¼); 0 without text", units: "ratio", range: 0...1000),
         .number("lines", \.lines, "lines of text found: character-like marks aligned in rows", units: "count", range: 0...10_000),
         .number("characters", \.characters, "characters in those lines", units: "count", range: 0...1_000_000),
         .number("xHeight", \.xHeight, "median character height of the lines found, full-resolution pixels", units: "px", range: 0...10_000),
@@ -258,7 +258,7 @@ public struct TextObservation: DetectorObservation {
         .boxes("regions", \.regions, "the lines found, full-resolution pixels, top to bottom (at most 64)"),
         .number("colourfulness", \.colourfulness, "the frame's colourfulness (Hasler–Süsstrunk M), −1 when decoded without colour", units: "M", range: -1...200),
         .number("paperLevel", \.paperLevel, "the paper's level: the mean of the brighter of Otsu's two classes", units: "8-bit level", range: 0...255),
-        .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, 30 spanning 1/9 of a frame of dark marks on light paper, or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20)"),
+        .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, 30 spanning 1/9 of a frame of dark marks on light paper, or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20) that is mostly paper (ink under half)"),
     ]
 
     /// Whether there is text to judge: lines found, or text-like marks.
@@ -283,17 +283,26 @@ public struct TextObservation: DetectorObservation {
     /// The least paper level (the brighter Otsu class's mean) of a page: paper reflects
     /// most of the light, so a frame whose brighter half is darker is not a page's.
     public static let paperBrighterThan = 128.0
+    /// The largest ink share (`inkFraction`) of a page found by its rows alone: a page is
+    /// mostly paper, even blurred (at most a third on the pages of `Datasets/documents`).
+    public static let pageInkBelow = 0.5
+    /// Line pitch of single-spaced type in x-heights (x-height about half the em, lines
+    /// 1.2–1.3 em apart); 2.6 ranked the train split of `Datasets/documents` best.
+    public static let pitchPerXHeight = 2.6
 
     /// Whether the text is the subject of the image (a page, a receipt, a screen of text)
     /// rather than incidental to a photo: `pageCharacters` found; or
     /// `inkOnPaperCharacters` found, spanning `subjectExtent` of a frame whose tones split
     /// into dark marks on light paper (`detected`); or, for a page too blurred for its
-    /// characters to be found, rows at a regular pitch on a bright frame without colour.
+    /// characters to be found, rows at a regular pitch on a bright frame without colour that
+    /// is mostly paper (a dark night scene's few lights are bright, and JPEG's 8-row blocks
+    /// repeat in its dark noise).
     public var showsPage: Bool {
         if characters >= Self.pageCharacters { return true }
         if detected && characters >= Self.inkOnPaperCharacters && extent >= Self.subjectExtent { return true }
         let colourless = colourfulness >= 0 && colourfulness < Self.colourlessBelow
-        return colourless && paperLevel >= Self.paperBrighterThan && linePitch > 0 && lineRegularity >= Self.pageRegularity
+        return colourless && paperLevel >= Self.paperBrighterThan && inkFraction < Self.pageInkBelow && linePitch > 0
+            && lineRegularity >= Self.pageRegularity
     }
 
     /// Text lines over the resolution blur leaves, the size that matters to a recognizer:
@@ -308,9 +317,14 @@ public struct TextObservation: DetectorObservation {
     /// page (w ≈ 2, a ≈ 1) keeps about its pitch, and smear in one direction costs more
     /// than the same width spread evenly. Both constants were chosen on the train split of
     /// `Datasets/documents` (best F1 for rejecting CER > 0.1, then Spearman).
+    ///
+    /// The pitch stands for the size of the type, so it is at most `pitchPerXHeight` times
+    /// the x-height found: lines spaced wider (a form, a letter with double spacing) do not
+    /// make the letters bigger, and the ink-per-row profile can lock onto every other line.
     public func legibility(edgeWidth: Double, scale: Double) -> Double {
         guard hasText else { return 0 }
-        let pitch = linePitch > 0 ? linePitch : 13 * strokeWidth
+        var pitch = linePitch > 0 ? linePitch : 13 * strokeWidth
+        if xHeight > 0 { pitch = min(pitch, Self.pitchPerXHeight * xHeight) }
         let blur = scale * max(0, edgeWidth * edgeWidth - 0.25).squareRoot()
         let resolved = pitch / (blur * blur + 1).squareRoot()
         guard softEdgeWidth > 0 else { return resolved }

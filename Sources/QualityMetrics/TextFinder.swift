@@ -9,9 +9,12 @@ import ImagingCore
 /// 2. Connected marks of each polarity (8-connectivity, labelled run by run) are kept as
 ///    character candidates when they have a character's proportions: at least
 ///    `minimumCharacterHeight` pixels tall and at most a fifth of the plane, width 0.1 to
-///    2.5 heights, filling 12–85% of their box, with strokes (mean horizontal run) under
-///    half their height. Bars (planks, blinds, railings) fail the proportions, blocks (bricks,
-///    windows) the fill, and blobs of foliage rarely survive the next step.
+///    `widestMark` heights, filling 12–85% of their box, with strokes (mean horizontal run)
+///    under `thickestStroke` of their height. Small print that blur has thickened keeps
+///    strokes under about two thirds of its height, and its letters touch into one mark a
+///    word long. Bars (planks, blinds, railings) fail the proportions or the strokes (a
+///    level bar is one long run), blocks (bricks, windows) the fill or the strokes, and blobs
+///    of foliage rarely survive the next step.
 /// 3. Candidates link to the next on their right when their heights differ by less than
 ///    2×, their centres by less than 0.3 height vertically, and the gap between them is
 ///    under 1.2 heights. A chain of at least `minimumLineCharacters` candidates whose
@@ -27,6 +30,11 @@ public enum TextFinder {
     public static let margin = 10
     /// Characters a line needs: a word or two.
     public static let minimumLineCharacters = 6
+    /// Widest mark, in heights, read as a character: a short word whose letters blur together.
+    static let widestMark = 12.0
+    /// Thickest stroke (mean horizontal run), as a share of the mark's height, of a character:
+    /// a filled disc's is 0.79, a small blurred letter's at most about two thirds.
+    static let thickestStroke = 0.7
 
     /// What was found on one plane.
     public struct Result: Sendable, Equatable {
@@ -269,11 +277,11 @@ public enum TextFinder {
         let h = mark.height, w = mark.width
         guard h >= minimumCharacterHeight, h <= max(minimumCharacterHeight, planeHeight / 5) else { return false }
         let aspect = Double(w) / Double(h)
-        guard aspect >= 0.1, aspect <= 2.5 else { return false }
+        guard aspect >= 0.1, aspect <= widestMark else { return false }
         let fill = Double(mark.pixels) / Double(w * h)
         guard fill >= 0.12, fill <= 0.85 else { return false }
         let stroke = Double(mark.pixels) / Double(mark.runs)
-        return stroke < 0.5 * Double(h)
+        return stroke < thickestStroke * Double(h)
     }
 
     /// Chains of character candidates aligned as text lines, with their boxes.

@@ -82,6 +82,24 @@ struct TextFinderTests {
     }
 
     /// Periodic structure: every scene repeats at a text-like period, and none is text.
+    /// Small print softened by the lens: the page reduced to characters about 7 pixels tall
+    /// and blurred (σ 0.6 px), so strokes thicken and the letters of each word touch. It is
+    /// still found line by line (marks a word wide, strokes up to 0.7 of the height; with
+    /// the older limits of 2.5 heights and half the height, one line of 32 marks) and
+    /// judged as a page.
+    @Test func findsSmallBlurredPrintWhoseLettersTouch() throws {
+        let page = try Self.luma("documents/images/page01_clean.png")
+        let size = ImageSize(width: page.width * 11 / 20, height: page.height * 11 / 20)
+        let small = AreaResample.resize(page, to: size)
+        let blurred = Scenes.gaussian(small.samples.map(Float.init), width: size.width, height: size.height, sigma: 0.6)
+        let plane = PixelBuffer(width: size.width, height: size.height, samples: blurred.map { UInt8(max(0, min(255, $0.rounded()))) })
+        let found = TextFinder.find(plane, scale: 1)
+        #expect(found.lines.count >= 20, "\(found.lines.count) lines")
+        #expect(found.characterCount >= Int(TextObservation.pageCharacters), "\(found.characterCount) characters")
+        let report = QualityAnalyzer().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+        #expect(report.text?.showsPage == true)
+    }
+
     @Test(arguments: ["planks", "blinds", "brick", "railings", "foliage", "checkerboard"])
     func findsNoTextInPeriodicStructure(_ scene: String) {
         let plane = Self.scene(scene)
@@ -105,6 +123,21 @@ struct TextFinderTests {
         text.characters = 120
         text.extent = 0.01
         #expect(text.showsPage, "two lines of body text make a page wherever they are")
+    }
+
+    /// A page too blurred for its characters: rows at a regular pitch on a bright frame
+    /// without colour that is mostly paper. A night scene's few lights over JPEG blocks
+    /// repeating in the dark noise have the rows and the bright class, not the paper.
+    @Test func rowsMakeAPageOnlyOnPaper() {
+        var text = TextObservation()
+        text.colourfulness = 5
+        text.paperLevel = 176
+        text.linePitch = 8
+        text.lineRegularity = 0.7
+        text.inkFraction = 0.3
+        #expect(text.showsPage)
+        text.inkFraction = 0.99
+        #expect(!text.showsPage)
     }
 
     @Test func aPageIsJudgedByItsTextAndAPhotoByItsConfidences() throws {
