@@ -43,7 +43,7 @@ SEEN = {
     "smudge-dev": "seen: the veil cues were compared on it; the simulated contamination's strengths were set against its photos and measured veil",
     "docs-phone-dev": "seen: the text finder's page rule and its character proportions were checked on it",
     "mate-backgrounds": "held out: first scored after the detectors were designed; nothing was chosen on it",
-    "exif-samples": "seen: the page rule, and the exposure and smudge cues and the acceptable exposure shift, were checked on its clean photos",
+    "exif-samples": "seen: the page rule, and the exposure and smudge cues and the acceptable exposure shift, were checked on its clean photos; the EXIF flash rule came from two of them",
 }
 
 

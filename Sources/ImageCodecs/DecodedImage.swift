@@ -28,6 +28,8 @@ public struct DecodedImage: Sendable {
     /// EXIF resolution tags are not read (leptonica, and so the `tesseract` program, reads
     /// none either).
     public var resolution: ImageResolution?
+    /// Whether the file's EXIF says a flash fired (JPEG and PNG; false without EXIF).
+    public var flashFired = false
     /// Time spent in each step of decoding.
     public var stages = DecodeStages()
 

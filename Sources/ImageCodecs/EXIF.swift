@@ -23,6 +23,16 @@ struct TIFFDirectory {
         count = entries
     }
 
+    /// The directory at `offset` of the same structure (a sub-directory such as the EXIF
+    /// IFD); nil when its entry count is not within the bytes.
+    func directory(at offset: Int) -> TIFFDirectory? {
+        var directory = self
+        guard let entries = u16(offset) else { return nil }
+        directory.offset = offset
+        directory.count = entries
+        return directory
+    }
+
     private func u16(_ at: Int) -> Int? {
         guard at >= 0, at + 2 <= bytes.count else { return nil }
         let a = Int(bytes[at]), b = Int(bytes[at + 1])
@@ -63,8 +73,17 @@ struct TIFFDirectory {
     }
 }
 
-/// Reads what imgquality needs from an EXIF block: the Orientation tag.
+/// Reads what imgquality needs from an EXIF block: the Orientation tag, and whether a flash fired.
 enum EXIF {
+    /// Whether the Flash tag (0x9209) of the EXIF IFD says the flash fired (bit 0); false
+    /// when there is no EXIF IFD or no such tag, or either is malformed.
+    static func flashFired(_ bytes: UnsafeRawBufferPointer?) -> Bool {
+        guard let bytes, let ifd0 = TIFFDirectory(bytes), let at = ifd0.number(0x8769), let exif = ifd0.directory(at: at),
+            let flash = exif.number(0x9209)
+        else { return false }
+        return flash & 1 == 1
+    }
+
     /// The Orientation tag (274) of IFD0, or `nil` when absent or malformed.
     /// Out-of-range values (0, 9, …) are returned as their raw number for the caller to report.
     static func orientationValue(_ bytes: UnsafeRawBufferPointer) -> Int? {

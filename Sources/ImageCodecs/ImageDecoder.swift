@@ -122,7 +122,7 @@ public final class ImageDecoder {
             format: format, luma: luma, rgb: rgb, orientation: stored.orientation, isOriented: options.appliesOrientation,
             storedSize: stored.storedSize, scaleDenominator: stored.scaleDenominator,
             sourceBitDepth: stored.sourceBitDepth, pageCount: stored.pageCount, warnings: stored.warnings,
-            resolution: stored.resolution)
+            resolution: stored.resolution, flashFired: stored.flashFired)
         image.stages.codec = converting - start
         image.stages.conversion = clock.now - converting
         return image

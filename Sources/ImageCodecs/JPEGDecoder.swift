@@ -35,6 +35,7 @@ final class JPEGDecoder {
         }
         let exif = header.exif.map { UnsafeRawBufferPointer(start: $0, count: header.exif_length) }
         let (orientation, orientationWarning) = EXIF.orientation(exif)
+        let flashFired = EXIF.flashFired(exif)
 
         let colorSpace = Int(header.color_space)
         let isCMYK = colorSpace == IQ_JPEG_CMYK || colorSpace == IQ_JPEG_YCCK
@@ -57,9 +58,11 @@ final class JPEGDecoder {
         var warnings = diagnostics.decodeWarnings("JPEG")
         if let orientationWarning { warnings.append(orientationWarning) }
         let model: ColorModel = isCMYK ? .cmyk(inverted: header.adobe_marker != 0) : (components == 1 ? .gray : .rgb)
-        return StoredImage(
+        var result = StoredImage(
             depth: .eight, model: model, storedSize: stored, orientation: orientation,
             scaleDenominator: denominator, sourceBitDepth: Int(header.precision), pageCount: 1, warnings: warnings,
             resolution: ImageResolution(x: header.x_resolution, y: header.y_resolution))
+        result.flashFired = flashFired
+        return result
     }
 }

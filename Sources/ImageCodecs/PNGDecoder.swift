@@ -25,6 +25,7 @@ enum PNGDecoder {
         try options.limits.check(stored, format: "PNG")
         let exif = header.exif.map { UnsafeRawBufferPointer(start: $0, count: header.exif_length) }
         let (orientation, orientationWarning) = EXIF.orientation(exif)
+        let flashFired = EXIF.flashFired(exif)
 
         let channels = Int(header.channels)
         let sixteen = header.sample_bits == 16
@@ -42,9 +43,11 @@ enum PNGDecoder {
         }
         var warnings = box.value.decodeWarnings("PNG")
         if let orientationWarning { warnings.append(orientationWarning) }
-        return StoredImage(
+        var result = StoredImage(
             depth: sixteen ? .sixteen : .eight, model: model, storedSize: stored, orientation: orientation,
             scaleDenominator: 1, sourceBitDepth: Int(header.bit_depth), pageCount: 1, warnings: warnings,
             resolution: ImageResolution(x: header.x_resolution, y: header.y_resolution))
+        result.flashFired = flashFired
+        return result
     }
 }

@@ -13,6 +13,8 @@ struct StoredImage {
     var pageCount: Int
     var warnings: [DecodeWarning]
     var resolution: ImageResolution?
+    /// Whether the file's EXIF says a flash fired.
+    var flashFired = false
 }
 
 /// Buffers reused from one image to the next by one `ImageDecoder`.

@@ -140,7 +140,8 @@ public final class Assessor {
         }
         let prepareStart = timings?.begin()
         let (luma, rgb) = AnalysisImage.orientedEightBit(image)
-        let analysisImage = AnalysisImage(luma: luma, rgb: rgb, fullSize: image.orientedSize)
+        var analysisImage = AnalysisImage(luma: luma, rgb: rgb, fullSize: image.orientedSize)
+        analysisImage.flashFired = image.flashFired
         if let prepareStart { timings!.end("prepare", prepareStart) }
         let (report, decision) = configuration.judge(analysisImage, timings: &timings)
         let end = clock.now

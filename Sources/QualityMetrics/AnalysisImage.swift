@@ -35,6 +35,9 @@ public struct AnalysisImage: Sendable {
     public var decodedLuma: PixelBuffer<UInt8>
     /// The longest side of the text plane.
     public static let textSide = 2048
+    /// Whether the camera's flash fired (EXIF): the exposure detector then judges the
+    /// subject the flash lit, not the ground beyond its reach.
+    public var flashFired = false
 
     /// Luma at decode resolution reduced to at most `textSide` on its longer side, where
     /// text is searched for (fine enough for small print, bounded in cost), and the
@@ -118,6 +121,7 @@ public struct AnalysisImage: Sendable {
     public init(_ image: DecodedImage) {
         let (luma, rgb) = Self.orientedEightBit(image)
         self.init(luma: luma, rgb: rgb, fullSize: image.orientedSize)
+        flashFired = image.flashFired
     }
 
     /// The decoded planes at 8 bits and in display orientation, at decode resolution: what

@@ -19,6 +19,11 @@ import Darwin
 /// well-exposed subject clips but keeps its detail in the mid-tones. The share of detail
 /// whose whole neighbourhood is above level 200 (`highlightDetail`) is reported beside them.
 ///
+/// A flash (EXIF `Flash` fired) lights the near subject and falls off with the square of
+/// the distance, so the ground beyond its reach is black in a well-exposed flash photo:
+/// then the detail's level stands in for the median, and a flash too weak for its subject
+/// still reads as under-exposed.
+///
 /// Each direction is a logistic model of two measures (tone levels as stops from
 /// mid-grey), fitted by `Scripts/measure/fit_exposure.py` on the train split of
 /// `Datasets/exposure`; the evidences are its log-odds.
@@ -51,7 +56,7 @@ public struct ExposureDetector: Sendable {
         direction: "defect",
         fields: ExposureObservation.descriptorFields,
         cost: "one histogram and one gradient pass over the analysis image, and the shared detail analysis and text estimate",
-        caveats: "A photo whose subject is itself dark (a black cat on coal) or bright (snow) reads as badly exposed; so does a lit subject on a black ground (a flash photo at night, a low-key shot), whose median falls in the ground, and a frame that is mostly clipped sky.",
+        caveats: "A photo whose subject is itself dark (a black cat on coal) or bright (snow) reads as badly exposed; so does a lit subject on a black ground (a low-key shot, a flash photo whose file does not say the flash fired), whose median falls in the ground, and a frame that is mostly clipped sky.",
         calibration: .init(measure: "evidence", meaning: "the larger of underEvidence and overEvidence (log-odds)"))
 
     public func analyze(_ image: AnalysisImage) -> ExposureObservation {
@@ -79,7 +84,9 @@ public struct ExposureDetector: Sendable {
         let highlightDetail = tones.highlightShare
 
         let u = Self.underWeights, o = Self.overWeights
-        let underEvidence = u.intercept + u.median * stops(median) + u.detailP90 * stops(detailP90)
+        // Where the scene's tones sit: the median, or for a flash photo the detail it lit.
+        let sceneLevel = image.flashFired ? detailP90 : median
+        let underEvidence = u.intercept + u.median * stops(sceneLevel) + u.detailP90 * stops(detailP90)
         var overEvidence = o.intercept + o.detailP90 * stops(detailP90) + o.highlightClip * highlightClip
         // A page is meant to be bright (small print at analysis size is faint texture on
         // white): over-exposed only when its ink is washed out. Its over-exposure probability
@@ -104,7 +111,7 @@ public struct ExposureDetector: Sendable {
         return ExposureObservation(
             confidence: confidence, direction: direction, median: median, p02: p02, p98: p98,
             shadowClip: shadowClip, highlightClip: highlightClip, detailP90: detailP90, highlightDetail: highlightDetail,
-            underEvidence: underEvidence, overEvidence: overEvidence, inkLevel: inkLevel)
+            underEvidence: underEvidence, overEvidence: overEvidence, inkLevel: inkLevel, flash: image.flashFired)
     }
 }
 
@@ -199,13 +206,15 @@ public struct ExposureObservation: DetectorObservation {
     public var overEvidence = 0.0
     /// Mean level of the ink when the image is a page of dark marks on light paper, else −1.
     public var inkLevel = -1.0
+    /// Whether a flash fired (EXIF), so under-exposure was read on the detail's level.
+    public var flash = false
 
     public init() {}
 
     public init(
         confidence: Double, direction: Direction, median: Double, p02: Double, p98: Double, shadowClip: Double,
         highlightClip: Double, detailP90: Double = 0, highlightDetail: Double = 0, underEvidence: Double, overEvidence: Double,
-        inkLevel: Double
+        inkLevel: Double, flash: Bool = false
     ) {
         self.confidence = confidence
         self.direction = direction
@@ -219,6 +228,7 @@ public struct ExposureObservation: DetectorObservation {
         self.underEvidence = underEvidence
         self.overEvidence = overEvidence
         self.inkLevel = inkLevel
+        self.flash = flash
     }
 
     public static let fields: [ObservationField<Self>] = [
@@ -231,8 +241,9 @@ public struct ExposureObservation: DetectorObservation {
         .number("highlightClip", \.highlightClip, "share of pixels at or above level 250", units: "fraction", range: 0...1),
         .number("detailP90", \.detailP90, "level below which 90% of the detail (gradient-weighted local level) lies; the median for a flat image", units: "8-bit level", range: 0...255),
         .number("highlightDetail", \.highlightDetail, "share of the detail whose 3×3 neighbourhood lies wholly above level 200", units: "fraction", range: 0...1),
-        .number("underEvidence", \.underEvidence, "under-exposure log-odds from the median and detailP90 in stops, before mapping", units: "log-odds", range: -100...100),
+        .number("underEvidence", \.underEvidence, "under-exposure log-odds from the median (detailP90 when a flash fired) and detailP90 in stops, before mapping", units: "log-odds", range: -100...100),
         .number("overEvidence", \.overEvidence, "over-exposure log-odds from detailP90 in stops and highlightClip, before mapping", units: "log-odds", range: -100...100),
         .number("inkLevel", \.inkLevel, "level of the darker half of the ink when the image shows a page, else −1", units: "8-bit level", range: -1...255),
+        .flag("flash", \.flash, "the file's EXIF says a flash fired: under-exposure reads the detail's level in place of the median"),
     ]
 }

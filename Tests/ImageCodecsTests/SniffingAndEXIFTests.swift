@@ -1,5 +1,6 @@
 import ImagingCore
 import Testing
+import _ImagingTestSupport
 
 @testable import ImageCodecs
 
@@ -129,5 +130,41 @@ struct SniffingAndEXIFTests {
         let (orientation, warning) = exifBlock(littleEndian: true, value: 9).withUnsafeBytes { EXIF.orientation($0) }
         #expect(orientation == .up)
         #expect(warning?.kind == .other)
+    }
+
+    /// An EXIF block whose IFD0 points (tag 0x8769) to an EXIF IFD holding the Flash tag.
+    func flashBlock(littleEndian: Bool, flash: UInt16) -> [UInt8] {
+        func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        // IFD0 at 8 with one entry ends at 8 + 2 + 12 + 4 = 26, where the EXIF IFD starts.
+        var block = tiffStructure(littleEndian: littleEndian, entries: [(0x8769, 4, 26)])
+        block += u16(1) + u16(0x9209) + u16(3) + u16(littleEndian ? 1 : 0) + u16(littleEndian ? 0 : 1)
+        block += u16(flash) + [0, 0] + [0, 0, 0, 0]
+        return block
+    }
+
+    /// The Flash tag of the EXIF IFD: bit 0 says whether it fired (0x10 is "did not fire,
+    /// compulsory suppression", 0x19 "fired, auto mode").
+    @Test(arguments: [true, false])
+    func flashTag(littleEndian: Bool) {
+        for (value, fired) in [(UInt16(1), true), (0x19, true), (0, false), (0x10, false)] {
+            #expect(flashBlock(littleEndian: littleEndian, flash: value).withUnsafeBytes { EXIF.flashFired($0) } == fired, "\(value)")
+        }
+        // No EXIF IFD, or one pointed past the bytes, or cut short: not fired.
+        #expect(exifBlock(littleEndian: littleEndian, value: 1).withUnsafeBytes { EXIF.flashFired($0) } == false)
+        #expect(exifBlock(littleEndian: littleEndian, tag: 0x8769, type: 4, value: 4096).withUnsafeBytes { EXIF.flashFired($0) } == false)
+        let whole = flashBlock(littleEndian: littleEndian, flash: 1)
+        for length in 0..<38 {  // the Flash value ends at byte 38
+            #expect(Array(whole[0..<length]).withUnsafeBytes { EXIF.flashFired($0) } == false, "prefix of \(length) bytes")
+        }
+    }
+
+    /// A JPEG whose Exif APP1 says the flash fired decodes with `flashFired`; without it, not.
+    @Test func aJPEGSaysItsFlashFired() throws {
+        var pixels = PixelBuffer<UInt8>(width: 16, height: 16)
+        for y in 0..<16 { for x in 0..<16 { pixels[x, y] = UInt8(16 * x) } }
+        let plain = try JPEGEncoder.encode(pixels)
+        #expect(try ImageDecoder().decode(Fixtures.withFlashEXIF(plain)).flashFired)
+        #expect(try !ImageDecoder().decode(Fixtures.withFlashEXIF(plain, flash: 0x10)).flashFired)
+        #expect(try !ImageDecoder().decode(plain).flashFired)
     }
 }

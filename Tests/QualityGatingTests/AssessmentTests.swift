@@ -22,6 +22,27 @@ struct AssessmentTests {
         #expect((assessment.elapsedMilliseconds ?? -1) > 0)
     }
 
+    /// A flash-lit subject on black, encoded as a JPEG: with an EXIF Flash tag that says
+    /// it fired, the record says so and judges the subject's exposure; without, the black
+    /// ground makes it under-exposed.
+    @Test func theFlashTagReachesTheExposureJudgement() throws {
+        let width = 256, height = 192
+        let scene = Scenes.photo(width: width, height: height, seed: 16)
+        var pixels = PixelBuffer<UInt8>(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let lit = (64..<192).contains(x) && (48..<144).contains(y)
+                pixels[x, y] = lit ? UInt8(max(0, min(255, scene[y * width + x].rounded()))) : 2
+            }
+        }
+        let plain = try JPEGEncoder.encode(pixels, quality: 95)
+        let flash = Assessor().assess(.encoded(Fixtures.withFlashEXIF(plain), name: "flash.jpg"))
+        let none = Assessor().assess(.encoded(plain, name: "plain.jpg"))
+        let lit = try #require(flash.image?.report.exposure), dark = try #require(none.image?.report.exposure)
+        #expect(lit.flash && lit.direction == .ok, "\(lit.underEvidence)")
+        #expect(!dark.flash && dark.direction == .under, "\(dark.underEvidence)")
+    }
+
     @Test func timingsNameEachStageAndChangeNothingElse() throws {
         let path = Fixtures.path("jpeg/large.jpg")
         let timed = Assessor(Assessor.Configuration(measuresStages: true)).assess(contentsOf: path)

@@ -95,4 +95,30 @@ struct ExposureTests {
         #expect(brighter.direction == .over, "\(brighter.overEvidence)")
         #expect(brighter.detailP90 > clippedSky.detailP90 + 20, "\(brighter.detailP90) vs \(clippedSky.detailP90)")
     }
+
+    /// A flash photo: a lit subject on a ground beyond the flash's reach. Without the EXIF
+    /// flag its median (the black ground) reads as under-exposed; with it the lit detail is
+    /// judged, and a flash too weak for the subject still reads as under-exposed.
+    @Test func aFlashPhotoIsJudgedByTheSubjectItLit() {
+        let width = 512, height = 384
+        let photo = Scenes.photo(width: width, height: height, seed: 15)
+        func flashShot(subject stops: Float) -> [Float] {
+            let lit = Scenes.exposed(photo, stops: stops)
+            var frame = [Float](repeating: 2, count: width * height)
+            for y in 96..<288 { for x in 160..<352 { frame[y * width + x] = lit[y * width + x] } }
+            return frame
+        }
+        func exposure(_ pixels: [Float], flash: Bool) -> ExposureObservation {
+            let plane = PixelBuffer(width: width, height: height, samples: pixels.map { UInt8(max(0, min(255, $0.rounded()))) })
+            var image = AnalysisImage(luma: plane, fullSize: plane.size)
+            image.flashFired = flash
+            return ExposureDetector().analyze(image)
+        }
+        let shot = flashShot(subject: 0)
+        let noFlag = exposure(shot, flash: false), flagged = exposure(shot, flash: true)
+        #expect(noFlag.direction == .under, "\(noFlag.underEvidence)")
+        #expect(flagged.direction == .ok && flagged.flash, "\(flagged.underEvidence)")
+        let weak = exposure(flashShot(subject: -3), flash: true)
+        #expect(weak.direction == .under, "\(weak.underEvidence)")
+    }
 }

@@ -27,6 +27,18 @@ public enum Fixtures {
     public static func bytes(_ relative: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path(relative))))
     }
+
+    /// A JPEG's bytes with an Exif APP1 segment after its SOI marker whose EXIF directory
+    /// holds the Flash tag (0x9209) with `flash` (bit 0: fired). Big-endian: IFD0 at 8 with
+    /// one entry, the EXIF IFD pointer (0x8769) to 26, where the EXIF IFD holds the tag.
+    public static func withFlashEXIF(_ jpeg: [UInt8], flash: UInt16 = 1) -> [UInt8] {
+        let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8]
+            + [0, 1] + [0x87, 0x69, 0, 4, 0, 0, 0, 1, 0, 0, 0, 26] + [0, 0, 0, 0]
+            + [0, 1] + [0x92, 0x09, 0, 3, 0, 0, 0, 1, UInt8(flash >> 8), UInt8(flash & 0xFF), 0, 0] + [0, 0, 0, 0]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + Array(jpeg[2...])
+    }
 }
 
 /// The pixel formulas the fixture generator writes (see `Tests/Fixtures/README.md`).
