@@ -30,7 +30,8 @@ public enum TextFinder {
     public static let margin = 10
     /// Characters a line needs: a word or two.
     public static let minimumLineCharacters = 6
-    /// Widest mark, in heights, read as a character: a short word whose letters blur together.
+    /// Widest mark, in heights, read as a character: a short word whose letters blur together
+    /// (set so the blurred print of low-resolution phone photos of pages is found).
     static let widestMark = 12.0
     /// Thickest stroke (mean horizontal run), as a share of the mark's height, of a character:
     /// a filled disc's is 0.79, a small blurred letter's at most about two thirds.
