@@ -140,8 +140,7 @@ public final class Assessor {
         }
         let prepareStart = timings?.begin()
         let (luma, rgb) = AnalysisImage.orientedEightBit(image)
-        var analysisImage = AnalysisImage(luma: luma, rgb: rgb, fullSize: image.orientedSize)
-        analysisImage.flashFired = image.flashFired
+        let analysisImage = AnalysisImage(image, oriented: (luma, rgb))
         if let prepareStart { timings!.end("prepare", prepareStart) }
         let (report, decision) = configuration.judge(analysisImage, timings: &timings)
         let end = clock.now

@@ -119,8 +119,13 @@ public struct AnalysisImage: Sendable {
 
     /// Prepares a decoded image (any depth, oriented or not).
     public init(_ image: DecodedImage) {
-        let (luma, rgb) = Self.orientedEightBit(image)
-        self.init(luma: luma, rgb: rgb, fullSize: image.orientedSize)
+        self.init(image, oriented: Self.orientedEightBit(image))
+    }
+
+    /// Prepares a decoded image from its planes as `orientedEightBit(image)` gives them, for
+    /// callers that keep those planes too.
+    public init(_ image: DecodedImage, oriented planes: (luma: PixelBuffer<UInt8>, rgb: PixelBuffer<UInt8>?)) {
+        self.init(luma: planes.luma, rgb: planes.rgb, fullSize: image.orientedSize)
         flashFired = image.flashFired
     }
 

@@ -132,27 +132,17 @@ struct SniffingAndEXIFTests {
         #expect(warning?.kind == .other)
     }
 
-    /// An EXIF block whose IFD0 points (tag 0x8769) to an EXIF IFD holding the Flash tag.
-    func flashBlock(littleEndian: Bool, flash: UInt16) -> [UInt8] {
-        func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
-        // IFD0 at 8 with one entry ends at 8 + 2 + 12 + 4 = 26, where the EXIF IFD starts.
-        var block = tiffStructure(littleEndian: littleEndian, entries: [(0x8769, 4, 26)])
-        block += u16(1) + u16(0x9209) + u16(3) + u16(littleEndian ? 1 : 0) + u16(littleEndian ? 0 : 1)
-        block += u16(flash) + [0, 0] + [0, 0, 0, 0]
-        return block
-    }
-
     /// The Flash tag of the EXIF IFD: bit 0 says whether it fired (0x10 is "did not fire,
     /// compulsory suppression", 0x19 "fired, auto mode").
     @Test(arguments: [true, false])
     func flashTag(littleEndian: Bool) {
         for (value, fired) in [(UInt16(1), true), (0x19, true), (0, false), (0x10, false)] {
-            #expect(flashBlock(littleEndian: littleEndian, flash: value).withUnsafeBytes { EXIF.flashFired($0) } == fired, "\(value)")
+            #expect(Fixtures.flashEXIF(littleEndian: littleEndian, flash: value).withUnsafeBytes { EXIF.flashFired($0) } == fired, "\(value)")
         }
         // No EXIF IFD, or one pointed past the bytes, or cut short: not fired.
         #expect(exifBlock(littleEndian: littleEndian, value: 1).withUnsafeBytes { EXIF.flashFired($0) } == false)
         #expect(exifBlock(littleEndian: littleEndian, tag: 0x8769, type: 4, value: 4096).withUnsafeBytes { EXIF.flashFired($0) } == false)
-        let whole = flashBlock(littleEndian: littleEndian, flash: 1)
+        let whole = Fixtures.flashEXIF(littleEndian: littleEndian, flash: 1)
         for length in 0..<38 {  // the Flash value ends at byte 38
             #expect(Array(whole[0..<length]).withUnsafeBytes { EXIF.flashFired($0) } == false, "prefix of \(length) bytes")
         }

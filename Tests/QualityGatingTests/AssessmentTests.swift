@@ -28,14 +28,10 @@ struct AssessmentTests {
     @Test func theFlashTagReachesTheExposureJudgement() throws {
         let width = 256, height = 192
         let scene = Scenes.photo(width: width, height: height, seed: 16)
-        var pixels = PixelBuffer<UInt8>(width: width, height: height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let lit = (64..<192).contains(x) && (48..<144).contains(y)
-                pixels[x, y] = lit ? UInt8(max(0, min(255, scene[y * width + x].rounded()))) : 2
-            }
+        let flashLit = (0..<(width * height)).map { i in
+            (64..<192).contains(i % width) && (48..<144).contains(i / width) ? scene[i] : 2
         }
-        let plain = try JPEGEncoder.encode(pixels, quality: 95)
+        let plain = try JPEGEncoder.encode(Scenes.plane(flashLit, width: width, height: height), quality: 95)
         let flash = Assessor().assess(.encoded(Fixtures.withFlashEXIF(plain), name: "flash.jpg"))
         let none = Assessor().assess(.encoded(plain, name: "plain.jpg"))
         let lit = try #require(flash.image?.report.exposure), dark = try #require(none.image?.report.exposure)

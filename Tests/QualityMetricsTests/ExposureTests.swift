@@ -109,7 +109,7 @@ struct ExposureTests {
             return frame
         }
         func exposure(_ pixels: [Float], flash: Bool) -> ExposureObservation {
-            let plane = PixelBuffer(width: width, height: height, samples: pixels.map { UInt8(max(0, min(255, $0.rounded()))) })
+            let plane = Scenes.plane(pixels, width: width, height: height)
             var image = AnalysisImage(luma: plane, fullSize: plane.size)
             image.flashFired = flash
             return ExposureDetector().analyze(image)

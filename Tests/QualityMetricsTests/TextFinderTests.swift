@@ -92,7 +92,7 @@ struct TextFinderTests {
         let size = ImageSize(width: page.width * 11 / 20, height: page.height * 11 / 20)
         let small = AreaResample.resize(page, to: size)
         let blurred = Scenes.gaussian(small.samples.map(Float.init), width: size.width, height: size.height, sigma: 0.6)
-        let plane = PixelBuffer(width: size.width, height: size.height, samples: blurred.map { UInt8(max(0, min(255, $0.rounded()))) })
+        let plane = Scenes.plane(blurred, width: size.width, height: size.height)
         let found = TextFinder.find(plane, scale: 1)
         #expect(found.lines.count >= 20, "\(found.lines.count) lines")
         #expect(found.characterCount >= Int(TextObservation.pageCharacters), "\(found.characterCount) characters")

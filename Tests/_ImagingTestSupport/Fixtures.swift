@@ -28,14 +28,21 @@ public enum Fixtures {
         Array(try Data(contentsOf: URL(fileURLWithPath: path(relative))))
     }
 
-    /// A JPEG's bytes with an Exif APP1 segment after its SOI marker whose EXIF directory
-    /// holds the Flash tag (0x9209) with `flash` (bit 0: fired). Big-endian: IFD0 at 8 with
-    /// one entry, the EXIF IFD pointer (0x8769) to 26, where the EXIF IFD holds the tag.
+    /// A TIFF-structured EXIF block whose EXIF directory holds the Flash tag (0x9209) with
+    /// `flash` (bit 0: fired): IFD0 at 8 with one entry, the EXIF IFD pointer (0x8769) to 26,
+    /// where the EXIF IFD holds the tag. Its value ends at byte 38.
+    public static func flashEXIF(littleEndian: Bool, flash: UInt16) -> [UInt8] {
+        func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        func u32(_ v: UInt32) -> [UInt8] { littleEndian ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) }
+        let header = Array((littleEndian ? "II" : "MM").utf8) + u16(42) + u32(8)
+        let ifd0 = u16(1) + u16(0x8769) + u16(4) + u32(1) + u32(26) + u32(0)
+        let exif = u16(1) + u16(0x9209) + u16(3) + u32(1) + u16(flash) + [0, 0] + u32(0)
+        return header + ifd0 + exif
+    }
+
+    /// A JPEG's bytes with an Exif APP1 segment after its SOI marker holding `flashEXIF`.
     public static func withFlashEXIF(_ jpeg: [UInt8], flash: UInt16 = 1) -> [UInt8] {
-        let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8]
-            + [0, 1] + [0x87, 0x69, 0, 4, 0, 0, 0, 1, 0, 0, 0, 26] + [0, 0, 0, 0]
-            + [0, 1] + [0x92, 0x09, 0, 3, 0, 0, 0, 1, UInt8(flash >> 8), UInt8(flash & 0xFF), 0, 0] + [0, 0, 0, 0]
-        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let payload = Array("Exif".utf8) + [0, 0] + flashEXIF(littleEndian: false, flash: flash)
         let length = payload.count + 2
         return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + Array(jpeg[2...])
     }
