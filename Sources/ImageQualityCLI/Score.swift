@@ -91,7 +91,7 @@ struct ThresholdSetting: ExpressibleByArgument, Sendable {
 }
 
 extension QualityPolicy {
-    /// `blur 0.5, smudge 0.7529, …`: the numeric keys and their values.
+    /// `blur 0.5, smudge 0.7814, …`: the numeric keys and their values.
     var thresholdSummary: String {
         let values = [blur, smudge, exposure, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore]
         return zip(Self.thresholdKeys, values).map { "\($0) \(GateFailure.short($1))" }.joined(separator: ", ")

@@ -45,7 +45,7 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     /// `Reports/make-reports.sh`); the text minimums are chosen on the train split of
     /// `Datasets/documents` (see each).
     public static let `default` = QualityPolicy(
-        blur: 0.5, smudge: 0.7529, exposure: 0.5, minimumLinePitch: 12, minimumLegibility: 12, minimumTextContrast: 12)
+        blur: 0.5, smudge: 0.7814, exposure: 0.5, minimumLinePitch: 12, minimumLegibility: 12, minimumTextContrast: 12)
 
     public init(
         blur: Double, smudge: Double, exposure: Double, minimumLinePitch: Double, minimumLegibility: Double = 12,

@@ -44,7 +44,7 @@ public struct SmudgeDetector: Sendable {
 
     /// Log-odds weights: intercept, veilFraction, veilShare (fitted by
     /// `Scripts/measure/fit_smudge.py` on `Datasets/smudge`, train split).
-    static let weights = (intercept: -1.8075, veilFraction: 9.7364, veilShare: 5.6026)
+    static let weights = (intercept: -1.5917, veilFraction: 11.4255, veilShare: 6.151)
 
     public init(mapping: LogisticMapping = SmudgeDetector.defaultMapping) {
         self.mapping = mapping
@@ -339,10 +339,10 @@ public struct SmudgeObservation: DetectorObservation {
     /// Share of textured tiles at least 1.8× softer than the median of their textured
     /// neighbours: blur in patches (drops, a fingerprint), not in whole regions.
     public var softIslands = 0.0
-    /// 10th percentile over structured tiles of darkest (darkest channel) over brightest tones
+    /// 5th percentile over structured tiles of darkest (darkest channel) over brightest tones
     /// in linear light: a veil of scattered light lifts it everywhere.
     public var veilFraction = 0.0
-    /// 10th percentile over the same tiles of luma's darkest tones over the tile's mean, in
+    /// 5th percentile over the same tiles of luma's darkest tones over the tile's mean, in
     /// linear light: the share of the light a veil scatters, in any colour.
     public var veilShare = 0.0
     /// 90th percentile over 8-pixel blocks of the standard deviation of log₂ luminance.
@@ -390,8 +390,8 @@ public struct SmudgeObservation: DetectorObservation {
         .number("softness", \.softness, "median noise-corrected edge width over textured tiles", units: "px", range: 0...64),
         .number("widthSpread", \.widthSpread, "ln(90th / 10th percentile) of tile edge widths", units: "ln ratio", range: 0...8),
         .number("softIslands", \.softIslands, "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
-        .number("veilFraction", \.veilFraction, "10th percentile over structured 32-px tiles (fine detail, not smooth gradients) of darkest (2nd percentile of the darkest channel) over brightest (98th of luma) tones, in linear light", units: "fraction", range: 0...1),
-        .number("veilShare", \.veilShare, "10th percentile over the same tiles of luma's darkest tones (2nd percentile) over the tile's mean, in linear light: the share of the light scattered", units: "fraction", range: 0...1),
+        .number("veilFraction", \.veilFraction, "5th percentile over structured 32-px tiles (fine detail, not smooth gradients) of darkest (2nd percentile of the darkest channel) over brightest (98th of luma) tones, in linear light", units: "fraction", range: 0...1),
+        .number("veilShare", \.veilShare, "5th percentile over the same tiles of luma's darkest tones (2nd percentile) over the tile's mean, in linear light: the share of the light scattered", units: "fraction", range: 0...1),
         .number("localContrast", \.localContrast, "90th percentile over 8-px blocks of the standard deviation of log2 luminance", units: "stops", range: 0...8),
         .number("halo", \.halo, "5th percentile of the darkest channel 1-3% of the long side from the highlights (luma >= 245) minus that 6-15% away, in linear light; 0 without highlights (under 0.1% or over half the frame)", units: "fraction", range: -1...1),
         .number("streakAlignment", \.streakAlignment, "length of the textured tiles' mean doubled-angle moment of mid-band spectral power: 0 directions everywhere, 1 one line angle across the frame (streaks; also motion blur and one-direction scenes)", units: "fraction", range: 0...1),

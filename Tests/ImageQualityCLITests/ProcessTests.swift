@@ -519,7 +519,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.15.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.16.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {

@@ -51,6 +51,25 @@ struct VeilTests {
         }
     }
 
+    /// A film on the lens veils the whole frame, so black in a few places bounds the veil: a
+    /// pale textured scene with a dark stroke in 16 of its 192 tiles (8%) is not veiled, and
+    /// the same scene under a film scattering a fifth of the light is.
+    @Test func aLittleBlackAnywhereBoundsTheVeil() {
+        var generator = SeededGenerator(seed: 28)
+        var scene = (0..<(width * height)).map { _ in Float.random(in: 170...210, using: &generator) }
+        let tile = VeilAnalysis.tile
+        for t in 0..<16 {
+            // Distinct tiles: 5 and 7 step through the 16 columns and 12 rows without repeating a pair.
+            let x0 = (t * 5 % 16) * tile, y0 = (t * 7 % 12) * tile
+            for y in (y0 + 12)..<(y0 + 16) {
+                for x in x0..<(x0 + tile) { scene[y * width + x] = 20 }
+            }
+        }
+        let clean = veil(scene), film = veil(veiled(scene, strength: 0.2))
+        #expect(clean.veilFraction < 0.05 && clean.veilShare < 0.05, "\(clean.veilFraction) \(clean.veilShare)")
+        #expect(film.veilFraction > 0.1 && film.veilShare > 0.15, "\(film.veilFraction) \(film.veilShare)")
+    }
+
     /// A flat grey wall (±1 level of noise) has no tone to lift: no tile holds structure
     /// enough to judge, and both veil cues stay 0.
     @Test func aFlatWallHoldsNothingToVeil() {
