@@ -53,8 +53,11 @@ let libraries: [Target] = [
     .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims"]),
     // Layer 1: SIMD kernels, each with its scalar reference.
     .target(name: "ImageKernels", dependencies: ["ImagingCore"]),
-    // Layer 2: detectors with descriptors and 0–1 confidences.
-    .target(name: "QualityMetrics", dependencies: ["ImagingCore", "ImageCodecs", "ImageKernels"]),
+    // Layer 2: detectors with descriptors and 0–1 confidences; their fitted models as data
+    // (Models/*.json, copied beside every binary built).
+    .target(
+        name: "QualityMetrics", dependencies: ["ImagingCore", "ImageCodecs", "ImageKernels"],
+        resources: [.copy("Models")]),
     // Layer 3: the assessment pipeline (decode once, analyse, gate), the record and its schema.
     .target(name: "QualityGating", dependencies: ["QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 4: ROC/PR analysis, threshold choice, logistic fits, reports and profiles.
@@ -109,6 +112,11 @@ let tests: [Target] = [
     .testTarget(
         name: "ImageQualityCLITests",
         dependencies: ["ImageQualityCLI", "imgquality", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+    // The long runs, apart from the unit tests: real-photo ladders, the hostile corpus, the
+    // 5 000-input batch. `Scripts/test.sh` runs them once, after the unit tests.
+    .testTarget(
+        name: "IntegrationTests",
+        dependencies: ["imgquality", "QualityMetrics", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
 ]
 
 let package = Package(

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs imgquality under a prefix (default ~/.local): the release binary in bin/, a man
+# Installs imgquality under a prefix (default ~/.local): the release binary in bin/, its
+# detector models in share/imgquality/models/, a man
 # page per command in share/man/man1/ (generated from the command-line parser's help by
 # swift-argument-parser's generate-manual plugin), and shell completions for bash, zsh and
 # fish in the places those shells look under the prefix.
@@ -14,6 +15,9 @@ swift package plugin generate-manual --multi-page >&2
 pages=.build/plugins/GenerateManual/outputs/imgquality
 
 install -D -m 755 "$binary" "$prefix/bin/imgquality"
+# The detector models the binary loads at start (it looks in ../share/imgquality/models).
+install -d "$prefix/share/imgquality/models"
+install -m 644 Sources/QualityMetrics/Models/*.json "$prefix/share/imgquality/models/"
 install -d "$prefix/share/man/man1"
 install -m 644 "$pages"/*.1 "$prefix/share/man/man1/"
 install -d "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \

@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# The test command: installs missing system packages, then builds and runs every test.
+# The test command: installs missing system packages, builds the package and its tests in
+# release mode with testability (@testable imports), then runs the unit tests and, once,
+# the integration tests (real-photo ladders, the hostile corpus, the 5 000-input batch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh --tests
-swift build --build-tests
+FLAGS=(-c release -Xswiftc -enable-testing)
+start=$(date +%s)
+swift build "${FLAGS[@]}" --build-tests
+echo "== built in $(($(date +%s) - start)) s"
 # For the `tesseract` program the command-recognizer tests run (imgquality limits its own
 # Tesseract threads; the program's spin against each other without this).
 export OMP_THREAD_LIMIT=1
-swift test --skip-build
+start=$(date +%s)
+echo "== unit tests"
+swift test "${FLAGS[@]}" --skip-build --skip IntegrationTests
+echo "== unit tests: passed in $(($(date +%s) - start)) s"
+start=$(date +%s)
+echo "== integration tests"
+swift test "${FLAGS[@]}" --skip-build --filter IntegrationTests
+echo "== integration tests: passed in $(($(date +%s) - start)) s"

@@ -2,12 +2,14 @@
 """Fits the smudge detector's combination of cues on the train split of Datasets/smudge.
 
     imgquality score --detectors smudge --format jsonl Datasets/smudge/images > smudge.jsonl
-    Scripts/measure/fit_smudge.py Datasets/smudge/labels.csv smudge.jsonl [CUE ...]
+    Scripts/measure/fit_smudge.py Datasets/smudge/labels.csv smudge.jsonl [--write-model] [CUE ...]
 
 Logistic regression (Newton–Raphson, ridge 0.01 on standardised features) of the
 label on the smudge record's cues (by default the ones SmudgeDetector combines; name
-others to compare). Prints the weights on the raw scale, which SmudgeDetector.weights
-holds, and the AUC on train and on the held-out test split.
+others to compare). Prints the weights on the raw scale and the AUC on train and on the
+held-out test split; with --write-model (default cues only) writes them as the evidence of
+the bundled model file Sources/QualityMetrics/Models/smudge.json, keeping its mapping and
+threshold.
 """
 import csv
 import json
@@ -16,12 +18,12 @@ import sys
 
 import numpy as np
 
-from measurelib import auc, fit_logistic
+from measurelib import MODELS, auc, fit_logistic, write_model
 
 FEATURES = ["veilFraction", "veilShare"]
 
 
-def main(labels_path, records_path, features=FEATURES):
+def main(labels_path, records_path, features=FEATURES, write=False):
     base = os.path.dirname(os.path.abspath(labels_path))
     records = {os.path.abspath(json.loads(l)["path"]): json.loads(l) for l in open(records_path)}
     X = {"train": [], "test": []}
@@ -36,12 +38,22 @@ def main(labels_path, records_path, features=FEATURES):
     print("intercept", round(intercept, 4))
     for name, value in zip(features, raw):
         print(name, round(float(value), 4))
+    figures = {}
     for split in ("train", "test"):
         z = intercept + X[split] @ raw
-        print(split, "AUC", round(auc(z[Y[split] == 1], z[Y[split] == 0]), 3))
+        figures[f"{split}AUC"] = auc(z[Y[split] == 1], z[Y[split] == 0])
+        print(split, "AUC", round(figures[f"{split}AUC"], 3))
+    if write:
+        if features != FEATURES:
+            sys.exit("--write-model takes the detector's own cues only")
+        write_model(
+            os.path.join(MODELS, "smudge.json"), "smudge", f"{os.path.relpath(labels_path)}, train split ({len(Y['train'])} images)",
+            figures, evidence={"smudge": (intercept, dict(zip(features, raw)))},
+            mapping={"midpoint": 0, "slope": 1, "logarithmic": False})
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
+    args = [a for a in sys.argv[1:] if a != "--write-model"]
+    if len(args) < 2:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2], sys.argv[3:] or FEATURES)
+    main(args[0], args[1], args[2:] or FEATURES, write="--write-model" in sys.argv)

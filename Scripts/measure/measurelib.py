@@ -63,3 +63,43 @@ def fit_logistic(X, y, ridge=1e-2):
 def auc(pos, neg):
     """Mann–Whitney AUC of positives over negatives (ties count half)."""
     return sum(1 if p > n else 0.5 if p == n else 0 for p in pos for n in neg) / len(pos) / len(neg)
+
+
+MODEL_FORMAT = 1
+MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Sources", "QualityMetrics", "Models")
+
+
+def write_model(path, detector, data, figures, evidence=None, mapping=None, thresholds=None, fit=None):
+    """Writes a detector model file (the format `DetectorModel` reads), replacing the parts
+    given and keeping the others from the file already there. Numbers are rounded to 4
+    decimals, as the detectors have always carried them. `fit` records the command that
+    fitted the evidence or mapping (this one unless `fit` names another), the data, the date
+    and the figures; with `data` None it is kept (a threshold alone was set)."""
+    import datetime
+
+    model = {"format": MODEL_FORMAT, "detector": detector, "evidence": {}, "thresholds": {}}
+    if os.path.exists(path):
+        model = json.load(open(path))
+        if model.get("detector") != detector:
+            sys.exit(f"{path} holds a model of {model.get('detector')!r}, not {detector!r}")
+    r = lambda x: round(float(x), 4)
+    if evidence is not None:
+        model["evidence"] = {
+            name: {"intercept": r(intercept), "weights": {k: r(v) for k, v in weights.items()}}
+            for name, (intercept, weights) in evidence.items()
+        }
+    if mapping is not None:
+        model["mapping"] = {"midpoint": r(mapping["midpoint"]), "slope": r(mapping["slope"]), "logarithmic": bool(mapping["logarithmic"])}
+    if thresholds is not None:
+        model["thresholds"] = {**model.get("thresholds", {}), **{k: {"value": r(v), "rule": rule} for k, (v, rule) in thresholds.items()}}
+    if data is not None:
+        model["fit"] = fit or {
+            "command": " ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:]),
+            "data": data,
+            "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "figures": {k: r(v) for k, v in figures.items()},
+        }
+    with open(path, "w") as out:
+        json.dump(model, out, indent=2, sort_keys=True, ensure_ascii=False)
+        out.write("\n")
+    print("wrote", path)

@@ -1,5 +1,6 @@
 internal import _CImagingShims
 import ImagingCore
+import Synchronization
 
 /// Decodes JPEG, PNG and TIFF files into luma (and optionally RGB) pixel buffers.
 ///
@@ -25,6 +26,21 @@ public final class ImageDecoder {
     public init(options: DecodeOptions = DecodeOptions()) {
         self.options = options
     }
+
+    /// Counts the images decoded (each call that reaches a format's decoder) by the task it
+    /// is bound in, so tests can check that a pipeline decodes each input once.
+    package final class Counter: Sendable {
+        private let decoded = Atomic(0)
+
+        package init() {}
+
+        package var count: Int { decoded.load(ordering: .relaxed) }
+
+        func increment() { decoded.add(1, ordering: .relaxed) }
+    }
+
+    /// The counter of the current task, if a test bound one (`$counter.withValue`).
+    @TaskLocal package static var counter: Counter?
 
     /// Reads and decodes the file at `path`.
     /// - Throws: `ImagingError`: input errors (`input.*`) and decode errors (`decode.*`).
@@ -62,6 +78,7 @@ public final class ImageDecoder {
     }
 
     private func decodeBytes(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(ImagingError) -> DecodedImage {
+        Self.counter?.increment()
         let format: ImageFormat
         switch SniffedFormat.sniff(bytes) {
         case .supported(let found):

@@ -16,8 +16,9 @@ struct Calibrate: ParsableCommand {
             LABELS.csv has a path column (relative to the CSV) and label (1 = defective, 0 = good) \
             or score (higher = better); a split column (train/test) makes every reported figure \
             held out. Writes index.html, report.md, report.json, command.txt and, when a \
-            threshold was chosen, profile.json to --report. Load the profile with score/gate \
-            --profile.
+            threshold was chosen, profile.json to --report; for a detector also model.json, its \
+            model with the refitted mapping and threshold. Load the profile with score/gate \
+            --profile, the model with --model.
 
             Exit status: 0 report written, 2 the data cannot be calibrated (one class only, a split \
             without a class, no target met), 64 usage error (found before scoring), 74 the report \
@@ -63,6 +64,28 @@ struct Calibrate: ParsableCommand {
     @Flag(name: .long, help: "Leave image thumbnails out of the report (for datasets whose images must not be copied).")
     var noThumbnails = false
 
+    @Option(name: .customLong("model"), help: ArgumentHelp(
+        "Detector model file to measure with instead of the bundled one (repeatable); model.json starts from it.",
+        valueName: "file"))
+    var models: [String] = []
+
+    /// The analyzer with the --model files in force, and the calibrated detector's model.
+    func loadedModels() throws -> (analyzer: QualityAnalyzer, model: DetectorModel?) {
+        var analyzer = QualityAnalyzer()
+        var policy = QualityPolicy.default
+        var model = detector.detector.flatMap { ModelSet.bundled.models[$0.rawValue] }
+        for path in models {
+            do {
+                let loaded = try ModelSet.loadModel(contentsOf: path)
+                loaded.apply(to: &analyzer, policy: &policy)
+                if loaded.detector == detector.rawValue { model = loaded }
+            } catch {
+                throw ValidationError(error.message + ".")
+            }
+        }
+        return (analyzer, model)
+    }
+
     mutating func validate() throws {
         let targets = [targetPrecision != nil, targetRecall != nil, maxFpr != nil, cost != nil].filter { $0 }.count
         guard targets <= 1 else { throw ValidationError("Give at most one of --target-precision, --target-recall, --max-fpr, --cost.") }
@@ -87,6 +110,7 @@ struct Calibrate: ParsableCommand {
             throw ValidationError("cannot read the scores file \(scores): \(failure.reason)")
         }
         if let problem = CalibrationReport.problem(writingTo: report) { throw ValidationError(problem) }
+        _ = try loadedModels()
     }
 
     func parseCost(_ text: String) -> (Double, Double)? {
@@ -113,14 +137,16 @@ struct Calibrate: ParsableCommand {
             throw ExitCode(64)
         }
         var samples = dataset.samples
+        let (analyzer, model) = try loadedModels()
         if let scores {
             try measure(&samples, fromRecords: scores)
         } else {
-            measure(&samples)
+            measure(&samples, analyzer: analyzer)
         }
         let command = (["imgquality"] + CommandLine.arguments.dropFirst()).map(Self.quoted).joined(separator: " ")
         let created = ISO8601DateFormatter().string(from: Date())
-        let calibrator = Calibrator(quantity: detector, target: target, accuracyTarget: targetAccuracy, bootstrapResamples: bootstrap)
+        let calibrator = Calibrator(
+            quantity: detector, target: target, accuracyTarget: targetAccuracy, bootstrapResamples: bootstrap, baseModel: model)
         let result: CalibrationResult
         do {
             // The path as people read it: the report's title and `dataset` are UTF-8 text.
@@ -142,14 +168,14 @@ struct Calibrate: ParsableCommand {
     }
 
     /// Scores every sample with the built-in detectors, in parallel.
-    func measure(_ samples: inout [CalibrationSample]) {
+    func measure(_ samples: inout [CalibrationSample], analyzer: QualityAnalyzer) {
         let quantity = detector
         let indices = AnyIterator(samples.indices.makeIterator())
         let files = samples.map(\.file)
         var measured: [Int: Assessment] = [:]
         OrderedParallelMap(indices, jobs: jobs).run(
             makeWorker: {
-                let assessor = Assessor()
+                let assessor = Assessor(Assessor.Configuration(analyzer: analyzer))
                 return { assessor.assess(contentsOf: files[$0]) }
             },
             emit: { index, assessment in measured[index] = assessment })

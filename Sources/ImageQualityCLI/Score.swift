@@ -18,6 +18,11 @@ struct AnalysisFlags: ParsableArguments {
         valueName: "file"))
     var policies: [String] = []
 
+    @Option(name: .customLong("model"), help: ArgumentHelp(
+        "Detector model file (model.json from imgquality calibrate, or a file in the format of the bundled models): replaces the bundled model of the detector it names, with its thresholds. Repeatable; --profile, --policy and --threshold apply after.",
+        valueName: "file"))
+    var models: [String] = []
+
     @Option(name: .customLong("profile"), help: ArgumentHelp(
         "Calibration profile (profile.json from imgquality calibrate): its mappings and thresholds replace the built-in ones for the detectors it calibrates. Repeatable (one per calibrated detector), applied in turn; --policy and --threshold apply after them.",
         valueName: "file"))
@@ -54,11 +59,13 @@ struct AnalysisFlags: ParsableArguments {
         }
     }
 
-    /// The policy after the profiles, the policy files, the thresholds and --fail-under, in that order.
+    /// The policy after the models, the profiles, the policy files, the thresholds and
+    /// --fail-under, in that order.
     func configuration(decodeOptions: DecodeOptions) throws -> Assessor.Configuration {
         var analyzer = QualityAnalyzer(detectors: detectors.kinds)
         var resolved = QualityPolicy.default
         do {
+            for model in models { try ModelSet.loadModel(contentsOf: model).apply(to: &analyzer, policy: &resolved) }
             for profile in profiles { try QualityProfile.load(contentsOf: profile).apply(to: &analyzer, policy: &resolved) }
             for policy in policies { try resolved.update(contentsOf: policy) }
             for setting in thresholds { try resolved.setThreshold(setting.name, to: setting.value) }
@@ -91,7 +98,7 @@ struct ThresholdSetting: ExpressibleByArgument, Sendable {
 }
 
 extension QualityPolicy {
-    /// `blur 0.5, smudge 0.7814, …`: the numeric keys and their values.
+    /// `blur 0.5, smudge 0.8, …`: the numeric keys and their values.
     var thresholdSummary: String {
         let values = [blur, smudge, exposure, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore]
         return zip(Self.thresholdKeys, values).map { "\($0) \(GateFailure.short($1))" }.joined(separator: ", ")

@@ -3,7 +3,8 @@ import ImagingCore
 
 /// Writes a calibration's report: `index.html` (self-contained: inline SVG plots and
 /// base64 thumbnails, no scripts, no links), `report.md`, `report.json`, `profile.json`
-/// (when a detector was calibrated) and `command.txt`.
+/// (when something a profile holds was chosen), `model.json` (when a detector was
+/// calibrated) and `command.txt`.
 public struct CalibrationReport {
     public var result: CalibrationResult
     /// How many examples each gallery (worst false positives, false negatives…) shows.
@@ -14,7 +15,7 @@ public struct CalibrationReport {
     }
 
     /// The files a report writes into its folder.
-    public static let fileNames = ["index.html", "report.md", "report.json", "profile.json", "command.txt"]
+    public static let fileNames = ["index.html", "report.md", "report.json", "profile.json", "model.json", "command.txt"]
 
     /// Why a report could not be written into `directory`, in plain words, or nil when it
     /// can be as far as can be told beforehand: the folder exists and is writable, or can be
@@ -51,7 +52,9 @@ public struct CalibrationReport {
     }
 
     /// Writes the report files into `directory`, creating it and its parents; `profile.json`
-    /// only when the run chose something a profile holds (an earlier one is removed otherwise).
+    /// only when the run chose something a profile holds, `model.json` (the detector's model
+    /// with the refitted mapping and chosen threshold) only for a detector (an earlier one is
+    /// removed otherwise).
     /// - Parameter thumbnail: JPEG bytes of a sample's image, or nil if it cannot be made.
     /// - Throws: `CalibrationError` (`.reportNotWritten`) naming the folder or file and why, in plain words.
     public func write(to directory: String, thumbnail: (CalibrationSample) -> [UInt8]?) throws {
@@ -60,15 +63,16 @@ public struct CalibrationReport {
             ("index.html", Array(html(thumbnail: thumbnail).utf8)), ("command.txt", Array((result.command + "\n").utf8)),
         ]
         if let profile = result.profile { files.append(("profile.json", Array(try profile.encoded()))) }
+        if let model = result.model { files.append(("model.json", Array(try model.encoded()))) }
         do {
             try FileAccess.createDirectories(directory)
         } catch {
             throw CalibrationError(.reportNotWritten, "cannot create the report folder \(error.path ?? directory): \(error.reason)")
         }
-        // A run that chooses nothing a profile holds writes none; an earlier run's profile.json
-        // in the same folder would be loaded as this one's, so it goes.
-        if result.profile == nil {
-            let stale = directory + "/profile.json"
+        // A run that chooses nothing a profile (or model) holds writes none; an earlier run's
+        // file in the same folder would be loaded as this one's, so it goes.
+        for (name, written) in [("profile.json", result.profile != nil), ("model.json", result.model != nil)] where !written {
+            let stale = directory + "/" + name
             if FileAccess.kind(of: stale) != .missing {
                 do {
                     try FileAccess.remove(stale)

@@ -125,6 +125,9 @@ public struct CalibrationResult: Sendable {
     public var accuracyThreshold: (target: Double, threshold: Double, trainMean: Double, testMean: Double, kept: Double)?
 
     public var profile: QualityProfile?
+    /// The detector's model with the refitted mapping and the chosen threshold in place: a
+    /// model file (`model.json`) that `--model` loads, as the bundled ones are. Nil for the gate.
+    public var model: DetectorModel?
 }
 
 /// Fits and evaluates one quantity on a labeled dataset.
@@ -137,12 +140,19 @@ public struct Calibrator: Sendable {
     public var target: ThresholdTarget
     public var accuracyTarget: Double?
     public var bootstrapResamples: Int
+    /// The detector's model the measurements were taken with, which the written model
+    /// starts from (the bundled one by default; nil for the gate).
+    public var baseModel: DetectorModel?
 
-    public init(quantity: CalibratedQuantity, target: ThresholdTarget = .bestF1, accuracyTarget: Double? = nil, bootstrapResamples: Int = 1000) {
+    public init(
+        quantity: CalibratedQuantity, target: ThresholdTarget = .bestF1, accuracyTarget: Double? = nil, bootstrapResamples: Int = 1000,
+        baseModel: DetectorModel? = nil
+    ) {
         self.quantity = quantity
         self.target = target
         self.accuracyTarget = accuracyTarget
         self.bootstrapResamples = bootstrapResamples
+        self.baseModel = baseModel ?? quantity.detector.flatMap { ModelSet.bundled.models[$0.rawValue] }
     }
 
     public func calibrate(_ samples: [CalibrationSample], datasetPath: String, command: String, created: String) throws -> CalibrationResult {
@@ -258,6 +268,18 @@ public struct Calibrator: Sendable {
                         measure: quantity.measure, mapping: mapping, threshold: chosen.confidence, target: target.description,
                         auc: testAnalysis.auc)
                 ])
+            if var model = baseModel {
+                let split = result.heldOut ? "train split" : "every row"
+                let evidence =
+                    model.evidence.isEmpty ? "" : "; the evidence weights are the measurements' model's" + (model.fit.map { " (\($0.command))" } ?? "")
+                model.mapping = mapping
+                model.thresholds[quantity.rawValue] = DetectorModel.Threshold(
+                    value: chosen.confidence, rule: "\(target.description) on the \(split) of \(result.datasetPath)")
+                model.fit = DetectorModel.Provenance(
+                    command: result.command, data: "the mapping: \(result.datasetPath), \(split) (\(train.count) images)\(evidence)",
+                    created: result.created, figures: [result.heldOut ? "testAUC" : "AUC": testAnalysis.auc])
+                result.model = model
+            }
         }
     }
 

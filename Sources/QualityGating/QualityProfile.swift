@@ -60,14 +60,18 @@ public struct QualityProfile: Sendable, Equatable, Codable {
     public var detectors: [String: DetectorCalibration]
     /// The gate's minimum score, from `calibrate --detector gate`.
     public var gate: GateCalibration?
+    /// Whole detector models (the format of `Sources/QualityMetrics/Models/`) that replace
+    /// the bundled ones, by detector, before `detectors` maps their output.
+    public var models: [String: DetectorModel]?
 
     /// The keys of its JSON form: a file with others is refused.
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, created, command, dataset, detectors, gate
+        case version, created, command, dataset, detectors, gate, models
     }
 
     public init(
-        created: String, command: String, dataset: String, detectors: [String: DetectorCalibration], gate: GateCalibration? = nil
+        created: String, command: String, dataset: String, detectors: [String: DetectorCalibration], gate: GateCalibration? = nil,
+        models: [String: DetectorModel]? = nil
     ) {
         version = 1
         self.created = created
@@ -75,6 +79,7 @@ public struct QualityProfile: Sendable, Equatable, Codable {
         self.dataset = dataset
         self.detectors = detectors
         self.gate = gate
+        self.models = models
     }
 
     /// The detectors a profile can calibrate: those whose descriptor names a calibrated measure.
@@ -93,7 +98,7 @@ public struct QualityProfile: Sendable, Equatable, Codable {
         do {
             profile = try JSONDecoder().decode(QualityProfile.self, from: data)
         } catch {
-            throw ProfileError(.invalid, "\(path) is not a calibration profile: \(Self.plainWords(error))")
+            throw ProfileError(.invalid, "\(path) is not a calibration profile: \(JSONDecodingWords.describe(error))")
         }
         // A key this version does not read would be silently ignored: refuse it, at any depth.
         func refuseUnknownKeys(_ object: Any?, known: [String], at place: String) throws(ProfileError) {
@@ -123,6 +128,33 @@ public struct QualityProfile: Sendable, Equatable, Codable {
         guard profile.version == 1 else {
             throw ProfileError(.invalid, "\(path): profile version \(profile.version) is not supported (expected 1)")
         }
+        // Each model is checked as a model file would be: no unknown key, and it fits the
+        // detector it names.
+        if let models = root?["models"] as? [String: Any] {
+            for (name, model) in models.sorted(by: { $0.key < $1.key }) {
+                do {
+                    _ = try DetectorModel.decode(try JSONSerialization.data(withJSONObject: model), source: "\(path): models.\(name)")
+                } catch let error as ModelError {
+                    throw ProfileError(.invalid, error.message)
+                } catch {
+                    throw ProfileError(.invalid, "\(path): models.\(name) is not a detector model")
+                }
+            }
+        }
+        for (name, model) in (profile.models ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let requirements = ModelSet.requirements[name] else {
+                throw ProfileError(
+                    .invalid, "\(path): models.\(name) names no known detector (known: \(ModelSet.requirements.keys.sorted().joined(separator: ", ")))")
+            }
+            guard model.detector == name else {
+                throw ProfileError(.invalid, "\(path): models.\(name) holds a model of \"\(model.detector)\"")
+            }
+            do {
+                _ = try model.validated(as: requirements, source: "\(path): models.\(name)")
+            } catch {
+                throw ProfileError(.invalid, error.message)
+            }
+        }
         let known = calibratedDetectors.map(\.rawValue)
         for name in profile.detectors.keys.sorted() where !known.contains(name) {
             throw ProfileError(
@@ -131,28 +163,16 @@ public struct QualityProfile: Sendable, Equatable, Codable {
         return profile
     }
 
-    /// A decoding error in words: what is wrong and at which key, without the type's internals.
-    static func plainWords(_ error: any Error) -> String {
-        func at(_ path: [any CodingKey]) -> String {
-            path.isEmpty ? "" : " at \(path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."))"
-        }
-        switch error as? DecodingError {
-        case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(at(context.codingPath))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "a value of the wrong type\(at(context.codingPath))"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not valid JSON" : "a bad value\(at(context.codingPath))"
-        default: return "not valid JSON"
-        }
-    }
-
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(self)
     }
 
-    /// Replaces the calibrated detectors' mappings and the policy's thresholds.
+    /// Replaces the models it holds, then the calibrated detectors' mappings and the
+    /// policy's thresholds.
     public func apply(to analyzer: inout QualityAnalyzer, policy: inout QualityPolicy) {
+        for (_, model) in (models ?? [:]).sorted(by: { $0.key < $1.key }) { model.apply(to: &analyzer, policy: &policy) }
         if let gate { policy.minimumScore = gate.minimumScore }
         if let blur = detectors["blur"] {
             analyzer.blur.mapping = blur.mapping
@@ -166,6 +186,29 @@ public struct QualityProfile: Sendable, Equatable, Codable {
             analyzer.exposure.under = exposure.mapping
             analyzer.exposure.over = exposure.mapping
             policy.exposure = exposure.threshold
+        }
+    }
+}
+
+extension DetectorModel {
+    /// Puts this model in force: its detector's parameters in `analyzer` and its thresholds
+    /// in `policy`.
+    /// - Precondition: the model was checked against its detector (`ModelSet.loadModel`,
+    ///   `QualityProfile.load`).
+    public func apply(to analyzer: inout QualityAnalyzer, policy: inout QualityPolicy) {
+        switch detector {
+        case "blur": analyzer.blur = BlurDetector(model: self)
+        case "smudge": analyzer.smudge = SmudgeDetector(model: self)
+        case "exposure": analyzer.exposure = ExposureDetector(model: self)
+        default: break
+        }
+        for (key, threshold) in thresholds.sorted(by: { $0.key < $1.key }) {
+            // Validation allowed only the detector's own policy keys, with values in range.
+            do {
+                try policy.setThreshold(key, to: threshold.value)
+            } catch {
+                preconditionFailure("the \(detector) model was not validated: \(error.message)")
+            }
         }
     }
 }

@@ -12,14 +12,20 @@ import ImagingCore
 /// Size: measured on the 1 024-pixel analysis image, so the same scene at any
 /// resolution gives the same width. Cost: the shared tile analysis and one Laplacian pass.
 public struct BlurDetector: Sendable {
+    /// The map from edge width to confidence: the bundled one comes from
+    /// `imgquality calibrate Datasets/blur/labels.csv --detector blur` (a logistic fit on
+    /// the train split; the model file `Models/blur.json`).
     public var mapping: LogisticMapping
 
-    /// Default from calibration: `imgquality calibrate Datasets/blur/labels.csv --detector blur`
-    /// (logistic fit on the train split; `Reports/blur/profile.json`): 50% at a 1.44-pixel
-    /// edge width on the analysis image.
-    public static let defaultMapping = LogisticMapping(midpoint: 1.4356, slope: 12.6434, logarithmic: true)
+    /// What the detector reads of its model.
+    public static let modelRequirements = DetectorModel.Requirements(mapping: true, thresholds: ["blur"])
 
-    public init(mapping: LogisticMapping = BlurDetector.defaultMapping) {
+    /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
+    public init(model: DetectorModel = ModelSet.bundled["blur"]) {
+        mapping = model.mapping!
+    }
+
+    public init(mapping: LogisticMapping) {
         self.mapping = mapping
     }
 

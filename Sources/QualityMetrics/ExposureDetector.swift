@@ -31,21 +31,33 @@ import Darwin
 /// Size: histogram fractions and tone levels do not depend on resolution. Cost: one
 /// histogram and one gradient pass over the analysis image.
 public struct ExposureDetector: Sendable {
+    /// The maps from each direction's evidence to its confidence. The evidences are
+    /// log-odds, so the bundled mapping is the logistic function itself;
+    /// `imgquality calibrate --detector exposure` refits it on a user's labels.
     public var under: LogisticMapping
     public var over: LogisticMapping
+    /// The under-exposure log-odds: intercept, the median and the detail's 90th percentile
+    /// in stops (fitted by `Scripts/measure/fit_exposure.py`; the model file `Models/exposure.json`).
+    public var underModel: DetectorModel.LinearModel
+    /// The over-exposure log-odds: intercept, the detail's 90th percentile in stops and the
+    /// clipped share (same script and file).
+    public var overModel: DetectorModel.LinearModel
 
-    /// The evidences are log-odds, so the default mapping is the logistic function itself;
-    /// `imgquality calibrate --detector exposure` refits it on a user's labels.
-    public static let defaultUnder = LogisticMapping(midpoint: 0, slope: 1)
-    public static let defaultOver = defaultUnder
+    /// What the detector reads of its model.
+    public static let modelRequirements = DetectorModel.Requirements(
+        evidence: ["under": ["median", "detailP90"], "over": ["detailP90", "highlightClip"]], mapping: true, thresholds: ["exposure"])
 
-    /// Log-odds weights: intercept, median in stops, detail's 90th percentile in stops
-    /// (fitted by `Scripts/measure/fit_exposure.py` on `Datasets/exposure`, train split).
-    static let underWeights = (intercept: -2.8245, median: -2.0242, detailP90: -2.5866)
-    /// Log-odds weights: intercept, detail's 90th percentile in stops, clipped share (same script).
-    static let overWeights = (intercept: -9.0431, detailP90: 4.0630, highlightClip: 27.6653)
+    /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
+    public init(model: DetectorModel = ModelSet.bundled["exposure"]) {
+        under = model.mapping!
+        over = model.mapping!
+        underModel = model.evidence("under")
+        overModel = model.evidence("over")
+    }
 
-    public init(under: LogisticMapping = ExposureDetector.defaultUnder, over: LogisticMapping = ExposureDetector.defaultOver) {
+    /// The bundled model's evidences with these mappings in place of its own.
+    public init(under: LogisticMapping, over: LogisticMapping) {
+        self.init()
         self.under = under
         self.over = over
     }
@@ -83,11 +95,11 @@ public struct ExposureDetector: Sendable {
         let detailP90 = tones.percentile(0.9) ?? median
         let highlightDetail = tones.highlightShare
 
-        let u = Self.underWeights, o = Self.overWeights
+        let u = underModel, o = overModel
         // Where the scene's tones sit: the median, or for a flash photo the detail it lit.
         let sceneLevel = image.flashFired ? detailP90 : median
-        let underEvidence = u.intercept + u.median * stops(sceneLevel) + u.detailP90 * stops(detailP90)
-        var overEvidence = o.intercept + o.detailP90 * stops(detailP90) + o.highlightClip * highlightClip
+        let underEvidence = u.intercept + u["median"] * stops(sceneLevel) + u["detailP90"] * stops(detailP90)
+        var overEvidence = o.intercept + o["detailP90"] * stops(detailP90) + o["highlightClip"] * highlightClip
         // A page is meant to be bright (small print at analysis size is faint texture on
         // white): over-exposed only when its ink is washed out. Its over-exposure probability
         // is scaled by the ink–paper contrast: none from 40 levels, fully at 10 (about the

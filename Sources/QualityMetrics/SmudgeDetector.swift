@@ -36,17 +36,27 @@ import Darwin
 /// dark tone anywhere (snow, sand, clouds; a flat wall or a clear sky holds no tile to judge). Size: measured on the analysis image. Cost:
 /// one pass for the veil and one 64×64 FFT per textured tile (≤ 192 tiles).
 public struct SmudgeDetector: Sendable {
+    /// The map from evidence to confidence. The evidence is log-odds, so the bundled
+    /// mapping is the logistic function itself; `imgquality calibrate --detector smudge`
+    /// refits it on a user's labels.
     public var mapping: LogisticMapping
+    /// The log-odds of the veil cues: a logistic model of `veilFraction` and `veilShare`
+    /// (fitted by `Scripts/measure/fit_smudge.py`; the model file `Models/smudge.json`).
+    public var evidence: DetectorModel.LinearModel
 
-    /// The evidence is log-odds, so the default mapping is the logistic function itself;
-    /// `imgquality calibrate --detector smudge` refits it on a user's labels.
-    public static let defaultMapping = LogisticMapping(midpoint: 0, slope: 1)
+    /// What the detector reads of its model.
+    public static let modelRequirements = DetectorModel.Requirements(
+        evidence: ["smudge": ["veilFraction", "veilShare"]], mapping: true, thresholds: ["smudge"])
 
-    /// Log-odds weights: intercept, veilFraction, veilShare (fitted by
-    /// `Scripts/measure/fit_smudge.py` on `Datasets/smudge`, train split).
-    static let weights = (intercept: -1.5917, veilFraction: 11.4255, veilShare: 6.151)
+    /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
+    public init(model: DetectorModel = ModelSet.bundled["smudge"]) {
+        mapping = model.mapping!
+        evidence = model.evidence("smudge")
+    }
 
-    public init(mapping: LogisticMapping = SmudgeDetector.defaultMapping) {
+    /// The bundled model's evidence with `mapping` in place of its own.
+    public init(mapping: LogisticMapping) {
+        self.init()
         self.mapping = mapping
     }
 
@@ -75,8 +85,8 @@ public struct SmudgeDetector: Sendable {
         let softness = percentile(tiles.widths, 0.5)
         let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
         let islands = Self.softIslands(tiles)
-        let w = Self.weights
-        let evidence = w.intercept + w.veilFraction * veiling.veilFraction + w.veilShare * veiling.veilShare
+        let w = self.evidence
+        let evidence = w.intercept + w["veilFraction"] * veiling.veilFraction + w["veilShare"] * veiling.veilShare
         slopes.sort()
         highs.sort()
         let slope = slopes.isEmpty ? 0 : percentile(slopes, 0.5)

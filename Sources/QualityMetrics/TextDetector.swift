@@ -14,6 +14,11 @@ import Glibc
 /// full-resolution pixels. `DirectionalEdges` measures how soft the text's edges are,
 /// and legibility weighs the line pitch against the blur.
 public enum TextDetector {
+    /// What the detector reads of its model: nothing but the gate's text minimums
+    /// (`Models/text.json`), which `QualityPolicy.default` takes from it.
+    public static let modelRequirements = DetectorModel.Requirements(
+        mapping: false, thresholds: ["minimumLinePitch", "minimumLegibility", "minimumTextContrast"])
+
     public static let descriptor = MetricDescriptor(
         name: "text",
         meaning: "whether dark text-like marks are present, their size, contrast and legibility",

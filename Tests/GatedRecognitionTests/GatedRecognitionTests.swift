@@ -37,7 +37,12 @@ struct GatedRecognitionTests {
         let (folder, sharp, _) = try pages()
         _ = folder
         let fake = FakeTextRecognizer(lines: Page.lines)
-        let result = try await GatedTextRecognizer(recognizer: fake).recognize(contentsOf: sharp)
+        let counter = ImageDecoder.Counter()
+        let result = try await ImageDecoder.$counter.withValue(counter) {
+            try await GatedTextRecognizer(recognizer: fake).recognize(contentsOf: sharp)
+        }
+        // Decoded once: the recognizer reads the pixels the gate judged.
+        #expect(counter.count == 1)
         #expect(result.decision.pass, "\(result.decision)")
         #expect(result.observations?.count == 11 && fake.callCount == 1)
         #expect(result.imageSize == ImageSize(width: 600, height: 800))

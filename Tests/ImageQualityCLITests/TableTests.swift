@@ -141,7 +141,7 @@ struct TableTests {
         }
         let profile = try folder.write(
             "profile.json", Array(#"{"version":1,"created":"","command":"","dataset":"","detectors":{},"thresholds":{}}"#.utf8))
-        #expect(throws: ProfileError(.invalid, "\(profile) has an unknown key \"thresholds\" (known there: version, created, command, dataset, detectors, gate)")) {
+        #expect(throws: ProfileError(.invalid, "\(profile) has an unknown key \"thresholds\" (known there: version, created, command, dataset, detectors, gate, models)")) {
             try QualityProfile.load(contentsOf: profile)
         }
         // Below the top level too, and values out of range.
@@ -170,5 +170,30 @@ struct TableTests {
         #expect(throws: PolicyError(.invalid, "the policy \(outOfRange): blur must be from 0 to 1, got -1.0")) { try QualityPolicy.load(contentsOf: outOfRange) }
         #expect(throws: (any Error).self) { try AnalysisFlags.parse(["--threshold", "minimumLinePitch=-5"]) }
         #expect(throws: (any Error).self) { try AnalysisFlags.parse(["--threshold", "minimumScore=2"]) }
+    }
+
+    /// A profile's `models` replace the bundled models (weights and thresholds) before its
+    /// calibrations map their output; a model that does not fit its detector is refused.
+    @Test func aProfileCanReplaceAWholeModel() throws {
+        let folder = try TemporaryDirectory()
+        let smudge = #"{"format":1,"detector":"smudge","evidence":{"smudge":{"intercept":2.5,"weights":{"veilFraction":1,"veilShare":2}}},"mapping":{"midpoint":0,"slope":1,"logarithmic":false},"thresholds":{"smudge":{"value":0.25,"rule":"test"}}}"#
+        let good = try folder.write(
+            "good.json", Array(#"{"version":1,"created":"","command":"","dataset":"","detectors":{},"models":{"smudge":"#.utf8) + Array(smudge.utf8) + Array("}}".utf8))
+        var analyzer = QualityAnalyzer(), policy = QualityPolicy.default
+        try QualityProfile.load(contentsOf: good).apply(to: &analyzer, policy: &policy)
+        #expect(analyzer.smudge.evidence == .init(intercept: 2.5, weights: ["veilFraction": 1, "veilShare": 2]))
+        #expect(policy.smudge == 0.25 && policy.blur == QualityPolicy.default.blur)
+
+        let short = smudge.replacingOccurrences(of: #","veilShare":2"#, with: "")
+        let broken = try folder.write(
+            "broken.json", Array(#"{"version":1,"created":"","command":"","dataset":"","detectors":{},"models":{"smudge":"#.utf8) + Array(short.utf8) + Array("}}".utf8))
+        #expect(throws: ProfileError(.invalid, "\(broken): models.smudge: evidence \"smudge\" must weigh veilFraction, veilShare, has veilFraction")) {
+            try QualityProfile.load(contentsOf: broken)
+        }
+        let misnamed = try folder.write(
+            "misnamed.json", Array(#"{"version":1,"created":"","command":"","dataset":"","detectors":{},"models":{"blur":"#.utf8) + Array(smudge.utf8) + Array("}}".utf8))
+        #expect(throws: ProfileError(.invalid, "\(misnamed): models.blur holds a model of \"smudge\"")) {
+            try QualityProfile.load(contentsOf: misnamed)
+        }
     }
 }

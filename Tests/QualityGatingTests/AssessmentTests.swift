@@ -12,7 +12,9 @@ struct AssessmentTests {
 
     @Test func aFileIsDecodedOnceAnalysedAndGated() throws {
         let path = Fixtures.path("jpeg/large.jpg")
-        let assessment = Assessor().assess(contentsOf: path)
+        let counter = ImageDecoder.Counter()
+        let assessment = ImageDecoder.$counter.withValue(counter) { Assessor().assess(contentsOf: path) }
+        #expect(counter.count == 1)
         let image = try #require(assessment.image)
         #expect(assessment.path == path && assessment.error == nil)
         #expect(image.format == .jpeg && image.size == ImageSize(width: 256, height: 192) && image.pageCount == 1)

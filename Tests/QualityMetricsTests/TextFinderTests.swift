@@ -12,7 +12,7 @@ import _ImagingTestSupport
 /// structure that is not text.
 @Suite("Text finder")
 struct TextFinderTests {
-    static let datasets = RealPhotoLadderTests.datasets
+    static let datasets = Fixtures.datasets
 
     static func luma(_ relative: String) throws -> PixelBuffer<UInt8> {
         try ImageDecoder().decode(contentsOf: "\(datasets)/\(relative)").luma.eightBit
@@ -160,7 +160,7 @@ struct TextFinderTests {
     }
 
     @Test func everyCleanPhotographOfTheDatasetsIsAPhoto() throws {
-        let rows = try RealPhotoLadderTests.rows("blur").filter { $0["degradation"] == "clean" }
+        let rows = try Fixtures.datasetRows("blur").filter { $0["degradation"] == "clean" }
         #expect(rows.count == 16)
         let assessor = Assessor()
         for row in rows {

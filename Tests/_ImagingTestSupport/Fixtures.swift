@@ -23,6 +23,18 @@ public enum Fixtures {
         URL(fileURLWithPath: directory).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(relative).path
     }
 
+    /// The absolute path of the repository's `Datasets/` folder.
+    public static var datasets: String { repositoryPath("Datasets") }
+
+    /// Rows of a dataset's labels.csv (`datasetRows("blur")`) as dictionaries; these files
+    /// have no quoted commas.
+    public static func datasetRows(_ set: String) throws -> [[String: String]] {
+        let text = try String(contentsOfFile: "\(datasets)/\(set)/labels.csv", encoding: .utf8)
+        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = lines[0]
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
     /// The bytes of a fixture.
     public static func bytes(_ relative: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path(relative))))

@@ -12,16 +12,9 @@ import _ImagingTestSupport
 /// more than 0.02 (0.04 where a saturated confidence wobbles, as each test says).
 @Suite("Ladders on real photographs", .serialized)
 struct RealPhotoLadderTests {
-    static let datasets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Datasets").path
+    static let datasets = Fixtures.datasets
 
-    /// Rows of a labels.csv as dictionaries (these files have no quoted commas).
-    static func rows(_ set: String) throws -> [[String: String]] {
-        let text = try String(contentsOfFile: "\(datasets)/\(set)/labels.csv", encoding: .utf8)
-        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        let header = lines[0]
-        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
-    }
+    static func rows(_ set: String) throws -> [[String: String]] { try Fixtures.datasetRows(set) }
 
     static func report(_ set: String, _ path: String, detectors: Set<DetectorKind> = [.blur, .exposure]) throws -> QualityReport {
         let assessor = Assessor(Assessor.Configuration(analyzer: QualityAnalyzer(detectors: detectors)))

@@ -1,0 +1,250 @@
+import Foundation
+import ImagingCore
+
+/// A detector's fitted parameters, as data: the file a fitting script writes and the
+/// detector reads at start.
+///
+/// Each bundled detector model is a JSON file in `Sources/QualityMetrics/Models/`
+/// (`smudge.json`, …), written by the script named in its `fit.command` and never copied
+/// into Swift by hand (as VMAF keeps its models under `model/`). A refit is a new file, not
+/// a code change. `imgquality calibrate --report DIR` writes the same format beside its
+/// profile, and a profile's `models` member, or `--model FILE`, replaces a bundled model.
+///
+/// ```json
+/// {"format": 1, "detector": "smudge",
+///  "evidence": {"smudge": {"intercept": -1.59, "weights": {"veilFraction": 11.4, "veilShare": 6.15}}},
+///  "mapping": {"midpoint": 0, "slope": 1, "logarithmic": false},
+///  "thresholds": {"smudge": {"value": 0.78, "rule": "at most 5% of clean train photos flagged"}},
+///  "fit": {"command": "…", "data": "…", "created": "…", "figures": {"testAUC": 0.95}}}
+/// ```
+public struct DetectorModel: Sendable, Equatable, Codable {
+    /// The model file format this version reads.
+    public static let currentFormat = 1
+
+    public var format: Int
+    /// The detector it parameterises (`blur`, `smudge`, `exposure`, `text`).
+    public var detector: String
+    /// Named linear models giving log-odds from the detector's measurements (the smudge
+    /// evidence; exposure's `under` and `over`). Empty for a detector without one.
+    public var evidence: [String: LinearModel]
+    /// The map from the calibrated measure to the confidence; nil for a detector without one.
+    public var mapping: LogisticMapping?
+    /// The gate's default thresholds this model sets, by policy key (`smudge`,
+    /// `minimumLegibility`, …), each with the cost it was chosen for.
+    public var thresholds: [String: Threshold]
+    /// Where the fitted numbers came from; nil for a model of chosen thresholds only (each
+    /// threshold's rule says how it was chosen).
+    public var fit: Provenance?
+
+    /// One linear predictor: `intercept + Σ weights[name] · measure(name)`.
+    public struct LinearModel: Sendable, Equatable, Codable {
+        public var intercept: Double
+        public var weights: [String: Double]
+
+        public init(intercept: Double, weights: [String: Double]) {
+            self.intercept = intercept
+            self.weights = weights
+        }
+
+        /// The weight of the measure called `name`; 0 for one the model does not use.
+        public subscript(_ name: String) -> Double { weights[name] ?? 0 }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights }
+    }
+
+    /// A default threshold and why it sits there.
+    public struct Threshold: Sendable, Equatable, Codable {
+        public var value: Double
+        /// The cost or criterion it was chosen for, in words.
+        public var rule: String
+
+        public init(value: Double, rule: String) {
+            self.value = value
+            self.rule = rule
+        }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case value, rule }
+    }
+
+    /// The fit's command, data, date and figures, for a person checking a model.
+    public struct Provenance: Sendable, Equatable, Codable {
+        /// The command that wrote the file.
+        public var command: String
+        /// What it was fitted on (dataset and split).
+        public var data: String
+        /// When, ISO 8601.
+        public var created: String
+        /// What it achieved (`trainAUC`, `testAUC`, …).
+        public var figures: [String: Double]
+
+        public init(command: String, data: String, created: String, figures: [String: Double]) {
+            self.command = command
+            self.data = data
+            self.created = created
+            self.figures = figures
+        }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case command, data, created, figures }
+    }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case format, detector, evidence, mapping, thresholds, fit
+    }
+
+    public init(
+        detector: String, evidence: [String: LinearModel] = [:], mapping: LogisticMapping?, thresholds: [String: Threshold],
+        fit: Provenance?
+    ) {
+        format = Self.currentFormat
+        self.detector = detector
+        self.evidence = evidence
+        self.mapping = mapping
+        self.thresholds = thresholds
+        self.fit = fit
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        detector = try container.decode(String.self, forKey: .detector)
+        evidence = try container.decodeIfPresent([String: LinearModel].self, forKey: .evidence) ?? [:]
+        mapping = try container.decodeIfPresent(LogisticMapping.self, forKey: .mapping)
+        thresholds = try container.decodeIfPresent([String: Threshold].self, forKey: .thresholds) ?? [:]
+        fit = try container.decodeIfPresent(Provenance.self, forKey: .fit)
+    }
+
+    /// The linear model called `name`.
+    /// - Precondition: the model was checked by `validated(as:)`, which requires it.
+    public func evidence(_ name: String) -> LinearModel {
+        guard let model = evidence[name] else { preconditionFailure("the \(detector) model has no evidence model \"\(name)\"") }
+        return model
+    }
+
+    /// What a detector needs of its model: the evidence models, each with its measures,
+    /// whether it maps a measure to a confidence, and the policy keys it sets defaults for.
+    public struct Requirements: Sendable {
+        public var evidence: [String: [String]]
+        public var mapping: Bool
+        public var thresholds: [String]
+
+        public init(evidence: [String: [String]] = [:], mapping: Bool, thresholds: [String]) {
+            self.evidence = evidence
+            self.mapping = mapping
+            self.thresholds = thresholds
+        }
+    }
+
+    /// The model, checked against what its detector reads: the same evidence models with
+    /// the same measures (a missing weight would silently count as 0, an extra one would be
+    /// ignored), a mapping when one is read, the thresholds it sets, finite numbers.
+    /// - Throws: `ModelError` of kind `invalid`, naming `source` and what is wrong.
+    public func validated(as requirements: Requirements, source: String) throws(ModelError) -> DetectorModel {
+        guard format == Self.currentFormat else {
+            throw ModelError(.invalid, "\(source): model format \(format) is not supported (expected \(Self.currentFormat))")
+        }
+        let expected = requirements.evidence
+        guard Set(evidence.keys) == Set(expected.keys) else {
+            throw ModelError(
+                .invalid,
+                "\(source): the \(detector) model must have evidence models \(Self.list(expected.keys)), has \(Self.list(evidence.keys))")
+        }
+        for (name, measures) in expected.sorted(by: { $0.key < $1.key }) {
+            let model = evidence[name]!
+            guard Set(model.weights.keys) == Set(measures) else {
+                throw ModelError(
+                    .invalid,
+                    "\(source): evidence \"\(name)\" must weigh \(Self.list(measures)), has \(Self.list(model.weights.keys))")
+            }
+            guard model.intercept.isFinite, model.weights.values.allSatisfy(\.isFinite) else {
+                throw ModelError(.invalid, "\(source): evidence \"\(name)\" has a weight that is not a finite number")
+            }
+        }
+        if requirements.mapping {
+            guard let mapping else { throw ModelError(.invalid, "\(source): the \(detector) model needs a \"mapping\"") }
+            guard mapping.midpoint.isFinite, mapping.slope.isFinite, !mapping.logarithmic || mapping.midpoint > 0 else {
+                throw ModelError(.invalid, "\(source): the mapping's midpoint and slope must be finite (a logarithmic midpoint positive)")
+            }
+        }
+        guard Set(thresholds.keys) == Set(requirements.thresholds) else {
+            throw ModelError(
+                .invalid,
+                "\(source): the \(detector) model must set the thresholds \(Self.list(requirements.thresholds)), sets \(Self.list(thresholds.keys))")
+        }
+        for (key, threshold) in thresholds.sorted(by: { $0.key < $1.key }) where !threshold.value.isFinite || threshold.value < 0 {
+            throw ModelError(.invalid, "\(source): threshold \"\(key)\" must be a finite number of 0 or more, got \(threshold.value)")
+        }
+        // A detector's own key is a confidence: above 1 it would pass every image.
+        if let own = thresholds[detector], own.value > 1 {
+            throw ModelError(.invalid, "\(source): threshold \"\(detector)\" must be a confidence from 0 to 1, got \(own.value)")
+        }
+        return self
+    }
+
+    private static func list(_ names: some Sequence<String>) -> String {
+        let sorted = names.sorted()
+        return sorted.isEmpty ? "none" : sorted.joined(separator: ", ")
+    }
+
+    /// Reads a model from JSON, refusing keys this version does not read, at any depth.
+    /// - Throws: `ModelError` of kind `invalid`.
+    public static func decode(_ data: Data, source: String) throws(ModelError) -> DetectorModel {
+        let model: DetectorModel
+        do {
+            model = try JSONDecoder().decode(DetectorModel.self, from: data)
+        } catch {
+            throw ModelError(.invalid, "\(source) is not a detector model: \(JSONDecodingWords.describe(error))")
+        }
+        func refuseUnknownKeys(_ object: Any?, known: [String], at place: String) throws(ModelError) {
+            guard let members = object as? [String: Any] else { return }
+            for key in members.keys.sorted() where !known.contains(key) {
+                throw ModelError(.invalid, "\(source) has an unknown key \"\(place)\(key)\" (known there: \(known.joined(separator: ", ")))")
+            }
+        }
+        func names<Keys: CodingKey & CaseIterable>(_: Keys.Type) -> [String] { Keys.allCases.map(\.stringValue) }
+        let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        try refuseUnknownKeys(root, known: names(CodingKeys.self), at: "")
+        try refuseUnknownKeys(root?["mapping"], known: names(LogisticMapping.CodingKeys.self), at: "mapping.")
+        try refuseUnknownKeys(root?["fit"], known: names(Provenance.CodingKeys.self), at: "fit.")
+        for (name, value) in (root?["evidence"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try refuseUnknownKeys(value, known: names(LinearModel.CodingKeys.self), at: "evidence.\(name).")
+        }
+        for (name, value) in (root?["thresholds"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try refuseUnknownKeys(value, known: names(Threshold.CodingKeys.self), at: "thresholds.\(name).")
+        }
+        return model
+    }
+
+    /// The model as a model file: pretty-printed JSON with sorted keys, ending in a newline.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+}
+
+/// Why a model file cannot be used.
+public typealias ModelError = KindedError<ModelErrorKind>
+
+/// The classes of `ModelError`, each with its stable code.
+public enum ModelErrorKind: String, ErrorKind {
+    /// The file, or the folder of bundled models, cannot be found or read.
+    case unreadable = "model.unreadable"
+    /// The file is not a model this version reads, or does not fit its detector.
+    case invalid = "model.invalid"
+}
+
+/// A JSON decoding error in words: what is wrong and at which key, without the type's internals.
+package enum JSONDecodingWords {
+    package static func describe(_ error: any Error) -> String {
+        func at(_ path: [any CodingKey]) -> String {
+            path.isEmpty ? "" : " at \(path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."))"
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(at(context.codingPath))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "a value of the wrong type\(at(context.codingPath))"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not valid JSON" : "a bad value\(at(context.codingPath))"
+        default: return "not valid JSON"
+        }
+    }
+}

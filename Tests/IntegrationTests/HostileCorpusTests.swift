@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import _ImagingTestSupport
+
+@Suite("Hostile corpus")
+struct HostileCorpusTests {
+    /// What each class of mutant gives (`scored` for a usable image). Deterministic: the
+    /// mutants are seeded. A zero JPEG dimension is libjpeg's "empty image" (corrupt), a
+    /// JPEG side over 65 500 its structural limit; a PNG header edited without its CRC is
+    /// corrupt before its size is read; a TIFF chain that loops or points past the end is
+    /// read up to the break.
+    static let expectedOutcomes = """
+        jpeg/cut: decode.notAnImage decode.truncated scored
+        jpeg/flip: decode.corrupt decode.notAnImage decode.truncated decode.unsupportedFeature scored
+        jpeg/len-: decode.corrupt decode.truncated scored
+        jpeg/scans: decode.limitExceeded
+        jpeg/size0x64: decode.corrupt
+        jpeg/size64x0: decode.corrupt
+        jpeg/size65535x1: decode.limitExceeded
+        jpeg/size65535x65535: decode.limitExceeded
+        png/cut: decode.corrupt decode.truncated scored
+        png/flip: decode.corrupt decode.notAnImage decode.truncated scored
+        png/len-: decode.corrupt decode.truncated scored
+        png/size0x23: decode.corrupt
+        png/size1x2147483647: decode.corrupt
+        png/size2147483647x1: decode.corrupt
+        png/size37x0: decode.corrupt
+        png/size65536x65536: decode.corrupt
+        tiff/cut: decode.truncated
+        tiff/flip: decode.corrupt decode.notAnImage decode.tooManyPixels decode.truncated decode.unsupportedFeature scored
+        tiff/ifd-loop: decode.truncated scored
+        tiff/ifd-past: decode.truncated scored
+        tiff/tag-: decode.corrupt decode.tooManyPixels decode.truncated decode.unsupportedFeature scored
+        """
+
+    @Test func thousandsOfMutantsGiveOneRecordEachInOrder() throws {
+        let folder = try TemporaryDirectory()
+        var names: [String] = []
+        // Each mutant's class: the format and what was done to it, numbers left out ("png/len-").
+        var classes: [String: String] = [:]
+        for format in ["jpeg", "png", "tiff"] {
+            let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(format)).sorted()
+            for (index, fixture) in fixtures.enumerated() where !fixture.hasPrefix("huge") {
+                let bytes = try Fixtures.bytes(format + "/" + fixture)
+                let ext = (fixture as NSString).pathExtension
+                for mutant in Mutants.of(bytes, seed: UInt64(index + 1)) {
+                    let name = "\(format)/\((fixture as NSString).deletingPathExtension)-\(mutant.name).\(ext)"
+                    try folder.write(name, mutant.bytes)
+                    names.append(folder.path + "/" + name)
+                    classes[folder.path + "/" + name] = format + "/" + (mutant.name.hasPrefix("size") ? mutant.name : mutant.name.filter { !$0.isNumber })
+                }
+            }
+        }
+        #expect(names.count > 3000, "\(names.count) mutants")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["score", "--jobs", "2", "--quiet", "--format", "jsonl", folder.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // No hang: a batch that has not ended in ten minutes is killed and fails the test.
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "no signal, some inputs failed")
+        let records = data.split(separator: UInt8(ascii: "\n")).compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]
+        }
+        // The walk is in byte order of the paths, as `LC_ALL=C sort` sorts them.
+        let expected = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        #expect(records.count == expected.count)
+        #expect(records.map { $0["path"] as? String ?? "" } == expected)
+        // Per class of mutant, the outcomes it gave: an error code, or "scored".
+        var outcomes: [String: Set<String>] = [:]
+        for record in records {
+            let mutantClass = classes[record["path"] as? String ?? ""] ?? "unknown"
+            let code = (record["error"] as? [String: Any])?["code"] as? String ?? "scored"
+            outcomes[mutantClass, default: []].insert(code)
+        }
+        let table = outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted().joined(separator: " "))" }.joined(separator: "\n")
+        #expect(table == Self.expectedOutcomes, "\n\(table)")
+    }
+}
