@@ -28,8 +28,17 @@ struct Calibrate: ParsableCommand {
     @Argument(help: ArgumentHelp("The dataset's labels.csv.", valueName: "labels.csv"))
     var labels: String
 
-    @Option(name: .long, help: "What to calibrate: blur, smudge, exposure or gate.")
-    var detector: CalibratedQuantity
+    @Option(name: .customLong("detector"), help: ArgumentHelp(
+        "What to calibrate: a detector (\(DetectorRegistry.builtIn.names.joined(separator: ", "))) or gate.", valueName: "name"))
+    var detectorName: String
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The detector's numeric field to calibrate (default: the measure its confidence maps from; profile.json and model.json only for that one).",
+        valueName: "field"))
+    var field: String?
+
+    /// What `--detector` and `--field` name; validate() checked that they name something.
+    var detector: CalibratedQuantity { (try? CalibratedQuantity.named(detectorName, field: field)) ?? .gate }
 
     @Option(name: .long, help: ArgumentHelp("Folder for the report (created when missing; its report files are replaced).", valueName: "dir"))
     var report: String
@@ -87,6 +96,11 @@ struct Calibrate: ParsableCommand {
     }
 
     mutating func validate() throws {
+        do {
+            _ = try CalibratedQuantity.named(detectorName, field: field)
+        } catch let error as CalibrationError {
+            throw ValidationError(error.message + ".")
+        }
         let targets = [targetPrecision != nil, targetRecall != nil, maxFpr != nil, cost != nil].filter { $0 }.count
         guard targets <= 1 else { throw ValidationError("Give at most one of --target-precision, --target-recall, --max-fpr, --cost.") }
         for (name, value) in [
@@ -242,7 +256,6 @@ struct Calibrate: ParsableCommand {
     }
 }
 
-extension CalibratedQuantity: ExpressibleByArgument {}
 
 /// Small JPEG thumbnails for the report's galleries.
 final class ThumbnailMaker {

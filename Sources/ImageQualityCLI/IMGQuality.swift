@@ -4,7 +4,7 @@ import ImagingCore
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: AsyncParsableCommand {
-    public static let version = "0.16.0"
+    public static let version = "0.17.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "imgquality",

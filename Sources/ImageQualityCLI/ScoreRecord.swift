@@ -1,5 +1,6 @@
 import ImagingCore
 import QualityGating
+import QualityMetrics
 
 /// A number rounded to 4 decimals, as records print numbers.
 func rounded(_ value: Double) -> JSONValue {
@@ -8,16 +9,17 @@ func rounded(_ value: Double) -> JSONValue {
 
 /// The flat formats (csv, tsv) of a score record.
 extension Assessment {
-    /// Columns of the flat formats (csv, tsv).
-    static let columns: [Column] = [
-        Column(header: "status", path: "status"),
-        Column(header: "format", path: "format"),
-        Column(header: "width", path: "width"),
-        Column(header: "height", path: "height"),
-        Column(header: "blur", path: "blur"),
-        Column(header: "smudge", path: "smudge"),
-        Column(header: "exposure", path: "exposure"),
-        Column(header: "aesthetic", path: "aesthetic"),
+    /// Columns of the flat formats (csv, tsv) for the built-in detectors.
+    static var columns: [Column] { columns(registry: .builtIn) }
+
+    /// Columns of the flat formats: one per detector of `registry`, holding its headline
+    /// value (its descriptor's first field: the confidence, score or whether text was found).
+    static func columns(registry: DetectorRegistry) -> [Column] {
+        ["status", "format", "width", "height"].map { Column(header: $0, path: $0) }
+            + registry.names.map { Column(header: $0, path: $0) } + trailingColumns
+    }
+
+    private static let trailingColumns: [Column] = [
         Column(header: "gate", path: "gate"),
         Column(header: "gateScore", path: "gateScore"),
         Column(header: "elapsedMs", path: "elapsedMs"),
@@ -40,10 +42,9 @@ extension Assessment {
                 ("width", .int(image.size.width)),
                 ("height", .int(image.size.height)),
             ]
-            if let blur = report.blur { members.append(("blur", rounded(blur.confidence))) }
-            if let smudge = report.smudge { members.append(("smudge", rounded(smudge.confidence))) }
-            if let exposure = report.exposure { members.append(("exposure", rounded(exposure.confidence))) }
-            if let aesthetic = report.aesthetic { members.append(("aesthetic", rounded(aesthetic.score))) }
+            for (name, observation) in report.observations {
+                if let headline = observation.headline { members.append((name, headline)) }
+            }
             members += [
                 ("gate", .string(image.decision.pass ? "pass" : "reject")),
                 ("gateScore", rounded(image.decision.score)),
@@ -52,5 +53,19 @@ extension Assessment {
             ]
         }
         return .object(members)
+    }
+}
+
+extension DetectorObservation {
+    /// The first field's value, as the flat formats show it: a number rounded to 4 decimals,
+    /// true or false, or a label.
+    var headline: JSONValue? {
+        guard let first = Self.fields.first else { return nil }
+        switch (try? JSONValue.encoding(self))?[path: first.field.name] {
+        case .double(let value)?: return rounded(value)
+        case .int(let value)?: return rounded(Double(value))
+        case let other?: return other
+        case nil: return nil
+        }
     }
 }

@@ -23,6 +23,8 @@ public enum CalibrationErrorKind: String, ErrorKind {
     case badLabels = "calibrate.badLabels"
     /// The report's folder or one of its files cannot be written.
     case reportNotWritten = "calibrate.reportNotWritten"
+    /// The detector or field to calibrate is not one the registry knows.
+    case unknownQuantity = "calibrate.unknownQuantity"
 }
 
 extension KindedError where Kind == CalibrationErrorKind {

@@ -3,24 +3,67 @@ import ImagingCore
 import QualityGating
 import QualityMetrics
 
-/// What is being calibrated: a detector's calibrated measure, or the gate's score.
-public enum CalibratedQuantity: String, Sendable, CaseIterable, Codable {
-    case blur, smudge, exposure, gate
-
-    /// The detector, or nil for the gate.
-    public var detector: DetectorKind? { DetectorKind(rawValue: rawValue) }
-
-    /// The raw measure calibrated (`edgeWidth`, `evidence`, `score`), from the detector's descriptor.
-    public var measure: String { detector?.descriptor.calibration?.measure ?? "score" }
-
+/// What is being calibrated: a measurement of a registered detector (by default the one
+/// its confidence maps from), or the gate's score.
+public struct CalibratedQuantity: Sendable, Hashable {
+    /// The detector's name, or nil for the gate.
+    public var detectorName: String?
+    /// The raw measure calibrated (`edgeWidth`, `evidence`, a descriptor field, `score`).
+    public var measure: String
     /// Whether the mapping works on the measure's logarithm (it spans decades), from the descriptor.
-    public var logarithmic: Bool { detector?.descriptor.calibration?.logarithmic ?? false }
+    public var logarithmic: Bool
+    /// Whether a higher measurement means a defect (the gate score and a quality measure
+    /// mean readiness).
+    public var higherIsDefect: Bool
+    /// Whether the measure is the one the detector's confidence maps from, so a fitted
+    /// mapping and threshold can replace the detector's (a profile and a model).
+    public var isDetectorsOwn: Bool
 
-    /// Whether a higher measurement means a defect (the gate score means readiness).
-    public var higherIsDefect: Bool { self != .gate }
+    /// The gate's score.
+    public static let gate = CalibratedQuantity(
+        detectorName: nil, measure: "score", logarithmic: false, higherIsDefect: false, isDetectorsOwn: false)
+    public static var blur: CalibratedQuantity { detector(BlurDetector.descriptor) }
+    public static var smudge: CalibratedQuantity { detector(SmudgeDetector.descriptor) }
+    public static var exposure: CalibratedQuantity { detector(ExposureDetector.descriptor) }
+
+    /// The measurement `field` of the detector `descriptor` describes; by default its
+    /// calibrated measure (the descriptor's `calibration`), else its first field.
+    public static func detector(_ descriptor: MetricDescriptor, field: String? = nil) -> CalibratedQuantity {
+        let own = descriptor.calibration?.measure
+        let measure = field ?? own ?? descriptor.fields.first?.name ?? "confidence"
+        return CalibratedQuantity(
+            detectorName: descriptor.name, measure: measure, logarithmic: measure == own && descriptor.calibration?.logarithmic == true,
+            higherIsDefect: descriptor.direction != "quality", isDetectorsOwn: own != nil && measure == own)
+    }
+
+    /// The quantity named `name` (a registered detector, or `gate`), with `field` of it.
+    /// - Throws: `CalibrationError` naming the known detectors or fields.
+    public static func named(_ name: String, field: String? = nil, registry: DetectorRegistry = .builtIn) throws -> CalibratedQuantity {
+        if name == "gate" {
+            guard field == nil || field == "score" else { throw CalibrationError(.unknownQuantity, "the gate has one measure, score") }
+            return .gate
+        }
+        guard let detector = registry[name] else {
+            throw CalibrationError(.unknownQuantity, "unknown detector \"\(name)\" (known: \((registry.names + ["gate"]).joined(separator: ", ")))")
+        }
+        let descriptor = detector.descriptor
+        if let field, field != descriptor.calibration?.measure {
+            guard let known = descriptor.field(named: field), known.kind == .number else {
+                let numbers = descriptor.fields.filter { $0.kind == .number }.map(\.name)
+                throw CalibrationError(.unknownQuantity, "\(name) has no numeric field \"\(field)\" (known: \(numbers.joined(separator: ", ")))")
+            }
+        }
+        return CalibratedQuantity.detector(descriptor, field: field)
+    }
+
+    /// The detector's name, or `gate`.
+    public var rawValue: String { detectorName ?? "gate" }
+
+    /// The built-in detector, or nil for the gate or another detector.
+    public var detector: DetectorKind? { detectorName.flatMap(DetectorKind.init(rawValue:)) }
 
     /// The measurement whose defect-oriented value (higher = more defective, as thresholds
-    /// and sweeps hold them) is `value`: itself, or 1 − it for the gate's score.
+    /// and sweeps hold them) is `value`: itself, or 1 − it for a readiness (the gate's score).
     public func measurement(fromDefectValue value: Double) -> Double {
         higherIsDefect ? value : 1 - value
     }
@@ -35,12 +78,9 @@ public enum CalibratedQuantity: String, Sendable, CaseIterable, Codable {
 
     /// The same from a report and decision.
     public func measurement(in report: QualityReport, decision: GateDecision) -> Double? {
-        switch self {
-        case .blur: report.blur?.edgeWidth
-        case .smudge: report.smudge?.evidence
-        case .exposure: report.exposure.map { max($0.underEvidence, $0.overEvidence) }
-        case .gate: decision.score
-        }
+        guard let detectorName else { return decision.score }
+        guard let observation = report[detectorName] else { return nil }
+        return observation.measurement(measure)
     }
 }
 
@@ -152,7 +192,7 @@ public struct Calibrator: Sendable {
         self.target = target
         self.accuracyTarget = accuracyTarget
         self.bootstrapResamples = bootstrapResamples
-        self.baseModel = baseModel ?? quantity.detector.flatMap { ModelSet.bundled.models[$0.rawValue] }
+        self.baseModel = baseModel ?? (quantity.isDetectorsOwn ? quantity.detector.flatMap { ModelSet.bundled.models[$0.rawValue] } : nil)
     }
 
     public func calibrate(_ samples: [CalibrationSample], datasetPath: String, command: String, created: String) throws -> CalibrationResult {
@@ -260,7 +300,9 @@ public struct Calibrator: Sendable {
             result.profile = QualityProfile(
                 created: result.created, command: result.command, dataset: result.datasetPath, detectors: [:],
                 gate: GateCalibration(minimumScore: 1 - (t + below) / 2, target: target.description, auc: testAnalysis.auc))
-        } else {
+        } else if quantity.isDetectorsOwn, QualityProfile.calibratedDetectors.contains(where: { $0.rawValue == quantity.rawValue }) {
+            // A profile and a model replace a built-in detector's own mapping; another
+            // measure, or another detector, gets the report alone.
             result.profile = QualityProfile(
                 created: result.created, command: result.command, dataset: result.datasetPath,
                 detectors: [

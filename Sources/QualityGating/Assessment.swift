@@ -136,7 +136,9 @@ extension Assessment: Codable {
             AssessedImage(
                 format: try container.decode(ImageFormat.self, forKey: .format), size: size,
                 pageCount: try container.decodeIfPresent(Int.self, forKey: .pages) ?? 1,
-                report: try QualityReport(fullSize: size, observationsIn: detectors),
+                report: try QualityReport(
+                    fullSize: size, observationsIn: detectors,
+                    registry: decoder.userInfo[.detectorRegistry] as? DetectorRegistry ?? .builtIn),
                 decision: try container.decode(GateDecision.self, forKey: .gate),
                 warnings: try container.decodeIfPresent([DecodeWarning].self, forKey: .warnings) ?? []))
         elapsedMilliseconds = try container.decodeIfPresent(Double.self, forKey: .elapsedMs)
@@ -144,34 +146,26 @@ extension Assessment: Codable {
 }
 
 extension QualityReport {
-    /// Each detector's observation under its descriptor name, in `DetectorKind` order.
+    /// Each detector's observation under its descriptor name, in record order.
     func encodeObservations(into container: inout KeyedEncodingContainer<FieldKey>) throws {
-        for kind in DetectorKind.allCases {
-            let key = FieldKey(kind.descriptor.name)
-            switch kind {
-            case .blur: try container.encodeIfPresent(blur, forKey: key)
-            case .smudge: try container.encodeIfPresent(smudge, forKey: key)
-            case .exposure: try container.encodeIfPresent(exposure, forKey: key)
-            case .aesthetic: try container.encodeIfPresent(aesthetic, forKey: key)
-            case .text: try container.encodeIfPresent(text, forKey: key)
-            }
+        for (name, observation) in observations {
+            try container.encode(observation, forKey: FieldKey(name))
         }
     }
 
-    /// The observations a record holds; a detector it lacks was not run.
-    init(fullSize: ImageSize, observationsIn container: KeyedDecodingContainer<FieldKey>) throws {
+    /// The observations a record holds, for the detectors of `registry`; a detector it
+    /// lacks was not run.
+    init(fullSize: ImageSize, observationsIn container: KeyedDecodingContainer<FieldKey>, registry: DetectorRegistry) throws {
         self.init(fullSize: fullSize)
-        for kind in DetectorKind.allCases {
-            let key = FieldKey(kind.descriptor.name)
-            switch kind {
-            case .blur: blur = try container.decodeIfPresent(BlurObservation.self, forKey: key)
-            case .smudge: smudge = try container.decodeIfPresent(SmudgeObservation.self, forKey: key)
-            case .exposure: exposure = try container.decodeIfPresent(ExposureObservation.self, forKey: key)
-            case .aesthetic: aesthetic = try container.decodeIfPresent(AestheticsObservation.self, forKey: key)
-            case .text: text = try container.decodeIfPresent(TextObservation.self, forKey: key)
-            }
+        for detector in registry.detectors {
+            self[detector.name] = try detector.decodeObservation(from: container, forKey: FieldKey(detector.name))
         }
     }
+}
+
+extension CodingUserInfoKey {
+    /// The `DetectorRegistry` a record is decoded with (the built-in one when absent).
+    public static let detectorRegistry = CodingUserInfoKey(rawValue: "imgquality.detectorRegistry")!
 }
 
 extension Assessment {

@@ -8,20 +8,23 @@ public enum RecordSchema {
     /// Units whose values are bounded by their documented range.
     static let boundedUnits: Set<String> = ["probability", "fraction", "score"]
 
-    /// The schema of one score record (an assessed image or a failed input).
-    public static var scoreRecord: JSONValue {
-        let detectors = DetectorKind.allCases.map { ($0.descriptor.name, schema(of: $0.descriptor)) }
+    /// The schema of one score record (an assessed image or a failed input) of the built-in detectors.
+    public static var scoreRecord: JSONValue { scoreRecord(registry: .builtIn) }
+
+    /// The schema of one score record of the detectors of `registry`.
+    public static func scoreRecord(registry: DetectorRegistry) -> JSONValue {
+        let detectors = registry.descriptors.map { ($0.name, schema(of: $0)) }
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("title", .string("imgquality score record")),
             ("description", .string(
                 "One JSON object per input, in input order, as `imgquality score` and `gate` print them: an assessed image, or an input that failed with an error code.")),
             ("oneOf", .array([.object([("$ref", .string("#/$defs/assessed"))]), .object([("$ref", .string("#/$defs/failed"))])])),
-            ("$defs", .object([("assessed", assessed), ("failed", failed), ("gate", gate), ("coded", coded(codes: nil))] + detectors)),
+            ("$defs", .object([("assessed", assessed(registry)), ("failed", failed), ("gate", gate), ("coded", coded(codes: nil))] + detectors)),
         ])
     }
 
-    static var assessed: JSONValue {
+    static func assessed(_ registry: DetectorRegistry) -> JSONValue {
         var properties: [(String, JSONValue)] = [
             ("path", string("the input as named: a path, or the name given to bytes")),
             ("pathBytes", pathBytes),
@@ -30,7 +33,7 @@ public enum RecordSchema {
             ("height", integer("height in pixels after EXIF orientation", minimum: 1)),
             ("pages", integer("pages (TIFF directories) in the file; present only when more than one", minimum: 2)),
         ]
-        properties += DetectorKind.allCases.map { ($0.descriptor.name, .object([("$ref", .string("#/$defs/\($0.descriptor.name)"))])) }
+        properties += registry.names.map { ($0, .object([("$ref", .string("#/$defs/\($0)"))])) }
         properties += [
             ("gate", .object([("$ref", .string("#/$defs/gate"))])),
             ("warnings", .object([

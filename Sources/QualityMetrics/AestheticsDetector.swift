@@ -8,7 +8,7 @@ import ImagingCore
 /// The score is a fixed weighted mean of those cues (weights below), each mapped to
 /// 0–1; utility images are scored lower, as Apple's aesthetics request does. It is a
 /// heuristic stand-in for a learned model, not a judgment of taste.
-public struct AestheticsDetector: Sendable {
+public struct AestheticsDetector: Detector {
     public init() {}
 
     public static let descriptor = MetricDescriptor(
@@ -21,6 +21,14 @@ public struct AestheticsDetector: Sendable {
 
     /// Weights of sharpness, exposure, contrast, colourfulness, noise and composition.
     public static let weights = (sharpness: 0.3, exposure: 0.2, contrast: 0.15, colour: 0.15, noise: 0.1, composition: 0.1)
+
+    public func analyze(_ context: AnalysisContext) -> AestheticsObservation {
+        context.measured("aesthetic") {
+            analyze(
+                context.image, blur: context.blur, exposure: context.exposure, tiles: context.tiles,
+                colourfulness: context.colourfulness, showsPage: context.located.showsPage)
+        }
+    }
 
     public func analyze(_ image: AnalysisImage, blur: BlurObservation, exposure: ExposureObservation, showsPage: Bool = false) -> AestheticsObservation {
         analyze(

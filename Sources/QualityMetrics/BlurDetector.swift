@@ -11,7 +11,7 @@ import ImagingCore
 ///
 /// Size: measured on the 1 024-pixel analysis image, so the same scene at any
 /// resolution gives the same width. Cost: the shared tile analysis and one Laplacian pass.
-public struct BlurDetector: Sendable {
+public struct BlurDetector: Detector {
     /// The map from edge width to confidence: the bundled one comes from
     /// `imgquality calibrate Datasets/blur/labels.csv --detector blur` (a logistic fit on
     /// the train split; the model file `Models/blur.json`).
@@ -37,6 +37,8 @@ public struct BlurDetector: Sendable {
         cost: "the shared tile analysis (9 stencil passes) and a Laplacian pass over the 1024-px analysis image",
         caveats: "Fog and deliberate shallow depth of field with no sharp region read as blur; heavy noise reads as sharp.",
         calibration: .init(measure: "edgeWidth", meaning: "edge width where the image is sharpest", logarithmic: true))
+
+    public func analyze(_ context: AnalysisContext) -> BlurObservation { context.blur }
 
     public func analyze(_ image: AnalysisImage) -> BlurObservation {
         analyze(image, tiles: TileAnalysis(image.luma))

@@ -30,7 +30,7 @@ import Darwin
 ///
 /// Size: histogram fractions and tone levels do not depend on resolution. Cost: one
 /// histogram and one gradient pass over the analysis image.
-public struct ExposureDetector: Sendable {
+public struct ExposureDetector: Detector {
     /// The maps from each direction's evidence to its confidence. The evidences are
     /// log-odds, so the bundled mapping is the logistic function itself;
     /// `imgquality calibrate --detector exposure` refits it on a user's labels.
@@ -70,6 +70,8 @@ public struct ExposureDetector: Sendable {
         cost: "one histogram and one gradient pass over the analysis image, and the shared detail analysis and text estimate",
         caveats: "A photo whose subject is itself dark (a black cat on coal) or bright (snow) reads as badly exposed; so does a lit subject on a black ground (a low-key shot, a flash photo whose file does not say the flash fired), whose median falls in the ground, and a frame that is mostly clipped sky.",
         calibration: .init(measure: "evidence", meaning: "the larger of underEvidence and overEvidence (log-odds)"))
+
+    public func analyze(_ context: AnalysisContext) -> ExposureObservation { context.exposure }
 
     public func analyze(_ image: AnalysisImage) -> ExposureObservation {
         let found = TextFinder.find(image.textPlane())
@@ -198,6 +200,11 @@ struct DetailTones {
 
 /// The exposure detector's answer.
 public struct ExposureObservation: DetectorObservation {
+    /// A numeric field, or `evidence`: the larger of the two evidences, which calibration maps.
+    public func measurement(_ name: String) -> Double? {
+        name == ExposureDetector.descriptor.calibration?.measure ? max(underEvidence, overEvidence) : numericField(name)
+    }
+
     public enum Direction: String, Sendable, CaseIterable {
         case under, over, ok
     }

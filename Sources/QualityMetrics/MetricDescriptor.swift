@@ -149,6 +149,9 @@ public protocol DetectorObservation: Sendable, Equatable, Codable {
     static var fields: [ObservationField<Self>] { get }
     /// Every member zero (or false): the start of decoding.
     init()
+    /// The numeric measurement called `name`: a numeric field, or (for a detector whose
+    /// calibrated measure is derived from several fields) that measure; nil for neither.
+    func measurement(_ name: String) -> Double?
 }
 
 /// A coding key made from a field name.
@@ -163,6 +166,16 @@ public struct FieldKey: CodingKey, Sendable {
 extension DetectorObservation {
     /// The descriptor fields, in record order.
     public static var descriptorFields: [MetricDescriptor.Field] { fields.map(\.field) }
+
+    /// The numeric field called `name`, or nil when there is none.
+    public func numericField(_ name: String) -> Double? {
+        for member in Self.fields where member.field.name == name {
+            if case .number(let keyPath) = member.access { return self[keyPath: keyPath] }
+        }
+        return nil
+    }
+
+    public func measurement(_ name: String) -> Double? { numericField(name) }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: FieldKey.self)

@@ -2,40 +2,86 @@ import ImageCodecs
 import ImageKernels
 import ImagingCore
 
-/// The detectors imgquality runs, in record order.
+/// The built-in detectors' names, in record order (`DetectorRegistry.builtIn`).
 public enum DetectorKind: String, Sendable, CaseIterable, Codable {
     case blur, smudge, exposure, aesthetic, text
 
     public var descriptor: MetricDescriptor {
-        switch self {
-        case .blur: BlurDetector.descriptor
-        case .smudge: SmudgeDetector.descriptor
-        case .exposure: ExposureDetector.descriptor
-        case .aesthetic: AestheticsDetector.descriptor
-        case .text: TextDetector.descriptor
-        }
+        guard let detector = DetectorRegistry.builtIn[rawValue] else { preconditionFailure("\(rawValue) is not built in") }
+        return detector.descriptor
     }
 }
 
-/// Everything the detectors found in one image. A detector not run is nil.
+/// Everything the detectors found in one image, by detector, in registry order. A
+/// detector not run has no observation.
 public struct QualityReport: Sendable, Equatable {
     public var fullSize: ImageSize
-    public var blur: BlurObservation?
-    public var smudge: SmudgeObservation?
-    public var exposure: ExposureObservation?
-    public var aesthetic: AestheticsObservation?
-    public var text: TextObservation?
+    /// Each detector's observation under its descriptor name, in record order.
+    public private(set) var observations: [(name: String, observation: any DetectorObservation)]
 
     public init(
         fullSize: ImageSize, blur: BlurObservation? = nil, smudge: SmudgeObservation? = nil, exposure: ExposureObservation? = nil,
         aesthetic: AestheticsObservation? = nil, text: TextObservation? = nil
     ) {
         self.fullSize = fullSize
+        observations = []
         self.blur = blur
         self.smudge = smudge
         self.exposure = exposure
         self.aesthetic = aesthetic
         self.text = text
+    }
+
+    /// The observation of the detector called `name`. Setting one the report lacks puts a
+    /// built-in detector's in built-in order, another after the rest.
+    public subscript(_ name: String) -> (any DetectorObservation)? {
+        get { observations.first { $0.name == name }?.observation }
+        set {
+            if let index = observations.firstIndex(where: { $0.name == name }) {
+                if let newValue { observations[index].observation = newValue } else { observations.remove(at: index) }
+                return
+            }
+            guard let newValue else { return }
+            let order = { (name: String) in DetectorKind.allCases.firstIndex { $0.rawValue == name } ?? Int.max }
+            let position = observations.firstIndex { order($0.name) > order(name) } ?? observations.endIndex
+            observations.insert((name, newValue), at: position)
+        }
+    }
+
+    /// The observation of type `O` under `name`.
+    public func observation<O: DetectorObservation>(_ name: String, as _: O.Type) -> O? { self[name] as? O }
+
+    public var blur: BlurObservation? {
+        get { observation("blur", as: BlurObservation.self) }
+        set { self["blur"] = newValue }
+    }
+    public var smudge: SmudgeObservation? {
+        get { observation("smudge", as: SmudgeObservation.self) }
+        set { self["smudge"] = newValue }
+    }
+    public var exposure: ExposureObservation? {
+        get { observation("exposure", as: ExposureObservation.self) }
+        set { self["exposure"] = newValue }
+    }
+    public var aesthetic: AestheticsObservation? {
+        get { observation("aesthetic", as: AestheticsObservation.self) }
+        set { self["aesthetic"] = newValue }
+    }
+    public var text: TextObservation? {
+        get { observation("text", as: TextObservation.self) }
+        set { self["text"] = newValue }
+    }
+
+    public static func == (a: QualityReport, b: QualityReport) -> Bool {
+        a.fullSize == b.fullSize && a.observations.count == b.observations.count
+            && zip(a.observations, b.observations).allSatisfy { $0.name == $1.name && $0.observation.isEqual(to: $1.observation) }
+    }
+}
+
+extension DetectorObservation {
+    /// Whether `other` is an observation of the same type with the same values.
+    public func isEqual(to other: any DetectorObservation) -> Bool {
+        (other as? Self) == self
     }
 }
 
@@ -51,22 +97,48 @@ public struct QualityReport: Sendable, Equatable {
 /// print(report.blur?.confidence ?? 0)
 /// ```
 public struct QualityAnalyzer: Sendable {
-    public var detectors: Set<DetectorKind>
-    public var blur: BlurDetector
-    public var smudge: SmudgeDetector
-    public var exposure: ExposureDetector
-    public var aesthetics: AestheticsDetector
+    /// The detectors, configured, in record order.
+    public var registry: DetectorRegistry
+    /// Names of the registered detectors to run.
+    public var enabled: Set<String>
 
+    /// The built-in detectors to run; setting it keeps the other registered detectors' choice.
+    public var detectors: Set<DetectorKind> {
+        get { Set(DetectorKind.allCases.filter { enabled.contains($0.rawValue) }) }
+        set { enabled = enabled.subtracting(DetectorKind.allCases.map(\.rawValue)).union(newValue.map(\.rawValue)) }
+    }
+
+    public var blur: BlurDetector {
+        get { registry.detector(BlurDetector.self) }
+        set { registry[BlurDetector.descriptor.name] = AnyDetector(newValue) }
+    }
+    public var smudge: SmudgeDetector {
+        get { registry.detector(SmudgeDetector.self) }
+        set { registry[SmudgeDetector.descriptor.name] = AnyDetector(newValue) }
+    }
+    public var exposure: ExposureDetector {
+        get { registry.detector(ExposureDetector.self) }
+        set { registry[ExposureDetector.descriptor.name] = AnyDetector(newValue) }
+    }
+    public var aesthetics: AestheticsDetector {
+        get { registry.detector(AestheticsDetector.self) }
+        set { registry[AestheticsDetector.descriptor.name] = AnyDetector(newValue) }
+    }
+
+    /// - Parameters:
+    ///   - detectors: the built-in detectors to run; every other detector of `registry` runs too.
+    ///   - registry: the detectors and their order (built-in ones replaced by the arguments given).
     public init(
-        detectors: Set<DetectorKind> = Set(DetectorKind.allCases), blur: BlurDetector = BlurDetector(),
-        smudge: SmudgeDetector = SmudgeDetector(), exposure: ExposureDetector = ExposureDetector(),
-        aesthetics: AestheticsDetector = AestheticsDetector()
+        detectors: Set<DetectorKind> = Set(DetectorKind.allCases), blur: BlurDetector? = nil, smudge: SmudgeDetector? = nil,
+        exposure: ExposureDetector? = nil, aesthetics: AestheticsDetector? = nil, registry: DetectorRegistry = .builtIn
     ) {
-        self.detectors = detectors
-        self.blur = blur
-        self.smudge = smudge
-        self.exposure = exposure
-        self.aesthetics = aesthetics
+        self.registry = registry
+        let builtIn = Set(DetectorKind.allCases.map(\.rawValue))
+        enabled = Set(registry.names.filter { !builtIn.contains($0) }).union(detectors.map(\.rawValue))
+        if let blur { self.blur = blur }
+        if let smudge { self.smudge = smudge }
+        if let exposure { self.exposure = exposure }
+        if let aesthetics { self.aesthetics = aesthetics }
     }
 
     /// Decode options that give the detectors what they need and no more: colour only
@@ -78,7 +150,9 @@ public struct QualityAnalyzer: Sendable {
         // Colour: smudge's veil, aesthetics, and whether a page of text has colour (text, and
         // exposure, which judges a page by its ink).
         let findsText = detectors.contains(.text) || detectors.contains(.exposure)
-        options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic) || findsText
+        // A registered detector of the caller's may read any intermediate: it gets colour.
+        let runsOthers = !enabled.isSubset(of: DetectorKind.allCases.map(\.rawValue))
+        options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic) || findsText || runsOthers
         // Within 1/16 of the text plane's side: a 4 000-px photo is read at half size
         // (a 2 000-px plane) instead of whole.
         options.scale = .covering(shortSide: 768, longSide: findsText ? AnalysisImage.textSide * 15 / 16 : 0)
@@ -104,67 +178,13 @@ public struct QualityAnalyzer: Sendable {
     /// be guesses.
     public func analyze(_ image: AnalysisImage, timings: inout StageTimings?) -> QualityReport {
         guard Self.canMeasure(image.fullSize) else { return QualityReport(fullSize: image.fullSize) }
-        let shared = SharedAnalysis(image, analyzer: self)
-        shared.timings = timings
-        defer { timings = shared.timings }
+        let context = AnalysisContext(image, registry: registry, reported: enabled)
+        context.timings = timings
+        defer { timings = context.timings }
         var report = QualityReport(fullSize: image.fullSize)
-        if detectors.contains(.blur) { report.blur = shared.blur }
-        if detectors.contains(.smudge) { report.smudge = shared.measured("smudge") { smudge.analyze(image, tiles: shared.tiles) } }
-        if detectors.contains(.exposure) { report.exposure = shared.exposure }
-        if detectors.contains(.aesthetic) {
-            report.aesthetic = shared.measured("aesthetic") {
-                aesthetics.analyze(
-                    image, blur: shared.blur, exposure: shared.exposure, tiles: shared.tiles, colourfulness: shared.colourfulness,
-                    showsPage: shared.located.showsPage)
-            }
+        for detector in registry.detectors where enabled.contains(detector.name) {
+            report[detector.name] = detector.run(context)
         }
-        if detectors.contains(.text) { report.text = shared.text }
         return report
     }
-}
-
-/// The intermediates several detectors read, each computed on first use and at most
-/// once per image: the tile analysis (blur, smudge, aesthetics), the text found (text,
-/// exposure's page rule, aesthetics' utility) and the detail analysis of the crop where it
-/// is (text estimate, exposure's ink level), colourfulness (text, aesthetics), and the
-/// blur, exposure and text estimate other detectors build on.
-private final class SharedAnalysis {
-    let image: AnalysisImage
-    let analyzer: QualityAnalyzer
-
-    init(_ image: AnalysisImage, analyzer: QualityAnalyzer) {
-        self.image = image
-        self.analyzer = analyzer
-    }
-
-    /// Stage times, when asked for.
-    var timings: StageTimings?
-
-    /// `body`'s result, timed as stage `name` when timings are asked for.
-    func measured<T>(_ name: String, _ body: () -> T) -> T {
-        guard timings != nil else { return body() }
-        let start = timings!.begin()
-        let result = body()
-        timings!.end(name, start)
-        return result
-    }
-
-    lazy var tiles = measured("tiles") { TileAnalysis(image.luma) }
-    /// The text `TextFinder` located.
-    lazy var found = measured("textFinder") { TextFinder.find(image.textPlane()) }
-    /// The decode-resolution crop where that text is (`TextDetector.detail(of:found:)`).
-    lazy var textDetail = TextDetector.detail(of: image, found: found)
-    lazy var detail = measured("detail") { DetailAnalysis(textDetail) }
-    lazy var colourfulness = measured("colourfulness") { image.rgb.map { Colourfulness(rgb: $0) } }
-    lazy var blur = measured("blur") { analyzer.blur.analyze(image, tiles: tiles) }
-    /// The text estimate without legibility; its directional edges only when the text
-    /// detector will report them.
-    lazy var textEstimate = measured("textEstimate") {
-        TextDetector.estimate(
-            detail: textDetail, analysis: detail, scale: image.detailScale, measuresEdges: analyzer.detectors.contains(.text))
-    }
-    /// The estimate with the text `TextFinder` located.
-    lazy var located = TextDetector.locating(textEstimate, found: found, colourfulness: colourfulness)
-    lazy var text = measured("text") { TextDetector.judging(located, blur: blur, scale: image.scale) }
-    lazy var exposure = measured("exposure") { analyzer.exposure.analyze(image, detail: detail, text: located) }
 }

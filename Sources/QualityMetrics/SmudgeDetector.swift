@@ -35,7 +35,7 @@ import Darwin
 /// Fog, haze and mist lift blacks the same way and score high; so does a frame with no
 /// dark tone anywhere (snow, sand, clouds; a flat wall or a clear sky holds no tile to judge). Size: measured on the analysis image. Cost:
 /// one pass for the veil and one 64×64 FFT per textured tile (≤ 192 tiles).
-public struct SmudgeDetector: Sendable {
+public struct SmudgeDetector: Detector {
     /// The map from evidence to confidence. The evidence is log-odds, so the bundled
     /// mapping is the logistic function itself; `imgquality calibrate --detector smudge`
     /// refits it on a user's labels.
@@ -70,6 +70,10 @@ public struct SmudgeDetector: Sendable {
         calibration: .init(measure: "evidence", meaning: "log-odds of the veil cues before mapping"))
 
     static let tile = 64
+
+    public func analyze(_ context: AnalysisContext) -> SmudgeObservation {
+        context.measured("smudge") { analyze(context.image, tiles: context.tiles) }
+    }
 
     public func analyze(_ image: AnalysisImage) -> SmudgeObservation {
         analyze(image, tiles: TileAnalysis(image.luma))

@@ -13,7 +13,11 @@ import Glibc
 /// ink-per-row profile is the line pitch. Times the decode scale, both are in
 /// full-resolution pixels. `DirectionalEdges` measures how soft the text's edges are,
 /// and legibility weighs the line pitch against the blur.
-public enum TextDetector {
+public struct TextDetector: Detector {
+    public init() {}
+
+    public func analyze(_ context: AnalysisContext) -> TextObservation { context.text }
+
     /// What the detector reads of its model: nothing but the gate's text minimums
     /// (`Models/text.json`), which `QualityPolicy.default` takes from it.
     public static let modelRequirements = DetectorModel.Requirements(

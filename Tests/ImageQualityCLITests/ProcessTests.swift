@@ -284,12 +284,12 @@ struct ProcessTests {
     @Test func csvAndTSV() throws {
         let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/gif.gif")])
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        #expect(lines.first == "status,format,width,height,blur,smudge,exposure,aesthetic,gate,gateScore,elapsedMs,path,message")
+        #expect(lines.first == "status,format,width,height,blur,smudge,exposure,aesthetic,text,gate,gateScore,elapsedMs,path,message")
         #expect(lines.count == 3)
         #expect(lines[1].hasPrefix("ok,png,37,23,"))
-        #expect(lines[2].hasPrefix("decode.unsupportedFormat,,,,,,,,,,,"))
+        #expect(lines[2].hasPrefix("decode.unsupportedFormat,,,,,,,,,,,,"))
         let tsv = try Binary.run(["score", "--format", "tsv", Fixtures.path("png/gray8.png")])
-        #expect(tsv.stdout.split(separator: "\n").first == "status\tformat\twidth\theight\tblur\tsmudge\texposure\taesthetic\tgate\tgateScore\telapsedMs\tpath\tmessage")
+        #expect(tsv.stdout.split(separator: "\n").first == "status\tformat\twidth\theight\tblur\tsmudge\texposure\taesthetic\ttext\tgate\tgateScore\telapsedMs\tpath\tmessage")
     }
 
     /// Files named by options (a policy, a profile, custom words, a scores file) are opened
@@ -458,7 +458,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.16.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.17.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {
