@@ -81,6 +81,8 @@ struct Calibrate: ParsableCommand {
     /// The analyzer with the --model files in force, and the calibrated detector's model.
     func loadedModels() throws -> (analyzer: QualityAnalyzer, model: DetectorModel?) {
         var analyzer = QualityAnalyzer()
+        // A diagnostic field is measured only when asked for.
+        analyzer.diagnostics = detector.detectorName.flatMap { DetectorRegistry.builtIn[$0]?.descriptor.field(named: detector.measure) }?.isDiagnostic ?? false
         var policy = QualityPolicy.default
         var model = detector.detector.flatMap { ModelSet.bundled.models[$0.rawValue] }
         for path in models {

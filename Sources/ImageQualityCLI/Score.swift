@@ -42,6 +42,9 @@ struct AnalysisFlags: ParsableArguments {
         valueName: "kind"))
     var content: ContentJudgement?
 
+    @Flag(name: .long, help: "Also measure and record the diagnostic fields, which no confidence reads and which cost time: smudge's spectralSlope, slopeSpread, highFrequency, softIslands, streakAlignment and streakAngle.")
+    var diagnostics = false
+
     @Flag(name: .long, help: "Add each stage's time to every record as \"timings\" (read, decode, convert, prepare, shared steps, each detector, gate; milliseconds, own time only).")
     var timings = false
 
@@ -63,6 +66,7 @@ struct AnalysisFlags: ParsableArguments {
     /// --fail-under, in that order.
     func configuration(decodeOptions: DecodeOptions) throws -> Assessor.Configuration {
         var analyzer = QualityAnalyzer(detectors: detectors.kinds)
+        analyzer.diagnostics = diagnostics
         var resolved = QualityPolicy.default
         do {
             for model in models { try ModelSet.loadModel(contentsOf: model).apply(to: &analyzer, policy: &resolved) }

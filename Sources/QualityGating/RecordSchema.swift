@@ -126,10 +126,11 @@ public enum RecordSchema {
         ])
     }
 
-    /// A detector's member: an object with every descriptor field.
+    /// A detector's member: an object with every descriptor field; the diagnostic ones are
+    /// present only with `--diagnostics`.
     static func schema(of descriptor: MetricDescriptor) -> JSONValue {
         let properties: [(String, JSONValue)] = descriptor.fields.map { field in
-            let meaning = "\(field.meaning) (\(field.units))"
+            let meaning = "\(field.meaning) (\(field.units))" + (field.isDiagnostic ? "; present only with --diagnostics" : "")
             switch field.kind {
             case .number:
                 return (field.name, number(meaning, range: boundedUnits.contains(field.units) ? field.range : nil))
@@ -151,7 +152,7 @@ public enum RecordSchema {
         return .object([
             ("type", .string("object")),
             ("description", .string("\(descriptor.meaning). \(descriptor.caveats)")),
-            ("required", .array(descriptor.fields.map { .string($0.name) })),
+            ("required", .array(descriptor.fields.filter { !$0.isDiagnostic }.map { .string($0.name) })),
             ("properties", .object(properties)),
             ("additionalProperties", .bool(false)),
         ])

@@ -19,9 +19,13 @@ public protocol ImageQualityRequest: Sendable {
 /// is the probability-like confidence that something on the lens obscures the image.
 public struct DetectLensSmudgeRequest: ImageQualityRequest {
     public var detector = SmudgeDetector()
+    /// Also measure the diagnostic fields (tile spectra, streaks, soft islands).
+    public var diagnostics = false
     public init() {}
     public var detectors: Set<DetectorKind> { [.smudge] }
-    public func perform(on image: AnalysisImage) -> SmudgeObservation { detector.analyze(image) }
+    public func perform(on image: AnalysisImage) -> SmudgeObservation {
+        detector.analyze(image, tiles: TileAnalysis(image.luma), diagnostics: diagnostics)
+    }
 }
 
 /// Blur (defocus and motion); Vision has no such request, so the name follows the pattern.

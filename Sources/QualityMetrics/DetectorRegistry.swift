@@ -116,11 +116,14 @@ public final class AnalysisContext {
     public let registry: DetectorRegistry
     /// Names of the detectors whose observations the report will hold.
     public let reported: Set<String>
+    /// Whether to measure the diagnostic fields too (`MetricDescriptor.Field.isDiagnostic`).
+    public let diagnostics: Bool
 
-    init(_ image: AnalysisImage, registry: DetectorRegistry, reported: Set<String>) {
+    init(_ image: AnalysisImage, registry: DetectorRegistry, reported: Set<String>, diagnostics: Bool) {
         self.image = image
         self.registry = registry
         self.reported = reported
+        self.diagnostics = diagnostics
     }
 
     /// Stage times, when asked for.

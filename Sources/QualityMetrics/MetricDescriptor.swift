@@ -26,6 +26,9 @@ public struct MetricDescriptor: Sendable, Equatable {
         /// The values a number can take (for a flag or label, 0…1 by convention).
         public var range: ClosedRange<Double>
         public var kind: Kind
+        /// Measured and recorded only when diagnostics are asked for (`--diagnostics`): the
+        /// confidence does not read it, and it costs time.
+        public var isDiagnostic = false
 
         public init(_ name: String, _ meaning: String, units: String, range: ClosedRange<Double>, kind: Kind = .number) {
             self.name = name
@@ -99,8 +102,15 @@ public struct ObservationField<Observation>: @unchecked Sendable {
         case derivedFlag((Observation) -> Bool)
     }
 
-    public let field: MetricDescriptor.Field
+    public private(set) var field: MetricDescriptor.Field
     let access: Access
+
+    /// The same member, measured and recorded only with diagnostics.
+    public var diagnostic: Self {
+        var copy = self
+        copy.field.isDiagnostic = true
+        return copy
+    }
 
     /// A numeric member.
     public static func number(
@@ -149,6 +159,9 @@ public protocol DetectorObservation: Sendable, Equatable, Codable {
     static var fields: [ObservationField<Self>] { get }
     /// Every member zero (or false): the start of decoding.
     init()
+    /// Whether the diagnostic fields were measured, so the record holds them (true by
+    /// default: a type without diagnostic fields has nothing to leave out).
+    var includesDiagnostics: Bool { get set }
     /// The numeric measurement called `name`: a numeric field, or (for a detector whose
     /// calibrated measure is derived from several fields) that measure; nil for neither.
     func measurement(_ name: String) -> Double?
@@ -177,9 +190,14 @@ extension DetectorObservation {
 
     public func measurement(_ name: String) -> Double? { numericField(name) }
 
+    public var includesDiagnostics: Bool {
+        get { true }
+        set {}
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: FieldKey.self)
-        for member in Self.fields {
+        for member in Self.fields where includesDiagnostics || !member.field.isDiagnostic {
             let key = FieldKey(member.field.name)
             switch member.access {
             case .number(let keyPath): try container.encode(self[keyPath: keyPath], forKey: key)
@@ -199,6 +217,7 @@ extension DetectorObservation {
         for member in Self.fields {
             let key = FieldKey(member.field.name)
             guard container.contains(key) else { continue }
+            if member.field.isDiagnostic { includesDiagnostics = true }
             switch member.access {
             case .number(let keyPath):
                 self[keyPath: keyPath] = try container.decodeIfPresent(Double.self, forKey: key) ?? .nan

@@ -101,6 +101,10 @@ public struct QualityAnalyzer: Sendable {
     public var registry: DetectorRegistry
     /// Names of the registered detectors to run.
     public var enabled: Set<String>
+    /// Whether to measure and record the diagnostic fields too (`--diagnostics`): fields
+    /// no confidence reads, which cost time (the smudge detector's tile spectra, streaks
+    /// and soft islands).
+    public var diagnostics = false
 
     /// The built-in detectors to run; setting it keeps the other registered detectors' choice.
     public var detectors: Set<DetectorKind> {
@@ -178,7 +182,7 @@ public struct QualityAnalyzer: Sendable {
     /// be guesses.
     public func analyze(_ image: AnalysisImage, timings: inout StageTimings?) -> QualityReport {
         guard Self.canMeasure(image.fullSize) else { return QualityReport(fullSize: image.fullSize) }
-        let context = AnalysisContext(image, registry: registry, reported: enabled)
+        let context = AnalysisContext(image, registry: registry, reported: enabled, diagnostics: diagnostics)
         context.timings = timings
         defer { timings = context.timings }
         var report = QualityReport(fullSize: image.fullSize)

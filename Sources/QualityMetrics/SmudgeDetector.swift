@@ -72,35 +72,44 @@ public struct SmudgeDetector: Detector {
     static let tile = 64
 
     public func analyze(_ context: AnalysisContext) -> SmudgeObservation {
-        context.measured("smudge") { analyze(context.image, tiles: context.tiles) }
+        context.measured("smudge") { analyze(context.image, tiles: context.tiles, diagnostics: context.diagnostics) }
     }
 
+    /// Every field, diagnostics included.
     public func analyze(_ image: AnalysisImage) -> SmudgeObservation {
-        analyze(image, tiles: TileAnalysis(image.luma))
+        analyze(image, tiles: TileAnalysis(image.luma), diagnostics: true)
     }
 
     /// - Parameter tiles: the tile analysis of `image.luma`.
-    public func analyze(_ image: AnalysisImage, tiles: TileAnalysis) -> SmudgeObservation {
-        var (slopes, highs, orientations) = Self.tileSpectra(image.luma, noiseVariance: tiles.noiseVariance, moments: tiles.values)
-        let streaks = Self.streaks(orientations)
+    /// - Parameters:
+    ///   - tiles: the tile analysis of `image.luma`.
+    ///   - diagnostics: also measure the fields the confidence does not read: the tile
+    ///     spectra (one FFT per textured tile), streaks and soft islands.
+    public func analyze(_ image: AnalysisImage, tiles: TileAnalysis, diagnostics: Bool) -> SmudgeObservation {
         let darkest = VeilAnalysis.darkestChannel(image)
         let veil = Double(Histogram(darkest).percentile(0.02)) / 255
         let veiling = VeilAnalysis(image, darkest: darkest)
         let softness = percentile(tiles.widths, 0.5)
         let widthSpread = tiles.widths.isEmpty ? 0 : log(max(percentile(tiles.widths, 0.9), 1e-3) / max(percentile(tiles.widths, 0.1), 1e-3))
-        let islands = Self.softIslands(tiles)
         let w = self.evidence
         let evidence = w.intercept + w["veilFraction"] * veiling.veilFraction + w["veilShare"] * veiling.veilShare
+        var observation = SmudgeObservation(
+            confidence: mapping(evidence), spectralSlope: 0, slopeSpread: 0, highFrequency: 0, veil: veil,
+            evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: 0,
+            veilFraction: veiling.veilFraction, veilShare: veiling.veilShare, localContrast: veiling.localContrast, halo: veiling.halo)
+        guard diagnostics else { return observation }
+        var (slopes, highs, orientations) = Self.tileSpectra(image.luma, noiseVariance: tiles.noiseVariance, moments: tiles.values)
+        let streaks = Self.streaks(orientations)
         slopes.sort()
         highs.sort()
-        let slope = slopes.isEmpty ? 0 : percentile(slopes, 0.5)
-        let spread = slopes.isEmpty ? 0 : percentile(slopes, 0.75) - percentile(slopes, 0.25)
-        let high = highs.isEmpty ? 0 : percentile(highs, 0.5)
-        return SmudgeObservation(
-            confidence: mapping(evidence), spectralSlope: slope, slopeSpread: spread, highFrequency: high, veil: veil,
-            evidence: evidence, softness: softness, widthSpread: widthSpread, softIslands: islands,
-            veilFraction: veiling.veilFraction, veilShare: veiling.veilShare, localContrast: veiling.localContrast, halo: veiling.halo,
-            streakAlignment: streaks.alignment, streakAngle: streaks.angle)
+        observation.spectralSlope = slopes.isEmpty ? 0 : percentile(slopes, 0.5)
+        observation.slopeSpread = slopes.isEmpty ? 0 : percentile(slopes, 0.75) - percentile(slopes, 0.25)
+        observation.highFrequency = highs.isEmpty ? 0 : percentile(highs, 0.5)
+        observation.softIslands = Self.softIslands(tiles)
+        observation.streakAlignment = streaks.alignment
+        observation.streakAngle = streaks.angle
+        observation.includesDiagnostics = true
+        return observation
     }
 
     /// How much of the tiles' directional energy shares one orientation across the frame,
@@ -370,6 +379,8 @@ public struct SmudgeObservation: DetectorObservation {
     /// The angle of those lines, degrees counter-clockwise from horizontal as displayed.
     public var streakAngle = 0.0
     public var evidence = 0.0
+    /// Whether the spectral, streak and soft-island fields were measured (`--diagnostics`).
+    public var includesDiagnostics = false
 
     public init() {}
 
@@ -397,19 +408,19 @@ public struct SmudgeObservation: DetectorObservation {
 
     public static let fields: [ObservationField<Self>] = [
         .number("confidence", \.confidence, "confidence that something on the lens obscures the image: 0 clean, 1 smudged", units: "probability", range: 0...1),
-        .number("spectralSlope", \.spectralSlope, "median log-log slope of tile power spectra", units: "slope", range: -8...0),
-        .number("slopeSpread", \.slopeSpread, "interquartile range of tile slopes (unevenness across the frame)", units: "slope", range: 0...8),
-        .number("highFrequency", \.highFrequency, "median share of spectral power above 1/8 cycle per pixel", units: "fraction", range: 0...1),
+        .number("spectralSlope", \.spectralSlope, "median log-log slope of tile power spectra", units: "slope", range: -8...0).diagnostic,
+        .number("slopeSpread", \.slopeSpread, "interquartile range of tile slopes (unevenness across the frame)", units: "slope", range: 0...8).diagnostic,
+        .number("highFrequency", \.highFrequency, "median share of spectral power above 1/8 cycle per pixel", units: "fraction", range: 0...1).diagnostic,
         .number("veil", \.veil, "darkest tones' lift above black (2nd percentile of the darkest channel), 0–1", units: "fraction", range: 0...1),
         .number("softness", \.softness, "median noise-corrected edge width over textured tiles", units: "px", range: 0...64),
         .number("widthSpread", \.widthSpread, "ln(90th / 10th percentile) of tile edge widths", units: "ln ratio", range: 0...8),
-        .number("softIslands", \.softIslands, "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1),
+        .number("softIslands", \.softIslands, "share of textured tiles 1.8× softer than their neighbours", units: "fraction", range: 0...1).diagnostic,
         .number("veilFraction", \.veilFraction, "5th percentile over structured 32-px tiles (fine detail, not smooth gradients) of darkest (2nd percentile of the darkest channel) over brightest (98th of luma) tones, in linear light", units: "fraction", range: 0...1),
         .number("veilShare", \.veilShare, "5th percentile over the same tiles of luma's darkest tones (2nd percentile) over the tile's mean, in linear light: the share of the light scattered", units: "fraction", range: 0...1),
         .number("localContrast", \.localContrast, "90th percentile over 8-px blocks of the standard deviation of log2 luminance", units: "stops", range: 0...8),
         .number("halo", \.halo, "5th percentile of the darkest channel 1-3% of the long side from the highlights (luma >= 245) minus that 6-15% away, in linear light; 0 without highlights (under 0.1% or over half the frame)", units: "fraction", range: -1...1),
-        .number("streakAlignment", \.streakAlignment, "length of the textured tiles' mean doubled-angle moment of mid-band spectral power: 0 directions everywhere, 1 one line angle across the frame (streaks; also motion blur and one-direction scenes)", units: "fraction", range: 0...1),
-        .number("streakAngle", \.streakAngle, "angle of those lines, counter-clockwise from horizontal as displayed", units: "degrees", range: 0...180),
+        .number("streakAlignment", \.streakAlignment, "length of the textured tiles' mean doubled-angle moment of mid-band spectral power: 0 directions everywhere, 1 one line angle across the frame (streaks; also motion blur and one-direction scenes)", units: "fraction", range: 0...1).diagnostic,
+        .number("streakAngle", \.streakAngle, "angle of those lines, counter-clockwise from horizontal as displayed", units: "degrees", range: 0...180).diagnostic,
         .number("evidence", \.evidence, "log-odds of a smudge from veilFraction and veilShare, before mapping", units: "log-odds", range: -100...100),
     ]
 }

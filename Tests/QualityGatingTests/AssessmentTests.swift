@@ -114,10 +114,18 @@ struct AssessmentTests {
         let record = Assessor().assess(contentsOf: Fixtures.path("jpeg/large.jpg")).record
         guard case .object(let members) = record else { Issue.record("not an object"); return }
         #expect(members.map(\.0) == ["path", "format", "width", "height", "blur", "smudge", "exposure", "aesthetic", "text", "gate", "elapsedMs"])
-        // Each detector's members are its descriptor's fields, in order.
+        // Each detector's members are its descriptor's fields, in order, the diagnostic ones
+        // only when asked for.
+        var analyzer = QualityAnalyzer()
+        analyzer.diagnostics = true
+        let diagnosed = Assessor(Assessor.Configuration(analyzer: analyzer)).assess(contentsOf: Fixtures.path("jpeg/large.jpg")).record
+        #expect(diagnosed[path: "smudge.spectralSlope"] != nil && record[path: "smudge.spectralSlope"] == nil)
+        #expect(diagnosed[path: "smudge.confidence"] == record[path: "smudge.confidence"])
         for kind in DetectorKind.allCases {
             guard case .object(let fields)? = record[path: kind.descriptor.name] else { Issue.record("no \(kind)"); continue }
-            #expect(fields.map(\.0) == kind.descriptor.fields.map(\.name), "\(kind)")
+            #expect(fields.map(\.0) == kind.descriptor.fields.filter { !$0.isDiagnostic }.map(\.name), "\(kind)")
+            guard case .object(let all)? = diagnosed[path: kind.descriptor.name] else { Issue.record("no \(kind)"); continue }
+            #expect(all.map(\.0) == kind.descriptor.fields.map(\.name), "\(kind)")
             for (name, value) in fields {
                 if case .double(let number) = value { #expect(number == (number * 10_000).rounded() / 10_000, "\(kind).\(name)") }
             }
