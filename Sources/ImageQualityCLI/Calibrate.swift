@@ -189,7 +189,7 @@ struct Calibrate: ParsableCommand {
         let indices = AnyIterator(samples.indices.makeIterator())
         let files = samples.map(\.file)
         var measured: [Int: Assessment] = [:]
-        OrderedParallelMap(indices, jobs: jobs).run(
+        OrderedBatch(indices, jobs: jobs).run(
             makeWorker: {
                 let assessor = Assessor(Assessor.Configuration(analyzer: analyzer))
                 return { assessor.assess(contentsOf: files[$0]) }

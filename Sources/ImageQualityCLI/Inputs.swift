@@ -141,10 +141,11 @@ struct InputExpander: Sendable {
         }
     }
 
-    /// How many paths `arguments` name, or nil when one of them is `-`.
-    func count(_ arguments: [String]) -> Int? {
+    /// Every path `arguments` name, directories walked once, for a batch that counts them
+    /// first (the progress bar); nil when one of them is `-` (stdin is read as it comes).
+    func expanded(_ arguments: [String]) -> [String]? {
         if arguments.contains("-") { return nil }
-        return arguments.reduce(0) { $0 + (FileSystemPath.isDirectory($1) ? files(inDirectory: $1)?.count ?? 1 : 1) }
+        return Array(paths(arguments, standardInput: FileDescriptorLines(descriptor: -1, nullSeparated: nullSeparated)))
     }
 }
 

@@ -6,6 +6,7 @@ import ImagingCore
 import QualityGating
 import TesseractBackend
 import TextRecognition
+import Synchronization
 
 /// `imgquality ocr`: decode once, gate, and recognize only what will read well.
 struct OCR: AsyncParsableCommand {
@@ -103,14 +104,16 @@ struct OCR: AsyncParsableCommand {
         let expander = InputExpander(allFiles: input.allFiles, nullSeparated: input.null)
         let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)
         let start = ContinuousClock.now
-        var summary = BatchSummary()
+        let tally = Mutex(BatchSummary())
         let (format, force, recognitionOptions) = (self.format, self.force, options)
-        await orderedConcurrentMap(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs) { path in
+        await OrderedBatch(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs).run { path in
             await OCROutcome.run(gated, path: path, options: recognitionOptions, force: force)
-        } emit: { outcome in
-            switch outcome.result {
-            case .failed(let error): summary.add(failure: error.code)
-            case .recognized(let recognition): summary.add(recognition.decision)
+        } emit: { _, outcome in
+            tally.withLock { summary in
+                switch outcome.result {
+                case .failed(let error): summary.add(failure: error.code)
+                case .recognized(let recognition): summary.add(recognition.decision)
+                }
             }
             switch format {
             case .text: Terminal.write(outcome.text, to: STDOUT_FILENO)
@@ -122,6 +125,7 @@ struct OCR: AsyncParsableCommand {
         }
         // Tesseract's engines end here, on this thread, not while the process exits.
         recognizer.releaseIdleEngines()
+        let summary = tally.withLock { $0 }
         if !quiet { Terminal.write(summary.text(elapsed: ContinuousClock.now - start, width: Terminal.errorColumns), to: STDERR_FILENO) }
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }

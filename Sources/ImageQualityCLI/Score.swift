@@ -289,8 +289,10 @@ struct BatchRun {
     func execute(standardInput: Int32, standardOutput: Int32) -> BatchSummary {
         let start = ContinuousClock.now
         let lines = FileDescriptorLines(descriptor: standardInput, nullSeparated: expander.nullSeparated)
-        let paths = expander.paths(inputs, standardInput: lines)
-        let progress = showsProgress ? ProgressBar(total: expander.count(inputs)) : nil
+        // With a progress bar, directories are walked once, up front, to know the total.
+        let listed = showsProgress ? expander.expanded(inputs) : nil
+        let paths = listed.map { AnyIterator($0.makeIterator()) } ?? expander.paths(inputs, standardInput: lines)
+        let progress = showsProgress ? ProgressBar(total: listed?.count) : nil
         let sharesTerminal = showsProgress && isatty(standardOutput) != 0
         var writer: RecordWriter?
         if case .records(let format) = output { writer = RecordWriter(format: format) }
@@ -332,7 +334,7 @@ struct BatchRun {
         var held: [(Assessment, [UInt8]?)] = []
         let configuration = self.configuration
         let holds = keepBest != nil
-        OrderedParallelMap(paths, jobs: jobs).run(
+        OrderedBatch(paths, jobs: jobs).run(
             makeWorker: {
                 let assessor = Assessor(configuration)
                 return { path -> (Assessment, [UInt8]?) in

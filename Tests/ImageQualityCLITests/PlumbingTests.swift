@@ -8,64 +8,6 @@ import _ImagingTestSupport
 
 @Suite("CLI plumbing")
 struct PlumbingTests {
-    @Test(arguments: [1, 2, 4])
-    func orderedParallelMapKeepsInputOrderAndBoundsTheWindow(jobs: Int) {
-        let inputs = Array(0..<200)
-        let inFlight = Counter()
-        var emitted: [Int] = []
-        let window = 8
-        OrderedParallelMap(AnyIterator(inputs.makeIterator()), jobs: jobs, window: window).run(
-            makeWorker: {
-                return { value in
-                    inFlight.add(1)
-                    // Later inputs tend to finish first.
-                    usleep(UInt32((200 - value) % 7 * 300))
-                    inFlight.add(-1)
-                    return value * 10
-                }
-            },
-            emit: { input, output in
-                #expect(output == input * 10)
-                emitted.append(input)
-            })
-        #expect(emitted == inputs)
-        #expect(inFlight.peak <= jobs)
-    }
-
-    @Test func emptyInputFinishes() {
-        var count = 0
-        OrderedParallelMap(AnyIterator([Int]().makeIterator()), jobs: 3).run(
-            makeWorker: { { $0 } }, emit: { _, _ in count += 1 })
-        #expect(count == 0)
-    }
-
-    /// While the next input is still to come (a pipe with nothing more written yet), every
-    /// result already made is emitted: a pipeline sees its records as the paths arrive.
-    @Test(arguments: [1, 2])
-    func resultsAreEmittedWhileTheNextInputIsAwaited(jobs: Int) {
-        let emittedAll = DispatchSemaphore(value: 0)
-        let waitedTooLong = Counter()
-        var given = 0
-        let inputs = AnyIterator<Int> {
-            given += 1
-            if given <= 3 { return given }
-            // The fourth input comes only once the first three were emitted. A liveness
-            // bound, not a timing: a working map ends the wait at once, and only an emitter
-            // blocked behind this read reaches 300 s.
-            if emittedAll.wait(timeout: .now() + 300) == .timedOut { waitedTooLong.add(1) }
-            return nil
-        }
-        var emitted: [Int] = []
-        OrderedParallelMap(inputs, jobs: jobs).run(
-            makeWorker: { { $0 * 10 } },
-            emit: { _, output in
-                emitted.append(output)
-                if emitted.count == 3 { emittedAll.signal() }
-            })
-        #expect(emitted == [10, 20, 30])
-        #expect(waitedTooLong.value == 0, "the results waited for the next input")
-    }
-
     @Test func csvQuoting() {
         #expect(RecordWriter.csvQuoted("plain") == "plain")
         #expect(RecordWriter.csvQuoted("a,b") == "\"a,b\"")
@@ -83,8 +25,8 @@ struct PlumbingTests {
         let all = try #require(InputExpander(allFiles: true).files(inDirectory: folder.path + "/"))
         #expect(all.count == 6)
         #expect(InputExpander().files(inDirectory: folder.path + "/no-such-directory") == nil)
-        #expect(InputExpander().count([folder.path, "x.png"]) == 6)
-        #expect(InputExpander().count([folder.path, "-"]) == nil)
+        #expect(InputExpander().expanded([folder.path, "x.png"]) == names.map { folder.path + "/" + $0 } + ["x.png"])
+        #expect(InputExpander().expanded([folder.path, "-"]) == nil)
     }
 
     @Test func standardInputRecords() throws {
@@ -173,20 +115,5 @@ struct PlumbingTests {
         let text = try String(contentsOfFile: outputPath, encoding: .utf8)
         #expect(text.split(separator: "\n").count == 2)
         #expect(text.contains(#""error":{"code":"decode.tooManyPixels""#))
-    }
-}
-
-/// A thread-safe counter that remembers its peak.
-final class Counter: Sendable {
-    private let state = Mutex<(value: Int, peak: Int)>((0, 0))
-
-    var peak: Int { state.withLock { $0.peak } }
-    var value: Int { state.withLock { $0.value } }
-
-    func add(_ delta: Int) {
-        state.withLock {
-            $0.value += delta
-            $0.peak = max($0.peak, $0.value)
-        }
     }
 }
