@@ -101,21 +101,17 @@ public struct QualityProfile: Sendable, Equatable, Codable {
             throw ProfileError(.invalid, "\(path) is not a calibration profile: \(JSONDecodingWords.describe(error))")
         }
         // A key this version does not read would be silently ignored: refuse it, at any depth.
-        func refuseUnknownKeys(_ object: Any?, known: [String], at place: String) throws(ProfileError) {
-            guard let members = object as? [String: Any] else { return }
-            for key in members.keys.sorted() where !known.contains(key) {
-                throw ProfileError(
-                    .invalid, "\(path) has an unknown key \"\(place)\(key)\" (known there: \(known.joined(separator: ", ")))")
-            }
-        }
-        func names<Keys: CodingKey & CaseIterable>(_: Keys.Type) -> [String] { Keys.allCases.map(\.stringValue) }
         let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        try refuseUnknownKeys(root, known: names(CodingKeys.self), at: "")
-        try refuseUnknownKeys(root?["gate"], known: names(GateCalibration.CodingKeys.self), at: "gate.")
+        var objects: [(Any?, [String], String)] = [
+            (root, KnownKeys.of(CodingKeys.self), ""), (root?["gate"], KnownKeys.of(GateCalibration.CodingKeys.self), "gate."),
+        ]
         for (name, calibration) in (root?["detectors"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            try refuseUnknownKeys(calibration, known: names(DetectorCalibration.CodingKeys.self), at: "detectors.\(name).")
+            objects.append((calibration, KnownKeys.of(DetectorCalibration.CodingKeys.self), "detectors.\(name)."))
             let mapping = (calibration as? [String: Any])?["mapping"]
-            try refuseUnknownKeys(mapping, known: names(LogisticMapping.CodingKeys.self), at: "detectors.\(name).mapping.")
+            objects.append((mapping, KnownKeys.of(LogisticMapping.CodingKeys.self), "detectors.\(name).mapping."))
+        }
+        for (object, known, place) in objects {
+            if let problem = KnownKeys.unknown(in: object, known: known, at: place, source: path) { throw ProfileError(.invalid, problem) }
         }
         // Thresholds are confidences and the minimum score a gate score: outside 0–1 they
         // would pass or reject every image.

@@ -194,22 +194,19 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         } catch {
             throw ModelError(.invalid, "\(source) is not a detector model: \(JSONDecodingWords.describe(error))")
         }
-        func refuseUnknownKeys(_ object: Any?, known: [String], at place: String) throws(ModelError) {
-            guard let members = object as? [String: Any] else { return }
-            for key in members.keys.sorted() where !known.contains(key) {
-                throw ModelError(.invalid, "\(source) has an unknown key \"\(place)\(key)\" (known there: \(known.joined(separator: ", ")))")
-            }
-        }
-        func names<Keys: CodingKey & CaseIterable>(_: Keys.Type) -> [String] { Keys.allCases.map(\.stringValue) }
         let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        try refuseUnknownKeys(root, known: names(CodingKeys.self), at: "")
-        try refuseUnknownKeys(root?["mapping"], known: names(LogisticMapping.CodingKeys.self), at: "mapping.")
-        try refuseUnknownKeys(root?["fit"], known: names(Provenance.CodingKeys.self), at: "fit.")
+        var objects: [(Any?, [String], String)] = [
+            (root, KnownKeys.of(CodingKeys.self), ""), (root?["mapping"], KnownKeys.of(LogisticMapping.CodingKeys.self), "mapping."),
+            (root?["fit"], KnownKeys.of(Provenance.CodingKeys.self), "fit."),
+        ]
         for (name, value) in (root?["evidence"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            try refuseUnknownKeys(value, known: names(LinearModel.CodingKeys.self), at: "evidence.\(name).")
+            objects.append((value, KnownKeys.of(LinearModel.CodingKeys.self), "evidence.\(name)."))
         }
         for (name, value) in (root?["thresholds"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            try refuseUnknownKeys(value, known: names(Threshold.CodingKeys.self), at: "thresholds.\(name).")
+            objects.append((value, KnownKeys.of(Threshold.CodingKeys.self), "thresholds.\(name)."))
+        }
+        for (object, known, place) in objects {
+            if let problem = KnownKeys.unknown(in: object, known: known, at: place, source: source) { throw ModelError(.invalid, problem) }
         }
         return model
     }
@@ -231,6 +228,20 @@ public enum ModelErrorKind: String, ErrorKind {
     case unreadable = "model.unreadable"
     /// The file is not a model this version reads, or does not fit its detector.
     case invalid = "model.invalid"
+}
+
+/// The keys a JSON object may hold, so a misspelt key is refused instead of ignored.
+package enum KnownKeys {
+    /// The keys of a `CodingKeys` enumeration.
+    package static func of<Keys: CodingKey & CaseIterable>(_: Keys.Type) -> [String] { Keys.allCases.map(\.stringValue) }
+
+    /// The first key of `object` (a JSON object, in sorted order) that is not in `known`,
+    /// said in words with its place and `source`; nil when there is none or `object` is no object.
+    package static func unknown(in object: Any?, known: [String], at place: String, source: String) -> String? {
+        guard let members = object as? [String: Any] else { return nil }
+        guard let key = members.keys.sorted().first(where: { !known.contains($0) }) else { return nil }
+        return "\(source) has an unknown key \"\(place)\(key)\" (known there: \(known.joined(separator: ", ")))"
+    }
 }
 
 /// A JSON decoding error in words: what is wrong and at which key, without the type's internals.
