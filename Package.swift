@@ -10,6 +10,7 @@ let products: [Product] = [
     .library(name: "ImageKernels", targets: ["ImageKernels"]),
     .library(name: "QualityMetrics", targets: ["QualityMetrics"]),
     .library(name: "QualityGating", targets: ["QualityGating"]),
+    .library(name: "QualityAssessment", targets: ["QualityAssessment"]),
     .library(name: "QualityCalibration", targets: ["QualityCalibration"]),
     // The recognizer seam alone: a third-party backend links no codec or metric.
     .library(name: "TextRecognition", targets: ["TextRecognition"]),
@@ -58,26 +59,29 @@ let libraries: [Target] = [
     .target(
         name: "QualityMetrics", dependencies: ["ImagingCore", "ImageCodecs", "ImageKernels"],
         resources: [.copy("Models")]),
-    // Layer 3: the assessment pipeline (decode once, analyse, gate), the record and its schema.
+    // Layer 3: the gate (policy, decisions with reasons), profiles, the JSON values records are written as.
     .target(name: "QualityGating", dependencies: ["QualityMetrics", "ImageCodecs", "ImagingCore"]),
+    // Layer 3: the assessment pipeline above the gate (decode once, analyse, gate), the record
+    // and its schema, Vision-style requests, and the batch engine.
+    .target(name: "QualityAssessment", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 4: ROC/PR analysis, threshold choice, logistic fits, reports and profiles.
     .target(
         name: "QualityCalibration",
         dependencies: [
-            "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore",
+            "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore",
             .product(name: "SwiftCSV", package: "SwiftCSV"),
         ]),
     // Layer 1: the TextRecognizer seam, its conformance checks, a fake, and the command backend.
     .target(name: "TextRecognition", dependencies: ["ImagingCore"]),
     // Layer 4: the gated flow: assess, then recognize what passes.
-    .target(name: "GatedRecognition", dependencies: ["TextRecognition", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
+    .target(name: "GatedRecognition", dependencies: ["TextRecognition", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 4: the Tesseract backend (libtesseract's C API).
     .target(name: "TesseractBackend", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CTesseract"]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
         dependencies: [
-            "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityCalibration",
+            "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityAssessment", "QualityCalibration",
             "TextRecognition", "GatedRecognition", "TesseractBackend",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -93,30 +97,37 @@ let tests: [Target] = [
     .testTarget(name: "ImageKernelsTests", dependencies: ["ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "QualityMetricsTests",
-        dependencies: ["QualityMetrics", "QualityGating", "ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
-    .testTarget(name: "QualityCalibrationTests", dependencies: ["QualityCalibration", "QualityGating", "QualityMetrics", "_ImagingTestSupport"]),
+        dependencies: ["QualityMetrics", "QualityGating", "QualityAssessment", "ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(
+        name: "QualityCalibrationTests",
+        dependencies: ["QualityCalibration", "QualityAssessment", "QualityGating", "QualityMetrics", "_ImagingTestSupport"]),
     .testTarget(
         name: "QualityGatingTests",
         dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(
+        name: "QualityAssessmentTests",
+        dependencies: ["QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "TextRecognitionTests", dependencies: ["TextRecognition", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "GatedRecognitionTests",
-        dependencies: ["GatedRecognition", "TextRecognition", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+        dependencies: [
+            "GatedRecognition", "TextRecognition", "QualityAssessment", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport",
+        ]),
     .testTarget(
         name: "TesseractBackendTests",
         dependencies: [
-            "TesseractBackend", "GatedRecognition", "TextRecognition", "QualityGating", "ImageCodecs", "ImagingCore",
+            "TesseractBackend", "GatedRecognition", "TextRecognition", "QualityAssessment", "QualityGating", "ImageCodecs", "ImagingCore",
             "_ImagingTestSupport",
         ]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",
-        dependencies: ["ImageQualityCLI", "imgquality", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+        dependencies: ["ImageQualityCLI", "imgquality", "QualityAssessment", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     // The long runs, apart from the unit tests: real-photo ladders, the hostile corpus, the
     // 5 000-input batch. `Scripts/test.sh` runs them once, after the unit tests.
     .testTarget(
         name: "IntegrationTests",
-        dependencies: ["imgquality", "QualityMetrics", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+        dependencies: ["imgquality", "QualityMetrics", "QualityAssessment", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
 ]
 
 let package = Package(

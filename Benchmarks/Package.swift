@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "ImageKernels", package: "imgquality"),
                 .product(name: "QualityMetrics", package: "imgquality"),
                 .product(name: "QualityGating", package: "imgquality"),
+                .product(name: "QualityAssessment", package: "imgquality"),
             ],
             path: "Benchmarks/Pipeline",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -32,7 +32,7 @@ let package = Package(
         // ImageDecoder on bytes that sniff as TIFF (libtiff through the C shim), first or second page.
         fuzzTarget("FuzzTIFF", ["ImageCodecs"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
-        fuzzTarget("FuzzAssessment", ["QualityGating", "ImageCodecs"]),
+        fuzzTarget("FuzzAssessment", ["QualityAssessment", "QualityGating", "ImageCodecs"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ImageCodecs
 import ImagingCore
+import QualityAssessment
 import QualityGating
 import QualityMetrics
 import TextRecognition

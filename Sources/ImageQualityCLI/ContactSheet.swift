@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import ImageKernels
 import ImagingCore
+import QualityAssessment
 import QualityCalibration
 import QualityGating
 import QualityMetrics

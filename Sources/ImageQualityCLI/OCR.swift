@@ -3,10 +3,11 @@ import Foundation
 import GatedRecognition
 import ImageCodecs
 import ImagingCore
+import QualityAssessment
 import QualityGating
+import Synchronization
 import TesseractBackend
 import TextRecognition
-import Synchronization
 
 /// `imgquality ocr`: decode once, gate, and recognize only what will read well.
 struct OCR: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import QualityAssessment
 import QualityGating
 
 /// How records are printed.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QualityAssessment
 import QualityGating
 
 /// `imgquality schema`: the JSON Schema of the score record.

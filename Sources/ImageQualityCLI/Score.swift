@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityAssessment
 import QualityGating
 import QualityMetrics
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import ImagingCore
+import QualityAssessment
 import QualityGating
 
 /// The `table` format: one row per input that fits the terminal's width. Columns never

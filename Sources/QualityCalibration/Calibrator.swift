@@ -1,5 +1,6 @@
 import Foundation
 import ImagingCore
+import QualityAssessment
 import QualityGating
 import QualityMetrics
 

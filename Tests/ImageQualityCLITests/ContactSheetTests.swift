@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityAssessment
 import QualityCalibration
 import QualityGating
 import Testing

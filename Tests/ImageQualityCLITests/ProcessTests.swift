@@ -1,4 +1,5 @@
 import Foundation
+import QualityAssessment
 import Testing
 import _ImagingTestSupport
 

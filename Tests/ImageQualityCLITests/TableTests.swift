@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImagingCore
+import QualityAssessment
 import QualityGating
 import QualityMetrics
 import Testing

@@ -1,5 +1,6 @@
 import ImageKernels
 import ImagingCore
+import QualityAssessment
 import QualityGating
 import Testing
 import _ImagingTestSupport

@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
 import ImageCodecs
 import ImagingCore
+import QualityAssessment
 import QualityGating
+import Synchronization
 import Testing
 import TextRecognition
 

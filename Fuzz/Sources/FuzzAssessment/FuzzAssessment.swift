@@ -1,5 +1,6 @@
 import FuzzSupport
 import ImageCodecs
+import QualityAssessment
 import QualityGating
 
 /// Two assessors, as the command line makes them: the detectors' reduced JPEG scale, and every

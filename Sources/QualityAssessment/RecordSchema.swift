@@ -1,5 +1,6 @@
 import ImageCodecs
 import ImagingCore
+import QualityGating
 import QualityMetrics
 
 /// The JSON Schema (draft 2020-12) of the score record, generated from the same types and

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityAssessment
 import QualityGating
 import QualityMetrics
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityGating
 import QualityMetrics
 
 /// Everything imgquality says about one input: what it is, what each detector found,

@@ -1,4 +1,5 @@
 import Foundation
+import QualityAssessment
 import QualityGating
 import Synchronization
 import Testing

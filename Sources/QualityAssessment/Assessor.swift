@@ -1,5 +1,6 @@
 import ImageCodecs
 import ImagingCore
+import QualityGating
 import QualityMetrics
 
 /// The one assessment pipeline: decode once, build the analysis image, run the detectors

@@ -1,5 +1,6 @@
 import ImageCodecs
 import ImagingCore
+import QualityGating
 import QualityMetrics
 
 /// A question asked of an image, in the shape of Apple Vision's requests: performed on
