@@ -64,11 +64,16 @@ let libraries: [Target] = [
     // Layer 3: the assessment pipeline above the gate (decode once, analyse, gate), the record
     // and its schema, Vision-style requests, and the batch engine.
     .target(name: "QualityAssessment", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
-    // Layer 4: ROC/PR analysis, threshold choice, logistic fits, reports and profiles.
+    // Layer 4: reports a person reads: the contact sheet, SVG plots, thumbnails from decoded
+    // pixels, number formatting and command quoting, shared with the calibration report.
+    .target(
+        name: "QualityReports",
+        dependencies: ["QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore"]),
+    // Layer 4: ROC/PR analysis, threshold choice, logistic fits, the calibration report and profiles.
     .target(
         name: "QualityCalibration",
         dependencies: [
-            "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore",
+            "QualityReports", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore",
             .product(name: "SwiftCSV", package: "SwiftCSV"),
         ]),
     // Layer 1: the TextRecognizer seam, its conformance checks, a fake, and the command backend.
@@ -81,7 +86,7 @@ let libraries: [Target] = [
     .target(
         name: "ImageQualityCLI",
         dependencies: [
-            "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityAssessment", "QualityCalibration",
+            "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityAssessment", "QualityReports", "QualityCalibration",
             "TextRecognition", "GatedRecognition", "TesseractBackend",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -100,10 +105,11 @@ let tests: [Target] = [
         dependencies: ["QualityMetrics", "QualityGating", "QualityAssessment", "ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "QualityCalibrationTests",
-        dependencies: ["QualityCalibration", "QualityAssessment", "QualityGating", "QualityMetrics", "_ImagingTestSupport"]),
+        dependencies: ["QualityCalibration", "QualityReports", "QualityAssessment", "QualityGating", "QualityMetrics", "_ImagingTestSupport"]),
     .testTarget(
         name: "QualityGatingTests",
         dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(name: "QualityReportsTests", dependencies: ["QualityReports", "_ImagingTestSupport"]),
     .testTarget(
         name: "QualityAssessmentTests",
         dependencies: ["QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
@@ -122,7 +128,7 @@ let tests: [Target] = [
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",
-        dependencies: ["ImageQualityCLI", "imgquality", "QualityAssessment", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+        dependencies: ["ImageQualityCLI", "imgquality", "QualityAssessment", "QualityReports", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     // The long runs, apart from the unit tests: real-photo ladders, the hostile corpus, the
     // 5 000-input batch. `Scripts/test.sh` runs them once, after the unit tests.
     .testTarget(

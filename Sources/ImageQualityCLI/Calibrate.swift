@@ -7,6 +7,7 @@ import QualityAssessment
 import QualityCalibration
 import QualityGating
 import QualityMetrics
+import QualityReports
 
 /// `imgquality calibrate`: fits a detector's mapping and threshold on labeled data and writes a report.
 struct Calibrate: ParsableCommand {
@@ -155,12 +156,15 @@ struct Calibrate: ParsableCommand {
         }
         var samples = dataset.samples
         let (analyzer, model) = try loadedModels()
+        // Thumbnails come from the pixels the measuring decoded; a scores file's images are
+        // decoded for their thumbnails only when the report shows them.
+        var thumbnails: [String: [UInt8]] = [:]
         if let scores {
             try measure(&samples, fromRecords: scores)
         } else {
-            measure(&samples, analyzer: analyzer)
+            thumbnails = measure(&samples, analyzer: analyzer, thumbnails: !noThumbnails)
         }
-        let command = (["imgquality"] + CommandLine.arguments.dropFirst()).map(Self.quoted).joined(separator: " ")
+        let command = CommandText.current
         let created = ISO8601DateFormatter().string(from: Date())
         let calibrator = Calibrator(
             quantity: detector, target: target, accuracyTarget: targetAccuracy, bootstrapResamples: bootstrap, baseModel: model)
@@ -172,9 +176,11 @@ struct Calibrate: ParsableCommand {
             Terminal.write("imgquality calibrate: \(error.message)\n", to: STDERR_FILENO)
             throw ExitCode(2)
         }
-        let thumbnails = noThumbnails ? nil : ThumbnailMaker()
+        let fromFiles = scores != nil && !noThumbnails
         do {
-            try CalibrationReport(result: result).write(to: report) { thumbnails?.jpeg(of: $0.file) }
+            try CalibrationReport(result: result).write(to: report) { sample in
+                thumbnails[sample.file] ?? (fromFiles ? Thumbnail.jpeg(ofFile: sample.file, longSide: Self.thumbnailLongSide) : nil)
+            }
         } catch let error as CalibrationError {
             // validate() found the folder writable, so this is a failure of the moment (a full
             // disk, a folder removed meanwhile): an output failure, status 74 as for score's output.
@@ -184,22 +190,36 @@ struct Calibrate: ParsableCommand {
         Terminal.write(Self.summary(result, report: report), to: STDOUT_FILENO)
     }
 
-    /// Scores every sample with the built-in detectors, in parallel.
-    func measure(_ samples: inout [CalibrationSample], analyzer: QualityAnalyzer) {
+    /// Longest side of the report's thumbnails, in pixels.
+    static let thumbnailLongSide = 200
+
+    /// Scores every sample with `analyzer`, in parallel.
+    /// - Returns: with `thumbnails`, a JPEG thumbnail of each decoded image by file, made
+    ///   from the pixels the assessment analysed.
+    func measure(_ samples: inout [CalibrationSample], analyzer: QualityAnalyzer, thumbnails: Bool) -> [String: [UInt8]] {
         let quantity = detector
         let indices = AnyIterator(samples.indices.makeIterator())
         let files = samples.map(\.file)
         var measured: [Int: Assessment] = [:]
+        var made: [String: [UInt8]] = [:]
         OrderedBatch(indices, jobs: jobs).run(
             makeWorker: {
                 let assessor = Assessor(Assessor.Configuration(analyzer: analyzer))
-                return { assessor.assess(contentsOf: files[$0]) }
+                return { index -> (Assessment, [UInt8]?) in
+                    guard thumbnails else { return (assessor.assess(contentsOf: files[index]), nil) }
+                    let kept = assessor.assessKeepingPixels(.file(path: files[index]))
+                    return (kept.assessment, kept.luma.flatMap { Thumbnail.jpeg(luma: $0, rgb: kept.rgb, longSide: Self.thumbnailLongSide) })
+                }
             },
-            emit: { index, assessment in measured[index] = assessment })
+            emit: { index, result in
+                measured[index] = result.0
+                if let thumbnail = result.1 { made[files[index]] = thumbnail }
+            })
         for index in samples.indices {
             guard let assessment = measured[index] else { continue }
             samples[index].record(assessment, quantity: quantity)
         }
+        return made
     }
 
     /// Takes measurements from `imgquality score` JSON Lines, matching paths after resolving them.
@@ -233,21 +253,17 @@ struct Calibrate: ParsableCommand {
         }
     }
 
-    static func quoted(_ argument: String) -> String {
-        argument.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" }) ? "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'" : argument
-    }
-
     static func summary(_ result: CalibrationResult, report: String) -> String {
         var lines = ["\(result.quantity.rawValue) on \(result.datasetPath): \(result.testCount) images evaluated\(result.heldOut ? " (held-out test split)" : " (no split: not held out)")"]
-        if let auc = result.auc { lines.append("AUC \(CalibrationReport.f(auc)) \(CalibrationReport.interval(result.aucInterval)), AP \(CalibrationReport.f(result.averagePrecision))") }
+        if let auc = result.auc { lines.append("AUC \(ReportNumber.fixed(auc)) \(CalibrationReport.interval(result.aucInterval)), AP \(ReportNumber.fixed(result.averagePrecision))") }
         if let chosen = result.chosen {
-            lines.append("chosen: \(chosen.name), confidence threshold \(CalibrationReport.f(chosen.confidence)); test precision \(CalibrationReport.f(chosen.test.precision)), recall \(CalibrationReport.f(chosen.test.recall))")
+            lines.append("chosen: \(chosen.name), confidence threshold \(ReportNumber.fixed(chosen.confidence)); test precision \(ReportNumber.fixed(chosen.test.precision)), recall \(ReportNumber.fixed(chosen.test.recall))")
         }
-        if let gate = result.profile?.gate { lines.append("minimum gate score \(CalibrationReport.f(gate.minimumScore, 4)) written to profile.json") }
+        if let gate = result.profile?.gate { lines.append("minimum gate score \(ReportNumber.fixed(gate.minimumScore, 4)) written to profile.json") }
         if result.profile == nil {
             lines.append("no profile.json: with score labels only --detector gate --target-accuracy chooses what a profile holds (a minimum gate score)")
         }
-        if let s = result.spearman { lines.append("Spearman \(CalibrationReport.f(s)) \(CalibrationReport.interval(result.spearmanInterval)), Pearson \(CalibrationReport.f(result.pearson))") }
+        if let s = result.spearman { lines.append("Spearman \(ReportNumber.fixed(s)) \(CalibrationReport.interval(result.spearmanInterval)), Pearson \(ReportNumber.fixed(result.pearson))") }
         if let first = result.failures.first {
             let count = result.failures.count
             lines.append(
@@ -256,17 +272,5 @@ struct Calibrate: ParsableCommand {
         }
         lines.append("report: \(report)/index.html")
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-
-/// Small JPEG thumbnails for the report's galleries.
-final class ThumbnailMaker {
-    private let decoder = ImageDecoder(options: DecodeOptions(wantsRGB: true, scale: .atLeast(shortSide: 200)))
-
-    func jpeg(of path: String) -> [UInt8]? {
-        guard let image = try? decoder.decode(contentsOf: path), let rgb = image.rgb?.eightBit else { return nil }
-        let small = AreaResample.resize(interleaved: rgb, to: AreaResample.size(fitting: rgb.size, longSide: 200))
-        return try? JPEGEncoder.encode(small, quality: 80)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityReports
 
 /// Where inputs come from and how they are processed: shared by every subcommand that reads images.
 struct InputOptions: ParsableArguments {

@@ -5,6 +5,7 @@ import ImagingCore
 import QualityAssessment
 import QualityGating
 import QualityMetrics
+import QualityReports
 import Synchronization
 
 /// Which detectors run and the gate's policy: shared by `score`, `gate` and `ocr`.
@@ -361,20 +362,10 @@ struct BatchRun {
                 addToSheet(assessment, thumbnail)
             }
         }
-        writingSheet { try sheet?.finish(policy: configuration.gate.policy, command: Self.commandLine, elapsed: ContinuousClock.now - start) }
+        writingSheet { try sheet?.finish(policy: configuration.gate.policy, command: CommandText.current, elapsed: ContinuousClock.now - start) }
         progress?.clear()
         if showsSummary { Terminal.write(summary.text(elapsed: ContinuousClock.now - start, width: Terminal.errorColumns), to: STDERR_FILENO) }
         return summary
-    }
-}
-
-extension BatchRun {
-    /// This process's command line, quoted for a shell where needed, for reports.
-    static var commandLine: String {
-        (["imgquality"] + CommandLine.arguments.dropFirst()).map { word in
-            word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=,:%+@".contains($0) }
-                ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }.joined(separator: " ")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImagingCore
+import QualityReports
 
 /// Writes a calibration's report: `index.html` (self-contained: inline SVG plots and
 /// base64 thumbnails, no scripts, no links), `report.md`, `report.json`, `profile.json`
@@ -123,7 +124,7 @@ public struct CalibrationReport {
             let fp = scored.filter { $0.0.label == 0 && $0.1 >= chosen.confidence }.sorted { $0.1 > $1.1 }
             let fn = scored.filter { $0.0.label == 1 && $0.1 < chosen.confidence }.sorted { $0.1 < $1.1 }
             func caption(_ item: (CalibrationSample, Double)) -> (CalibrationSample, String) {
-                (item.0, "confidence \(Self.f(item.1)) · \(measure) \(Self.f(item.0.measurement))")
+                (item.0, "confidence \(ReportNumber.fixed(item.1)) · \(measure) \(ReportNumber.fixed(item.0.measurement))")
             }
             out.append(Gallery(heading: "Worst false positives (good images called defective)", items: fp.prefix(examples).map(caption)))
             out.append(Gallery(heading: "Worst false negatives (defective images passed)", items: fn.prefix(examples).map(caption)))
@@ -133,10 +134,10 @@ public struct CalibrationReport {
             let low = accepted.filter { $0.score! < a.target }.sorted { $0.score! < $1.score! }
             let high = rejected.filter { $0.score! >= a.target }.sorted { $0.score! > $1.score! }
             func caption(_ sample: CalibrationSample) -> (CalibrationSample, String) {
-                (sample, "labelled score \(Self.f(sample.score)) · \(measure) \(Self.f(sample.measurement))")
+                (sample, "labelled score \(ReportNumber.fixed(sample.score)) · \(measure) \(ReportNumber.fixed(sample.measurement))")
             }
-            out.append(Gallery(heading: "Accepted, yet scored under \(Self.f(a.target, 2)) (lowest first)", items: low.prefix(examples).map(caption)))
-            out.append(Gallery(heading: "Rejected, yet scored \(Self.f(a.target, 2)) or more (highest first)", items: high.prefix(examples).map(caption)))
+            out.append(Gallery(heading: "Accepted, yet scored under \(ReportNumber.fixed(a.target, 2)) (lowest first)", items: low.prefix(examples).map(caption)))
+            out.append(Gallery(heading: "Rejected, yet scored \(ReportNumber.fixed(a.target, 2)) or more (highest first)", items: high.prefix(examples).map(caption)))
         }
         return out.filter { !$0.items.isEmpty }
     }
@@ -147,22 +148,17 @@ public struct CalibrationReport {
         return result.quantity.higherIsDefect ? m <= a.threshold : m >= a.threshold
     }
 
-    /// A number for a report cell ("—" when missing or not finite).
-    public static func f(_ value: Double?, _ digits: Int = 3) -> String {
-        guard let value, value.isFinite else { return "—" }
-        return String(format: "%.\(digits)f", value)
-    }
 
     /// A bootstrap interval for a report cell.
     public static func interval(_ range: ClosedRange<Double>?) -> String {
         guard let range else { return "—" }
-        return "[\(f(range.lowerBound)), \(f(range.upperBound))]"
+        return "[\(ReportNumber.fixed(range.lowerBound)), \(ReportNumber.fixed(range.upperBound))]"
     }
 
     /// The columns of the operating-point table: a heading and the figure of one split's point.
     static let pointColumns: [(heading: String, value: @Sendable (OperatingPoint) -> String)] = [
-        ("precision", { f($0.precision) }), ("recall", { f($0.recall) }), ("F1", { f($0.f1) }),
-        ("false-positive rate", { f($0.falsePositiveRate) }),
+        ("precision", { ReportNumber.fixed($0.precision) }), ("recall", { ReportNumber.fixed($0.recall) }), ("F1", { ReportNumber.fixed($0.f1) }),
+        ("false-positive rate", { ReportNumber.fixed($0.falsePositiveRate) }),
         ("false positives", { "\($0.falsePositives)" }), ("false negatives", { "\($0.falseNegatives)" }),
     ]
 
@@ -235,13 +231,13 @@ public struct CalibrationReport {
         out += "Measurement: `\(quantity.rawValue).\(quantity.measure)`.\n\n"
         if let auc = result.auc {
             out += "| figure | value | 95% bootstrap interval |\n|---|---|---|\n"
-            out += "| AUC | \(Self.f(auc)) | \(Self.interval(result.aucInterval)) |\n"
-            out += "| average precision | \(Self.f(result.averagePrecision)) | \(Self.interval(result.averagePrecisionInterval)) |\n"
-            out += "| expected calibration error | \(Self.f(result.calibrationError)) | |\n\n"
+            out += "| AUC | \(ReportNumber.fixed(auc)) | \(Self.interval(result.aucInterval)) |\n"
+            out += "| average precision | \(ReportNumber.fixed(result.averagePrecision)) | \(Self.interval(result.averagePrecisionInterval)) |\n"
+            out += "| expected calibration error | \(ReportNumber.fixed(result.calibrationError)) | |\n\n"
             if let m = result.mapping {
                 // exp(−s·…) with a negative slope s reads exp(|s|·…), not "−-".
-                let exponent = "\(m.slope < 0 ? "" : "−")\(Self.f(abs(m.slope), 4))"
-                out += "Fitted mapping (logistic, on the train split): confidence = 1 / (1 + exp(\(exponent) · (\(m.logarithmic ? "ln x − ln \(Self.f(m.midpoint, 4))" : "x − \(Self.f(m.midpoint, 4))"))).\n\n"
+                let exponent = "\(m.slope < 0 ? "" : "−")\(ReportNumber.fixed(abs(m.slope), 4))"
+                out += "Fitted mapping (logistic, on the train split): confidence = 1 / (1 + exp(\(exponent) · (\(m.logarithmic ? "ln x − ln \(ReportNumber.fixed(m.midpoint, 4))" : "x − \(ReportNumber.fixed(m.midpoint, 4))"))).\n\n"
             }
             out += "## Operating points (chosen on train\(result.heldOut ? ", applied to test" : ""))\n\n"
             let splits = result.heldOut ? " (train / test)" : ""
@@ -251,26 +247,26 @@ public struct CalibrationReport {
                 let cells = Self.pointColumns.map { column in
                     result.heldOut ? "\(column.value(row.train)) / \(column.value(row.test))" : column.value(row.test)
                 }
-                out += "| \(row.name) | \(Self.f(quantity.measurement(fromDefectValue: row.train.threshold), 4)) | \(Self.f(row.confidence)) | " + cells.joined(separator: " | ") + " |\n"
+                out += "| \(row.name) | \(ReportNumber.fixed(quantity.measurement(fromDefectValue: row.train.threshold), 4)) | \(ReportNumber.fixed(row.confidence)) | " + cells.joined(separator: " | ") + " |\n"
             }
             if let chosen = result.chosen {
                 if let gate = result.profile?.gate {
-                    out += "\nChosen: **\(chosen.name)**: images with a gate score under \(Self.f(gate.minimumScore, 4)) are rejected (`minimumScore` in `profile.json`).\n"
+                    out += "\nChosen: **\(chosen.name)**: images with a gate score under \(ReportNumber.fixed(gate.minimumScore, 4)) are rejected (`minimumScore` in `profile.json`).\n"
                 } else {
-                    out += "\nChosen: **\(chosen.name)**, confidence threshold \(Self.f(chosen.confidence)), written to `profile.json`.\n"
+                    out += "\nChosen: **\(chosen.name)**, confidence threshold \(ReportNumber.fixed(chosen.confidence)), written to `profile.json`.\n"
                 }
             }
             if !result.reliabilityBins.isEmpty {
                 out += "\n## Reliability (\(evaluated), bins of \(reliabilityBinSizes))\n\n| confidences | images | mean confidence | observed defect rate | 95% interval |\n|---|---|---|---|---|\n"
                 for bin in result.reliabilityBins {
-                    out += "| \(Self.f(bin.lower)) – \(Self.f(bin.upper)) | \(bin.count) | \(Self.f(bin.meanConfidence)) | \(Self.f(bin.observedRate)) | \(Self.interval(bin.observedInterval)) |\n"
+                    out += "| \(ReportNumber.fixed(bin.lower)) – \(ReportNumber.fixed(bin.upper)) | \(bin.count) | \(ReportNumber.fixed(bin.meanConfidence)) | \(ReportNumber.fixed(bin.observedRate)) | \(Self.interval(bin.observedInterval)) |\n"
                 }
             }
         }
         if let spearman = result.spearman {
-            out += "| figure | value |\n|---|---|\n| Spearman ρ (readiness vs score) | \(Self.f(spearman)) \(Self.interval(result.spearmanInterval)) |\n| Pearson r | \(Self.f(result.pearson)) |\n"
+            out += "| figure | value |\n|---|---|\n| Spearman ρ (readiness vs score) | \(ReportNumber.fixed(spearman)) \(Self.interval(result.spearmanInterval)) |\n| Pearson r | \(ReportNumber.fixed(result.pearson)) |\n"
             if let a = result.accuracyThreshold {
-                out += "\nTo keep a mean score ≥ \(Self.f(a.target)): accept `\(quantity.rawValue).\(quantity.measure)` \(quantity.higherIsDefect ? "≤" : "≥") \(Self.f(a.threshold, 4)). Train mean \(Self.f(a.trainMean)); test mean \(Self.f(a.testMean)), keeping \(Self.f(a.kept * 100, 1))% of test images.\n"
+                out += "\nTo keep a mean score ≥ \(ReportNumber.fixed(a.target)): accept `\(quantity.rawValue).\(quantity.measure)` \(quantity.higherIsDefect ? "≤" : "≥") \(ReportNumber.fixed(a.threshold, 4)). Train mean \(ReportNumber.fixed(a.trainMean)); test mean \(ReportNumber.fixed(a.testMean)), keeping \(ReportNumber.fixed(a.kept * 100, 1))% of test images.\n"
             }
         }
         for gallery in galleries {
@@ -292,12 +288,12 @@ public struct CalibrationReport {
         if let analysis = result.testAnalysis {
             var roc = SVGPlot(title: "ROC (\(evaluated))", xLabel: "false-positive rate", yLabel: "true-positive rate", xRange: 0...1, yRange: 0...1)
             roc.line([(0, 0), (1, 1)], colour: "#bbb", dashed: true)
-            roc.line(analysis.sweep.map { ($0.falsePositiveRate, $0.truePositiveRate) } + [(1, 1)], colour: "#1f6fb2", label: "AUC \(Self.f(result.auc))")
+            roc.line(analysis.sweep.map { ($0.falsePositiveRate, $0.truePositiveRate) } + [(1, 1)], colour: "#1f6fb2", label: "AUC \(ReportNumber.fixed(result.auc))")
             if let c = result.chosen { roc.dots([(c.test.falsePositiveRate, c.test.recall)], colour: "#d62728", label: "chosen") }
             plots.append(roc.svg)
 
             var pr = SVGPlot(title: "Precision–recall (\(evaluated))", xLabel: "recall", yLabel: "precision", xRange: 0...1, yRange: 0...1)
-            pr.line(analysis.sweep.dropFirst().map { ($0.recall, $0.precision) }, colour: "#2ca02c", label: "AP \(Self.f(result.averagePrecision))")
+            pr.line(analysis.sweep.dropFirst().map { ($0.recall, $0.precision) }, colour: "#2ca02c", label: "AP \(ReportNumber.fixed(result.averagePrecision))")
             if let c = result.chosen { pr.dots([(c.test.recall, c.test.precision)], colour: "#d62728", label: "chosen") }
             plots.append(pr.svg)
 
@@ -339,7 +335,7 @@ public struct CalibrationReport {
             reliabilityPlot.line([(0, 0), (1, 1)], colour: "#bbb", dashed: true)
             let bins = result.reliabilityBins
             reliabilityPlot.errorBars(bins.map { ($0.meanConfidence, $0.observedInterval.lowerBound, $0.observedInterval.upperBound) }, colour: "#ff7f0e")
-            reliabilityPlot.line(bins.map { ($0.meanConfidence, $0.observedRate) }, colour: "#ff7f0e", label: "ECE \(Self.f(result.calibrationError))")
+            reliabilityPlot.line(bins.map { ($0.meanConfidence, $0.observedRate) }, colour: "#ff7f0e", label: "ECE \(ReportNumber.fixed(result.calibrationError))")
             reliabilityPlot.dots(bins.map { ($0.meanConfidence, $0.observedRate) }, colour: "#ff7f0e", label: "bins of \(reliabilityBinSizes), 95% intervals")
             plots.append(reliabilityPlot.svg)
         }
@@ -350,8 +346,8 @@ public struct CalibrationReport {
                 title: "\(quantity.rawValue).\(quantity.measure) against the labelled score (\(evaluated))", xLabel: "\(quantity.rawValue).\(quantity.measure)",
                 yLabel: "labelled score", x: .fitting(points.map(\.0) + (result.accuracyThreshold.map { [$0.threshold] } ?? [])),
                 y: .fitting(points.map(\.1), allowingLogarithmic: false))
-            scatter.dots(points, colour: "#1f6fb2", label: "Spearman \(Self.f(result.spearman))")
-            if let a = result.accuracyThreshold { scatter.verticalMarker(at: a.threshold, label: "keeps ≥ \(Self.f(a.target, 2))") }
+            scatter.dots(points, colour: "#1f6fb2", label: "Spearman \(ReportNumber.fixed(result.spearman))")
+            if let a = result.accuracyThreshold { scatter.verticalMarker(at: a.threshold, label: "keeps ≥ \(ReportNumber.fixed(a.target, 2))") }
             plots.append(scatter.svg)
         }
         return plots
@@ -419,17 +415,17 @@ public struct CalibrationReport {
         let quantity = result.quantity
         var out = "<table>\n"
         if let auc = result.auc {
-            out += "<tr><th>AUC</th><td>\(Self.f(auc)) \(Self.interval(result.aucInterval))</td></tr>\n"
-            out += "<tr><th>Average precision</th><td>\(Self.f(result.averagePrecision)) \(Self.interval(result.averagePrecisionInterval))</td></tr>\n"
-            out += "<tr><th>Expected calibration error</th><td>\(Self.f(result.calibrationError))</td></tr>\n"
+            out += "<tr><th>AUC</th><td>\(ReportNumber.fixed(auc)) \(Self.interval(result.aucInterval))</td></tr>\n"
+            out += "<tr><th>Average precision</th><td>\(ReportNumber.fixed(result.averagePrecision)) \(Self.interval(result.averagePrecisionInterval))</td></tr>\n"
+            out += "<tr><th>Expected calibration error</th><td>\(ReportNumber.fixed(result.calibrationError))</td></tr>\n"
             if let m = result.mapping {
-                out += "<tr><th>Mapping</th><td>logistic: midpoint \(Self.f(m.midpoint, 4)), slope \(Self.f(m.slope, 4))\(m.logarithmic ? " (on ln x)" : "")</td></tr>\n"
+                out += "<tr><th>Mapping</th><td>logistic: midpoint \(ReportNumber.fixed(m.midpoint, 4)), slope \(ReportNumber.fixed(m.slope, 4))\(m.logarithmic ? " (on ln x)" : "")</td></tr>\n"
             }
         }
         if let s = result.spearman {
-            out += "<tr><th>Spearman ρ</th><td>\(Self.f(s)) \(Self.interval(result.spearmanInterval))</td></tr>\n<tr><th>Pearson r</th><td>\(Self.f(result.pearson))</td></tr>\n"
+            out += "<tr><th>Spearman ρ</th><td>\(ReportNumber.fixed(s)) \(Self.interval(result.spearmanInterval))</td></tr>\n<tr><th>Pearson r</th><td>\(ReportNumber.fixed(result.pearson))</td></tr>\n"
             if let a = result.accuracyThreshold {
-                out += "<tr><th>Threshold keeping mean score ≥ \(Self.f(a.target))</th><td>accept \(htmlEscaped(quantity.measure)) \(quantity.higherIsDefect ? "≤" : "≥") \(Self.f(a.threshold, 4)) (train mean \(Self.f(a.trainMean)), test mean \(Self.f(a.testMean)), keeps \(Self.f(a.kept * 100, 1))% of test)</td></tr>\n"
+                out += "<tr><th>Threshold keeping mean score ≥ \(ReportNumber.fixed(a.target))</th><td>accept \(htmlEscaped(quantity.measure)) \(quantity.higherIsDefect ? "≤" : "≥") \(ReportNumber.fixed(a.threshold, 4)) (train mean \(ReportNumber.fixed(a.trainMean)), test mean \(ReportNumber.fixed(a.testMean)), keeps \(ReportNumber.fixed(a.kept * 100, 1))% of test)</td></tr>\n"
             }
         }
         out += "</table>\n"
@@ -443,7 +439,7 @@ public struct CalibrationReport {
             }
             for row in result.thresholds {
                 let bold = row.name == result.chosen?.name
-                out += "<tr\(bold ? " style=\"font-weight:bold\"" : "")><td>\(htmlEscaped(row.name))</td><td class=\"n\">\(Self.f(quantity.measurement(fromDefectValue: row.train.threshold), 4))</td><td class=\"n\">\(Self.f(row.confidence))</td>"
+                out += "<tr\(bold ? " style=\"font-weight:bold\"" : "")><td>\(htmlEscaped(row.name))</td><td class=\"n\">\(ReportNumber.fixed(quantity.measurement(fromDefectValue: row.train.threshold), 4))</td><td class=\"n\">\(ReportNumber.fixed(row.confidence))</td>"
                 for column in columns {
                     if result.heldOut { out += "<td class=\"n\">\(column.value(row.train))</td>" }
                     out += "<td class=\"n\(result.heldOut ? " test" : "")\">\(column.value(row.test))</td>"
@@ -463,7 +459,7 @@ public struct CalibrationReport {
         guard !result.reliabilityBins.isEmpty else { return "" }
         var out = "<h2>Reliability bins (\(evaluated))</h2>\n<table>\n<tr><th>confidences</th><th>images</th><th>mean confidence</th><th>observed defect rate</th><th>95% interval</th></tr>\n"
         for bin in result.reliabilityBins {
-            out += "<tr><td class=\"n\">\(Self.f(bin.lower)) – \(Self.f(bin.upper))</td><td class=\"n\">\(bin.count)</td><td class=\"n\">\(Self.f(bin.meanConfidence))</td><td class=\"n\">\(Self.f(bin.observedRate))</td><td class=\"n\">\(Self.interval(bin.observedInterval))</td></tr>\n"
+            out += "<tr><td class=\"n\">\(ReportNumber.fixed(bin.lower)) – \(ReportNumber.fixed(bin.upper))</td><td class=\"n\">\(bin.count)</td><td class=\"n\">\(ReportNumber.fixed(bin.meanConfidence))</td><td class=\"n\">\(ReportNumber.fixed(bin.observedRate))</td><td class=\"n\">\(Self.interval(bin.observedInterval))</td></tr>\n"
         }
         return out + "</table>\n"
     }

@@ -8,6 +8,7 @@ import Testing
 import _ImagingTestSupport
 
 @testable import ImageQualityCLI
+@testable import QualityReports
 
 @Suite("Contact sheet", .serialized)
 struct ContactSheetTests {
@@ -204,7 +205,7 @@ struct ContactSheetTests {
         for title in ["Blur confidence", "Smudge confidence", "Exposure confidence", "Aesthetic score", "Gate score", "Text legibility"] {
             #expect(html.contains("<b>\(title)</b>"), "\(title) histogram")
         }
-        #expect(html.contains("class=\"threshold-label\">\(ContactSheet.short(QualityPolicy.default.blur))</text>"))
+        #expect(html.contains("class=\"threshold-label\">\(ReportNumber.short(QualityPolicy.default.blur))</text>"))
     }
 
     /// Cards show paths after the folder all inputs share, named once in the header.

@@ -1,4 +1,5 @@
 import Foundation
+import QualityReports
 import Testing
 import _ImagingTestSupport
 
@@ -47,13 +48,13 @@ struct ReportTests {
         #expect(html.contains("<th>train</th><th class=\"test\">test</th>"))
         // The chosen row: each figure's train value, then its test value.
         let row = try #require(html.split(separator: "\n").first { $0.contains("font-weight:bold") })
-        let expected = "<td class=\"n\">\(CalibrationReport.f(chosen.train.precision))</td><td class=\"n test\">\(CalibrationReport.f(chosen.test.precision))</td>"
-            + "<td class=\"n\">\(CalibrationReport.f(chosen.train.recall))</td><td class=\"n test\">\(CalibrationReport.f(chosen.test.recall))</td>"
+        let expected = "<td class=\"n\">\(ReportNumber.fixed(chosen.train.precision))</td><td class=\"n test\">\(ReportNumber.fixed(chosen.test.precision))</td>"
+            + "<td class=\"n\">\(ReportNumber.fixed(chosen.train.recall))</td><td class=\"n test\">\(ReportNumber.fixed(chosen.test.recall))</td>"
         #expect(row.contains(expected), "\(row)")
         #expect(row.contains("<td class=\"n\">\(chosen.train.falseNegatives)</td><td class=\"n test\">\(chosen.test.falseNegatives)</td>"))
         let markdown = report.markdown()
         #expect(markdown.contains("precision (train / test)"))
-        #expect(markdown.contains("| \(CalibrationReport.f(chosen.train.precision)) / \(CalibrationReport.f(chosen.test.precision)) |"))
+        #expect(markdown.contains("| \(ReportNumber.fixed(chosen.train.precision)) / \(ReportNumber.fixed(chosen.test.precision)) |"))
         #expect(markdown.contains("rejects edgeWidth ≥"))
     }
 
@@ -134,7 +135,7 @@ struct ReportTests {
             for item in gallery.items {
                 let score = try #require(item.sample.score)
                 #expect(gallery.heading.hasPrefix("Accepted") ? score < a.target : score >= a.target)
-                #expect(item.caption.hasPrefix("labelled score \(CalibrationReport.f(score)) · blur.edgeWidth "), "\(item.caption)")
+                #expect(item.caption.hasPrefix("labelled score \(ReportNumber.fixed(score)) · blur.edgeWidth "), "\(item.caption)")
             }
         }
         // Without thumbnails the examples are a table, not empty frames.

@@ -4,22 +4,22 @@ import Foundation
 ///
 /// The legend sits in a row of its own between the title and the plot area, so it never
 /// covers a curve or a marker's label.
-struct SVGPlot {
-    var title: String
-    var xLabel: String
-    var yLabel: String
-    var xAxis: PlotAxis
-    var yAxis: PlotAxis
+package struct SVGPlot {
+    package var title: String
+    package var xLabel: String
+    package var yLabel: String
+    package var xAxis: PlotAxis
+    package var yAxis: PlotAxis
     /// Whether the y values are counts (ticks at whole numbers only).
-    var yCounts = false
-    var width = 440.0
-    var height = 310.0
+    package var yCounts = false
+    package var width = 440.0
+    package var height = 310.0
     private var layers: [(SVGPlot) -> String] = []
     private var legend: [(text: String, colour: String)] = []
     private let margin = (left: 52.0, right: 14.0, top: 26.0, bottom: 44.0)
     private static let legendRowHeight = 14.0
 
-    init(title: String, xLabel: String, yLabel: String, x: PlotAxis, y: PlotAxis) {
+    package init(title: String, xLabel: String, yLabel: String, x: PlotAxis, y: PlotAxis) {
         self.title = title
         self.xLabel = xLabel
         self.yLabel = yLabel
@@ -27,7 +27,7 @@ struct SVGPlot {
         self.yAxis = y
     }
 
-    init(title: String, xLabel: String, yLabel: String, xRange: ClosedRange<Double>, yRange: ClosedRange<Double>) {
+    package init(title: String, xLabel: String, yLabel: String, xRange: ClosedRange<Double>, yRange: ClosedRange<Double>) {
         self.init(title: title, xLabel: xLabel, yLabel: yLabel, x: .linear(xRange), y: .linear(yRange))
     }
 
@@ -50,21 +50,21 @@ struct SVGPlot {
     }
 
     /// The plot area's top edge, below the title and the legend's rows.
-    var plotTop: Double {
+    package var plotTop: Double {
         let rows = legend.isEmpty ? 0 : (legendLayout.map(\.row).max() ?? 0) + 1
         return margin.top + Double(rows) * Self.legendRowHeight
     }
-    var plotBottom: Double { height - margin.bottom }
-    var plotLeft: Double { margin.left }
-    var plotRight: Double { width - margin.right }
+    package var plotBottom: Double { height - margin.bottom }
+    package var plotLeft: Double { margin.left }
+    package var plotRight: Double { width - margin.right }
 
-    func x(_ value: Double) -> Double { plotLeft + xAxis.fraction(value) * (plotRight - plotLeft) }
-    func y(_ value: Double) -> Double { plotBottom - yAxis.fraction(value) * (plotBottom - plotTop) }
+    package func x(_ value: Double) -> Double { plotLeft + xAxis.fraction(value) * (plotRight - plotLeft) }
+    package func y(_ value: Double) -> Double { plotBottom - yAxis.fraction(value) * (plotBottom - plotTop) }
 
     // Drawing calls keep closures that write their SVG when `svg` is asked for: where the
     // plot area starts depends on how many rows the legend takes, known only at the end.
 
-    mutating func line(_ points: [(Double, Double)], colour: String, label: String? = nil, dashed: Bool = false) {
+    package mutating func line(_ points: [(Double, Double)], colour: String, label: String? = nil, dashed: Bool = false) {
         guard !points.isEmpty else { return }
         layers.append { plot in
             let path = points.map { "\(number(plot.x($0.0))),\(number(plot.y($0.1)))" }.joined(separator: " ")
@@ -73,7 +73,7 @@ struct SVGPlot {
         if let label { legend.append((label, colour)) }
     }
 
-    mutating func dots(_ points: [(Double, Double)], colour: String, label: String? = nil) {
+    package mutating func dots(_ points: [(Double, Double)], colour: String, label: String? = nil) {
         layers.append { plot in
             points.map { "<circle cx=\"\(number(plot.x($0.0)))\" cy=\"\(number(plot.y($0.1)))\" r=\"3.5\" fill=\"\(colour)\"/>\n" }.joined()
         }
@@ -81,7 +81,7 @@ struct SVGPlot {
     }
 
     /// Vertical bars from `low` to `high` at `x` (intervals around a point), with short caps.
-    mutating func errorBars(_ bars: [(x: Double, low: Double, high: Double)], colour: String) {
+    package mutating func errorBars(_ bars: [(x: Double, low: Double, high: Double)], colour: String) {
         layers.append { plot in
             bars.map { bar in
                 let px = plot.x(bar.x), top = plot.y(bar.high), bottom = plot.y(bar.low)
@@ -91,7 +91,7 @@ struct SVGPlot {
     }
 
     /// Bars from `lower` to `upper` on x with height `value`.
-    mutating func bars(_ bins: [(lower: Double, upper: Double, value: Double)], colour: String, label: String? = nil) {
+    package mutating func bars(_ bins: [(lower: Double, upper: Double, value: Double)], colour: String, label: String? = nil) {
         layers.append { plot in
             bins.filter { $0.value > 0 }.map { bin in
                 let left = plot.x(bin.lower), right = plot.x(bin.upper), top = plot.y(bin.value), bottom = plot.y(plot.yAxis.range.lowerBound)
@@ -103,7 +103,7 @@ struct SVGPlot {
 
     /// A dashed vertical line at `value` with `label` inside the plot area, at its top, beside
     /// the line: to its right, or to its left when the line is in the right third.
-    mutating func verticalMarker(at value: Double, label: String) {
+    package mutating func verticalMarker(at value: Double, label: String) {
         layers.append { plot in
             let px = plot.x(value), top = plot.y(plot.yAxis.range.upperBound)
             let onRight = px > plot.plotLeft + (plot.plotRight - plot.plotLeft) * 2 / 3
@@ -114,13 +114,13 @@ struct SVGPlot {
     }
 
     /// Small text at a data point, offset by (`dx`, `dy`) pixels.
-    mutating func note(_ text: String, at point: (Double, Double), dx: Double = 0, dy: Double = -8, colour: String = "#444") {
+    package mutating func note(_ text: String, at point: (Double, Double), dx: Double = 0, dy: Double = -8, colour: String = "#444") {
         layers.append { plot in
             "<text x=\"\(number(plot.x(point.0) + dx))\" y=\"\(number(plot.y(point.1) + dy))\" font-size=\"9\" text-anchor=\"middle\" fill=\"\(colour)\" stroke=\"white\" stroke-width=\"2\" paint-order=\"stroke\">\(htmlEscaped(text))</text>\n"
         }
     }
 
-    var svg: String {
+    package var svg: String {
         var out = "<svg width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(htmlEscaped(title))\">\n"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         out += "<text x=\"\(Int(width / 2))\" y=\"16\" font-size=\"13\" font-weight=\"bold\" text-anchor=\"middle\">\(htmlEscaped(title))</text>\n"
@@ -150,10 +150,10 @@ struct SVGPlot {
 }
 
 /// A pixel coordinate for SVG, to a tenth.
-private func number(_ v: Double) -> String { String(format: "%.1f", v) }
+private func number(_ v: Double) -> String { ReportNumber.fixed(v, 1) }
 
 /// Text safe inside HTML and SVG, in content and in quoted attribute values.
-public func htmlEscaped(_ text: String) -> String {
+package func htmlEscaped(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
     for character in text {

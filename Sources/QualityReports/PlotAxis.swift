@@ -1,19 +1,19 @@
 import Foundation
 
 /// One axis of an `SVGPlot`: its range, linear or logarithmic, and the round values it labels.
-struct PlotAxis: Equatable {
-    enum Scale: Equatable { case linear, logarithmic }
+package struct PlotAxis: Equatable {
+    package enum Scale: Equatable { case linear, logarithmic }
 
-    var range: ClosedRange<Double>
-    var scale: Scale
+    package var range: ClosedRange<Double>
+    package var scale: Scale
 
     /// A linear axis over `range` (widened to one unit when it is a single value).
-    static func linear(_ range: ClosedRange<Double>) -> PlotAxis {
+    package static func linear(_ range: ClosedRange<Double>) -> PlotAxis {
         PlotAxis(range: range.lowerBound < range.upperBound ? range : range.lowerBound...(range.lowerBound + 1), scale: .linear)
     }
 
     /// A logarithmic axis over `range`, which must be positive.
-    static func logarithmic(_ range: ClosedRange<Double>) -> PlotAxis {
+    package static func logarithmic(_ range: ClosedRange<Double>) -> PlotAxis {
         precondition(range.lowerBound > 0, "a logarithmic axis needs positive values")
         return PlotAxis(range: range.lowerBound < range.upperBound ? range : range.lowerBound...(range.lowerBound * 10), scale: .logarithmic)
     }
@@ -21,7 +21,7 @@ struct PlotAxis: Equatable {
     /// How many times the largest value must exceed the smallest for a logarithmic axis:
     /// past it, a linear axis squeezes the lower values (where blur thresholds sit) into a
     /// few percent of the width.
-    static let logarithmicSpan = 20.0
+    package static let logarithmicSpan = 20.0
 
     /// An axis for `values`: logarithmic when all are positive and they span more than
     /// `logarithmicSpan`, linear otherwise; either way widened to round values at both ends.
@@ -29,7 +29,7 @@ struct PlotAxis: Equatable {
     ///   - integers: whether the values are counts (ticks at whole numbers only).
     ///   - allowingLogarithmic: false for a quantity read on a linear scale whatever its
     ///     values, such as an accuracy from 0 to 1.
-    static func fitting(_ values: [Double], integers: Bool = false, allowingLogarithmic: Bool = true) -> PlotAxis {
+    package static func fitting(_ values: [Double], integers: Bool = false, allowingLogarithmic: Bool = true) -> PlotAxis {
         let finite = values.filter(\.isFinite)
         guard let low = finite.min(), let high = finite.max() else { return .linear(0...1) }
         if allowingLogarithmic, low > 0, high / low > logarithmicSpan {
@@ -41,7 +41,7 @@ struct PlotAxis: Equatable {
     }
 
     /// Where `value` falls along the axis, 0 at the lower end and 1 at the upper.
-    func fraction(_ value: Double) -> Double {
+    package func fraction(_ value: Double) -> Double {
         switch scale {
         case .linear:
             return (value - range.lowerBound) / (range.upperBound - range.lowerBound)
@@ -53,7 +53,7 @@ struct PlotAxis: Equatable {
     }
 
     /// The value at `fraction` of the axis (the inverse of `fraction(_:)`).
-    func value(at fraction: Double) -> Double {
+    package func value(at fraction: Double) -> Double {
         switch scale {
         case .linear: range.lowerBound + fraction * (range.upperBound - range.lowerBound)
         case .logarithmic: range.lowerBound * pow(range.upperBound / range.lowerBound, fraction)
@@ -63,7 +63,7 @@ struct PlotAxis: Equatable {
     /// Labelled values: multiples of 1, 2 or 5 × 10ᵏ, about five on a linear axis; on a
     /// logarithmic one 1, 2 and 5 × 10ᵏ, or only the powers of ten when it spans more than
     /// four decades.
-    func ticks(integers: Bool = false) -> [Double] {
+    package func ticks(integers: Bool = false) -> [Double] {
         let tolerance = 1e-9 * max(abs(range.lowerBound), abs(range.upperBound), 1e-300)
         switch scale {
         case .linear:
@@ -80,7 +80,7 @@ struct PlotAxis: Equatable {
     }
 
     /// A round step: `mantissa` × 10^`exponent`, with `mantissa` 1, 2 or 5.
-    struct Step: Equatable {
+    package struct Step: Equatable {
         var mantissa: Double
         var exponent: Int
 
@@ -96,7 +96,7 @@ struct PlotAxis: Equatable {
     }
 
     /// The step of about five ticks over `span`: 1, 2 or 5 × 10ᵏ (at least 1 for counts).
-    static func linearStep(for span: Double, integers: Bool = false) -> Step {
+    package static func linearStep(for span: Double, integers: Bool = false) -> Step {
         guard span > 0, span.isFinite else { return Step(mantissa: 1, exponent: 0) }
         let raw = span / 5
         var exponent = Int((log10(raw)).rounded(.down))
@@ -110,7 +110,7 @@ struct PlotAxis: Equatable {
     }
 
     /// The values m × 10ᵏ (m in `mantissas`) from the one at or under `low` to the one at or over `high`.
-    static func roundSequence(from low: Double, to high: Double, mantissas: [Double] = [1, 2, 5]) -> [Double] {
+    package static func roundSequence(from low: Double, to high: Double, mantissas: [Double] = [1, 2, 5]) -> [Double] {
         var values: [Double] = []
         let firstDecade = Int((log10(low)).rounded(.down)) - 1, lastDecade = Int((log10(high)).rounded(.up))
         for decade in firstDecade...lastDecade {
@@ -122,12 +122,12 @@ struct PlotAxis: Equatable {
     }
 
     /// `count` bins over the axis, equal in width on its scale (so geometric on a logarithmic one).
-    func bins(_ count: Int) -> [(lower: Double, upper: Double)] {
+    package func bins(_ count: Int) -> [(lower: Double, upper: Double)] {
         (0..<count).map { (value(at: Double($0) / Double(count)), value(at: Double($0 + 1) / Double(count))) }
     }
 
     /// A tick's text: the shortest that reads back as the round value ("0.2", "5", "1e+06").
-    static func label(_ value: Double) -> String {
+    package static func label(_ value: Double) -> String {
         String(format: "%g", value)
     }
 }

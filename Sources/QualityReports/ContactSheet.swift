@@ -3,7 +3,6 @@ import ImageCodecs
 import ImageKernels
 import ImagingCore
 import QualityAssessment
-import QualityCalibration
 import QualityGating
 import QualityMetrics
 
@@ -25,22 +24,22 @@ import QualityMetrics
 ///     try sheet.add(assessment, thumbnail: ContactSheet.thumbnail(luma: luma, rgb: rgb))
 /// try sheet.finish(policy: policy, command: "imgquality gate --report report scans/", elapsed: elapsed)
 /// ```
-struct ContactSheet {
+package struct ContactSheet {
     /// A report directory that cannot be used, or a file in it that cannot be written.
-    struct Failure: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    package struct Failure: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 
     /// The report directory.
-    let directory: String
+    package let directory: String
     /// Longest side of a thumbnail, in pixels: two cards' width on a high-density screen.
-    static let thumbnailLongSide = 256
+    package static let thumbnailLongSide = 256
     /// The thumbnails' folder inside the directory.
-    static let thumbnailFolder = "thumbnails"
+    package static let thumbnailFolder = "thumbnails"
     /// The first cards' thumbnails load with the page (so a screenshot or a printout shows
     /// them); later ones as they scroll into view.
-    static let eagerThumbnails = 48
+    package static let eagerThumbnails = 48
 
     private var entries: [Entry] = []
 
@@ -49,7 +48,7 @@ struct ContactSheet {
     /// its thumbnails folder.
     /// - Throws: `ContactSheet.Failure` when the path is an existing file, or the directory
     ///   cannot be created or written into.
-    init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
         if FileAccess.kind(of: directory) == .other {
             throw Failure(message: "The report directory \(directory) is an existing file, not a directory.")
@@ -76,18 +75,14 @@ struct ContactSheet {
     ///
     /// Pure and static, so workers call it beside the assessment.
     /// - Returns: the JPEG bytes, or nil for an empty buffer or when encoding fails.
-    static func thumbnail(luma: PixelBuffer<UInt8>, rgb: PixelBuffer<UInt8>?) -> [UInt8]? {
-        let source = rgb ?? luma
-        guard source.width > 0, source.height > 0, source.channels == 1 || source.channels == 3 else { return nil }
-        let size = AreaResample.size(fitting: source.size, longSide: thumbnailLongSide)
-        let small = source.channels == 3 ? AreaResample.resize(interleaved: source, to: size) : AreaResample.resize(source, to: size)
-        return try? JPEGEncoder.encode(small, quality: 80)
+    package static func thumbnail(luma: PixelBuffer<UInt8>, rgb: PixelBuffer<UInt8>?) -> [UInt8]? {
+        Thumbnail.jpeg(luma: luma, rgb: rgb, longSide: thumbnailLongSide)
     }
 
     /// Adds the next input's assessment, in input order, and writes its thumbnail (when
     /// there is one) to `thumbnails/<input number>.jpg`.
     /// - Throws: `ContactSheet.Failure` when the thumbnail cannot be written.
-    mutating func add(_ assessment: Assessment, thumbnail: [UInt8]?) throws {
+    package mutating func add(_ assessment: Assessment, thumbnail: [UInt8]?) throws {
         let index = entries.count
         var thumbnailName: String?
         if let thumbnail, assessment.image != nil {
@@ -108,7 +103,7 @@ struct ContactSheet {
     ///   - command: the command line that made the batch, shown in the header.
     ///   - elapsed: the batch's wall time, shown in the header.
     /// - Throws: `ContactSheet.Failure` when the page cannot be written.
-    func finish(policy: QualityPolicy, command: String? = nil, elapsed: Duration? = nil) throws {
+    package func finish(policy: QualityPolicy, command: String? = nil, elapsed: Duration? = nil) throws {
         let page = html(policy: policy, command: command, elapsed: elapsed, created: Date())
         let path = directory + "/index.html"
         do {
@@ -120,7 +115,7 @@ struct ContactSheet {
 
     /// Removes the page of an earlier batch from the directory, for a sheet given up on: it
     /// would show this batch's thumbnails under the older batch's cards.
-    func abandon() {
+    package func abandon() {
         try? FileAccess.remove(directory + "/index.html")
     }
 
@@ -135,12 +130,12 @@ struct ContactSheet {
 // MARK: - What the sheet keeps per input
 
 extension ContactSheet {
-    enum Status: String {
+    package enum Status: String {
         case passed, rejected, failed
     }
 
     /// One input's card and histogram values: what the page needs, without pixels.
-    struct Entry {
+    package struct Entry {
         /// Position in input order.
         var index: Int
         var path: String
@@ -213,7 +208,7 @@ extension ContactSheet {
     }
 
     /// The numbers a card shows and the histograms draw.
-    enum Measure: CaseIterable {
+    package enum Measure: CaseIterable {
         case gateScore, blur, smudge, exposure, aesthetic, legibility, textContrast, linePitch
 
         /// The label on a card.
@@ -250,12 +245,12 @@ extension ContactSheet {
 
 extension ContactSheet {
     /// Colours of the three outcomes, shared by the cards, the counts and the histograms.
-    static let passColour = "#2e7d32"
-    static let rejectColour = "#c62828"
-    static let failColour = "#8a6d1d"
+    package static let passColour = "#2e7d32"
+    package static let rejectColour = "#c62828"
+    package static let failColour = "#8a6d1d"
 
     /// The whole page.
-    func html(policy: QualityPolicy, command: String?, elapsed: Duration?, created: Date) -> String {
+    package func html(policy: QualityPolicy, command: String?, elapsed: Duration?, created: Date) -> String {
         let cards = entries.sorted(by: Entry.cardOrder)
         let passed = entries.count(where: { $0.status == .passed })
         let rejected = entries.count(where: { $0.status == .rejected })
@@ -316,20 +311,20 @@ extension ContactSheet {
         let assessed = entries.filter { $0.status != .failed }
         let documents = assessed.contains { $0.content == .document }
         var plots: [Histogram] = [
-            Histogram(measure: .blur, title: "Blur confidence", range: 0...1, threshold: policy.blur, note: "threshold \(Self.short(policy.blur)), photos; 1 = blurred"),
-            Histogram(measure: .smudge, title: "Smudge confidence", range: 0...1, threshold: policy.smudge, note: "threshold \(Self.short(policy.smudge)), photos; 1 = smudged"),
-            Histogram(measure: .exposure, title: "Exposure confidence", range: 0...1, threshold: policy.exposure, note: "threshold \(Self.short(policy.exposure)), photos; 1 = badly exposed"),
+            Histogram(measure: .blur, title: "Blur confidence", range: 0...1, threshold: policy.blur, note: "threshold \(ReportNumber.short(policy.blur)), photos; 1 = blurred"),
+            Histogram(measure: .smudge, title: "Smudge confidence", range: 0...1, threshold: policy.smudge, note: "threshold \(ReportNumber.short(policy.smudge)), photos; 1 = smudged"),
+            Histogram(measure: .exposure, title: "Exposure confidence", range: 0...1, threshold: policy.exposure, note: "threshold \(ReportNumber.short(policy.exposure)), photos; 1 = badly exposed"),
             Histogram(measure: .aesthetic, title: "Aesthetic score", range: 0...1, threshold: nil, note: "no threshold; 1 = excellent"),
             Histogram(
                 measure: .gateScore, title: "Gate score", range: 0...1, threshold: policy.minimumScore > 0 ? policy.minimumScore : nil,
-                note: policy.minimumScore > 0 ? "threshold \(Self.short(policy.minimumScore)); 1 = ready" : "1 = ready for text recognition"),
+                note: policy.minimumScore > 0 ? "threshold \(ReportNumber.short(policy.minimumScore)); 1 = ready" : "1 = ready for text recognition"),
         ]
         if documents {
             // Legibility has no upper bound: the last bin gathers everything from four times the minimum.
             let top = max(1, 4 * policy.minimumLegibility)
             plots.append(Histogram(
                 measure: .legibility, title: "Text legibility", range: 0...top, threshold: policy.minimumLegibility,
-                note: "threshold \(Self.short(policy.minimumLegibility)), documents; last bin ≥ \(Self.short(top))"))
+                note: "threshold \(ReportNumber.short(policy.minimumLegibility)), documents; last bin ≥ \(ReportNumber.short(top))"))
         }
         for plot in plots where assessed.contains(where: { $0.values[plot.measure] != nil }) {
             out += plot.figure(assessed)
@@ -358,7 +353,7 @@ extension ContactSheet {
     }
 
     /// One input's card.
-    static func card(_ entry: Entry, eager: Bool, prefix: String) -> String {
+    package static func card(_ entry: Entry, eager: Bool, prefix: String) -> String {
         let reasons = entry.failures.map(\.reason.rawValue).joined(separator: " ")
         var out = "<article class=\"card \(entry.status.rawValue)\" data-status=\"\(entry.status.rawValue)\" data-reasons=\"\(htmlEscaped(reasons))\">\n"
         if let thumbnail = entry.thumbnail {
@@ -397,7 +392,7 @@ extension ContactSheet {
     }
 
     /// A count at the top, which filters the cards when clicked.
-    static func tile(_ label: String, count: Int, of total: Int, filter: String, colour: String) -> String {
+    package static func tile(_ label: String, count: Int, of total: Int, filter: String, colour: String) -> String {
         let percent = total > 0 ? Double(count) / Double(total) * 100 : 0
         let share = total == 0 ? "–" : percent > 0 && percent < 1 ? String(format: "%.1f%%", percent) : String(format: "%.0f%%", percent)
         return """
@@ -408,13 +403,13 @@ extension ContactSheet {
             """
     }
 
-    static func filterLink(_ filter: String, label: String, count: Int) -> String {
+    package static func filterLink(_ filter: String, label: String, count: Int) -> String {
         "<a href=\"#reason=\(filter)\" data-filter=\"\(filter)\">\(htmlEscaped(label)) <span class=\"n\">\(count)</span></a>\n"
     }
 
     /// The longest folder (ending in `/`, longer than `/` alone) that holds every path; empty
     /// when there is none or only one input (whose card then shows its whole path).
-    static func sharedFolder(_ paths: [String]) -> String {
+    package static func sharedFolder(_ paths: [String]) -> String {
         guard paths.count > 1, var shared = paths.first.map({ Substring($0) }) else { return "" }
         for path in paths.dropFirst() {
             shared = shared.prefix(zip(shared, path).prefix { $0 == $1 }.count)
@@ -426,27 +421,19 @@ extension ContactSheet {
     }
 
     /// A reason for a heading: what it means in words, capitalised (`Text illegible`).
-    static func title(_ reason: GateReason) -> String {
+    package static func title(_ reason: GateReason) -> String {
         reason.words.prefix(1).uppercased() + reason.words.dropFirst()
     }
 
     /// The policy in words, as the gate applies it.
-    static func describe(_ policy: QualityPolicy) -> String {
+    package static func describe(_ policy: QualityPolicy) -> String {
         var parts = [
-            "photos pass with blur ≤ \(short(policy.blur)), smudge ≤ \(short(policy.smudge)), exposure ≤ \(short(policy.exposure))",
-            "documents with legibility ≥ \(short(policy.minimumLegibility)), text contrast ≥ \(short(policy.minimumTextContrast)), line pitch ≥ \(short(policy.minimumLinePitch)) px",
+            "photos pass with blur ≤ \(ReportNumber.short(policy.blur)), smudge ≤ \(ReportNumber.short(policy.smudge)), exposure ≤ \(ReportNumber.short(policy.exposure))",
+            "documents with legibility ≥ \(ReportNumber.short(policy.minimumLegibility)), text contrast ≥ \(ReportNumber.short(policy.minimumTextContrast)), line pitch ≥ \(ReportNumber.short(policy.minimumLinePitch)) px",
         ]
-        if policy.minimumScore > 0 { parts.append("every image with gate score ≥ \(short(policy.minimumScore))") }
+        if policy.minimumScore > 0 { parts.append("every image with gate score ≥ \(ReportNumber.short(policy.minimumScore))") }
         parts.append("content judged \(policy.content.rawValue)")
         return parts.joined(separator: "; ")
-    }
-
-    /// Up to 4 decimals, without trailing zeros.
-    static func short(_ value: Double) -> String {
-        var text = String(format: "%.4f", value)
-        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
     }
 
 }
@@ -456,7 +443,7 @@ extension ContactSheet {
 extension ContactSheet {
     /// A histogram of one measure over the assessed inputs, each bin's bar stacked rejected
     /// (bottom) over passed, with the policy's threshold as a dashed line.
-    struct Histogram {
+    package struct Histogram {
         var measure: Measure
         var title: String
         /// Values outside the range count in its first or last bin.
@@ -483,8 +470,8 @@ extension ContactSheet {
                 left + (value - range.lowerBound) / (range.upperBound - range.lowerBound) * (right - left)
             }
             func y(_ count: Int) -> Double { bottom - Double(count) / Double(tallest) * (bottom - top) }
-            func n(_ value: Double) -> String { String(format: "%.1f", value) }
             var svg = "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(htmlEscaped(title)) histogram\">\n"
+            func n(_ value: Double) -> String { ReportNumber.fixed(value, 1) }
             svg += "<line x1=\"\(n(left))\" y1=\"\(n(top))\" x2=\"\(n(right))\" y2=\"\(n(top))\" class=\"gridline\"/>\n"
             svg += "<text x=\"\(n(left - 4))\" y=\"\(n(top + 4))\" text-anchor=\"end\">\(tallest)</text>\n"
             svg += "<text x=\"\(n(left - 4))\" y=\"\(n(bottom))\" text-anchor=\"end\">0</text>\n"
@@ -501,13 +488,13 @@ extension ContactSheet {
             svg += "<line x1=\"\(n(left))\" y1=\"\(n(bottom))\" x2=\"\(n(right))\" y2=\"\(n(bottom))\" class=\"axis\"/>\n"
             let middle = (range.lowerBound + range.upperBound) / 2
             for (value, anchor) in [(range.lowerBound, "start"), (middle, "middle"), (range.upperBound, "end")] {
-                svg += "<text x=\"\(n(x(value)))\" y=\"\(n(bottom + 14))\" text-anchor=\"\(anchor)\">\(ContactSheet.short(value))</text>\n"
+                svg += "<text x=\"\(n(x(value)))\" y=\"\(n(bottom + 14))\" text-anchor=\"\(anchor)\">\(ReportNumber.short(value))</text>\n"
             }
             if let threshold, range.contains(threshold) {
                 let tx = x(threshold)
                 svg += "<line x1=\"\(n(tx))\" y1=\"\(n(top - 4))\" x2=\"\(n(tx))\" y2=\"\(n(bottom + 4))\" class=\"threshold\"/>\n"
                 let anchor = tx > (left + right) / 2 ? "end" : "start"
-                svg += "<text x=\"\(n(tx + (anchor == "end" ? -4 : 4)))\" y=\"\(n(top + 14))\" text-anchor=\"\(anchor)\" class=\"threshold-label\">\(ContactSheet.short(threshold))</text>\n"
+                svg += "<text x=\"\(n(tx + (anchor == "end" ? -4 : 4)))\" y=\"\(n(top + 14))\" text-anchor=\"\(anchor)\" class=\"threshold-label\">\(ReportNumber.short(threshold))</text>\n"
             }
             svg += "</svg>"
             return """
@@ -524,7 +511,7 @@ extension ContactSheet {
 // MARK: - Style and script
 
 extension ContactSheet {
-    static let style = """
+    package static let style = """
 
         :root { --pass: \(passColour); --reject: \(rejectColour); --fail: \(failColour); --ink: #1d2330; --muted: #5f6878;
           --line: #dde1e7; --paper: #f5f6f8; }
@@ -605,7 +592,7 @@ extension ContactSheet {
     /// (`passed`, `rejected`, `failed`) or one of whose reasons is that filter; `all` or no
     /// hash shows every card. The links set the hash, so the filter also survives a reload
     /// and can be linked to.
-    static let script = """
+    package static let script = """
 
         function applyFilter() {
           var match = /reason=([A-Za-z]+)/.exec(location.hash);

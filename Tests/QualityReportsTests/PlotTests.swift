@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import QualityCalibration
+@testable import QualityReports
 
 @Suite("Plot axes and SVG plots")
 struct PlotTests {
