@@ -21,7 +21,6 @@ import csv
 import fnmatch
 import hashlib
 import importlib.metadata
-import io
 import json
 import math
 import os
@@ -43,7 +42,7 @@ import build as ds  # noqa: E402  (Scripts/datasets/build.py: sRGB curves, kerne
 GENERATOR = "Scripts/corpus/camera.py"
 REBUILD = "Scripts/corpus/make-camera-corpus.sh"
 DEFAULT_SEED = 20250701
-DEFAULT_COUNT = 40
+DEFAULT_COUNT = 60
 
 # --------------------------------------------------------------------------
 # Sources: real photographs shipped by Debian packages
@@ -516,7 +515,7 @@ def detail_centre(s, diag):
 def background_mask(s, diag):
     """Where the light comes from in a backlit shot: what is brighter than the frame's
     median, and the upper part of the frame. With z = log2(Y / median Y), Y the luminance
-    blurred at σ = 0.004 · diagonal, c = z + 0.8 · (0.5 − y/H) and mask = smoothstep(−0.25,
+    blurred at σ = 0.004 · diagonal, c = z + 1.5 · (0.5 − y/H) and mask = smoothstep(−0.25,
     1.25, c): a sky two stops above the median is background, a subject below it is not, and
     the mask follows the scene's own edges; a flat scene gets a soft, partial mask (no
     posterised texture)."""
@@ -524,7 +523,7 @@ def background_mask(s, diag):
     yb = np.maximum(lowres_blur(luminance(s), 0.004, diag, work=1024), 1e-6)
     z = np.log2(yb / float(np.median(yb[::4, ::4])))
     top = 0.5 - (np.arange(h, dtype=np.float32)[:, None] + 0.5) / h
-    return ds.smoothstep(-0.25, 1.25, z + 0.8 * top).astype(np.float32)
+    return ds.smoothstep(-0.25, 1.25, z + 1.5 * top).astype(np.float32)
 
 
 def outcome(s, ev=0.0, mask=None):

@@ -108,7 +108,7 @@ struct OCR: AsyncParsableCommand {
         let tally = Mutex(BatchSummary())
         let (format, force, recognitionOptions) = (self.format, self.force, options)
         await OrderedBatch(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs).run { path in
-            await OCROutcome.run(gated, path: path, options: recognitionOptions, force: force)
+            await RecognitionOutcome.run(gated, path: path, options: recognitionOptions, force: force)
         } emit: { _, outcome in
             tally.withLock { summary in
                 switch outcome.result {
@@ -137,99 +137,4 @@ extension RecognitionOptions.Level: ExpressibleByArgument {}
 
 enum OCRFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl, gcv
-}
-
-/// One image's gated recognition, ready to print.
-struct OCROutcome: Sendable {
-    enum Result: Sendable {
-        case recognized(GatedRecognition)
-        case failed(any CodedError)
-    }
-
-    var path: String
-    var result: Result
-
-    /// Runs the gated flow on one file; every error becomes a coded failure.
-    static func run(_ gated: GatedTextRecognizer<TesseractRecognizer>, path: String, options: RecognitionOptions, force: Bool) async -> OCROutcome {
-        do {
-            return OCROutcome(path: path, result: .recognized(try await gated.recognize(contentsOf: path, options: options, force: force)))
-        } catch let error as any CodedError {
-            return OCROutcome(path: path, result: .failed(error))
-        } catch {
-            return OCROutcome(path: path, result: .failed(RecognitionError(.failed, "\(error)")))
-        }
-    }
-
-    /// The path for people: bytes that are not UTF-8 shown as U+FFFD.
-    var shownPath: String { FileSystemPath.display(path) }
-
-    /// `path`, and `pathBytes` when the name is not UTF-8, as the score record has them.
-    var pathMembers: [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [("path", .string(shownPath))]
-        if let bytes = Assessment.pathBytes(path) { members.append(("pathBytes", .string(bytes))) }
-        return members
-    }
-
-    var text: String {
-        switch result {
-        case .failed(let error):
-            return "==> \(shownPath) <==\n[error \(error.code): \(error.message)]\n\n"
-        case .recognized(let recognition):
-            let failures = recognition.decision.failures.map(\.message).joined(separator: "; ")
-            guard let text = recognition.text else { return "==> \(shownPath) <==\n[rejected: \(failures)]\n\n" }
-            // --force recognizes a rejected image too; the text still says it was rejected.
-            let rejected = recognition.decision.pass ? "" : "[rejected: \(failures); recognized with --force]\n"
-            return "==> \(shownPath) <==\n\(rejected)\(text)\n\n"
-        }
-    }
-
-    var json: JSONValue {
-        switch result {
-        case .failed(let error):
-            return .object(pathMembers + [("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))])
-        case .recognized(let recognition):
-            let observations: JSONValue = recognition.observations.map { .array($0.map(Self.json)) } ?? .null
-            return .object(pathMembers + [
-                ("width", .int(recognition.imageSize.width)), ("height", .int(recognition.imageSize.height)),
-                ("gate", recognition.image.decision.record),
-                ("text", recognition.text.map(JSONValue.string) ?? .null),
-                ("observations", observations),
-                ("timing", Self.json(recognition.timing)),
-            ])
-        }
-    }
-
-    static func json(_ line: RecognizedTextObservation) -> JSONValue {
-        let words: [JSONValue] = line.words.map { word in
-            .object([("text", .string(word.text.string)), ("confidence", rounded(word.text.confidence)), ("pixelBox", json(word.pixelBox))])
-        }
-        var members: [(String, JSONValue)] = [("text", .string(line.text))]
-        members.append(("confidence", rounded(line.candidates.first?.confidence ?? 0)))
-        members.append(("boundingBox", json(line.boundingBox)))
-        members.append(("pixelBox", json(line.pixelBox)))
-        members.append(("block", .int(line.block)))
-        members.append(("paragraph", .int(line.paragraph)))
-        members.append(("words", .array(words)))
-        return .object(members)
-    }
-
-    /// Milliseconds rounded to 0.1, as `elapsedMs` in the score record; a step that did not run is left out.
-    static func json(_ timing: GatedRecognitionTiming) -> JSONValue {
-        func milliseconds(_ duration: Duration) -> JSONValue {
-            .double((duration.milliseconds * 10).rounded() / 10)
-        }
-        var members: [(String, JSONValue)] = []
-        if let decode = timing.decode { members.append(("decodeMs", milliseconds(decode))) }
-        members.append(("analysisMs", milliseconds(timing.analysis)))
-        if let recognition = timing.recognition { members.append(("recognitionMs", milliseconds(recognition))) }
-        return .object(members)
-    }
-
-    static func json(_ rect: NormalizedRect) -> JSONValue {
-        .object([("x", rounded(rect.x)), ("y", rounded(rect.y)), ("width", rounded(rect.width)), ("height", rounded(rect.height))])
-    }
-
-    static func json(_ rect: PixelRect) -> JSONValue {
-        .object([("x", .int(rect.x)), ("y", .int(rect.y)), ("width", .int(rect.width)), ("height", .int(rect.height))])
-    }
 }

@@ -3,11 +3,6 @@ import QualityAssessment
 import QualityGating
 import QualityMetrics
 
-/// A number rounded to 4 decimals, as records print numbers.
-func rounded(_ value: Double) -> JSONValue {
-    .double((value * 10_000).rounded() / 10_000)
-}
-
 /// The flat formats (csv, tsv) of a score record.
 extension Assessment {
     /// Columns of the flat formats (csv, tsv) for the built-in detectors.
@@ -48,7 +43,7 @@ extension Assessment {
             }
             members += [
                 ("gate", .string(image.decision.pass ? "pass" : "reject")),
-                ("gateScore", rounded(image.decision.score)),
+                ("gateScore", JSONValue.rounded(image.decision.score)),
                 ("elapsedMs", .double(((elapsedMilliseconds ?? 0) * 10).rounded() / 10)),
                 ("message", .string((image.decision.failures.map(\.message) + image.warnings.map(\.message)).joined(separator: "; "))),
             ]
@@ -63,8 +58,8 @@ extension DetectorObservation {
     var headline: JSONValue? {
         guard let first = Self.fields.first else { return nil }
         switch (try? JSONValue.encoding(self))?[path: first.field.name] {
-        case .double(let value)?: return rounded(value)
-        case .int(let value)?: return rounded(Double(value))
+        case .double(let value)?: return JSONValue.rounded(value)
+        case .int(let value)?: return JSONValue.rounded(Double(value))
         case let other?: return other
         case nil: return nil
         }

@@ -101,3 +101,10 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 }
+
+extension JSONValue {
+    /// A number rounded to 4 decimals, as records print numbers.
+    public static func rounded(_ value: Double) -> JSONValue {
+        .double((value * 10_000).rounded() / 10_000)
+    }
+}

@@ -1,6 +1,5 @@
 import Foundation
 import ImagingCore
-import GatedRecognition
 import QualityGating
 import TextRecognition
 
@@ -28,13 +27,13 @@ import TextRecognition
 /// and the API marks every box optional. A rejected or failed image gets the per-image
 /// `error` (a `google.rpc.Status`: code 9 FAILED_PRECONDITION for a gate rejection,
 /// 3 INVALID_ARGUMENT for an unreadable image).
-enum GoogleVisionResponse {
+public enum GoogleVisionResponse {
     /// `{"responses": [one response]}`; `languages` are the languages recognition was asked for.
-    static func body(_ outcome: OCROutcome, languages: [String]) -> JSONValue {
+    public static func body(_ outcome: RecognitionOutcome, languages: [String]) -> JSONValue {
         .object([("responses", .array([response(outcome, languages: languages)]))])
     }
 
-    static func response(_ outcome: OCROutcome, languages: [String]) -> JSONValue {
+    public static func response(_ outcome: RecognitionOutcome, languages: [String]) -> JSONValue {
         let context: (String, JSONValue) = ("context", .object([("uri", .string(uri(outcome.path)))]))
         switch outcome.result {
         case .failed(let failure):
@@ -50,7 +49,7 @@ enum GoogleVisionResponse {
 
     /// The input as an absolute `file://` URI, percent-encoded; a relative path is taken
     /// from the current directory. A name that is not UTF-8 has its own bytes encoded.
-    static func uri(_ path: String) -> String {
+    public static func uri(_ path: String) -> String {
         let absolute = FileSystemPath.standardized(path)
         guard !FileSystemPath.isUTF8(absolute) else {
             return URL(fileURLWithPath: absolute, isDirectory: false).absoluteString
@@ -67,7 +66,7 @@ enum GoogleVisionResponse {
     }
 
     /// `textAnnotations` and `fullTextAnnotation` of recognized lines.
-    static func annotations(_ lines: [RecognizedTextObservation], imageSize: ImageSize, languages: [String]) -> [(String, JSONValue)] {
+    public static func annotations(_ lines: [RecognizedTextObservation], imageSize: ImageSize, languages: [String]) -> [(String, JSONValue)] {
         let lines = lines.map { line in
             var line = line
             line.words.removeAll { $0.text.string.isEmpty }
@@ -93,7 +92,7 @@ enum GoogleVisionResponse {
             property(pageLanguages) + [
                 ("width", .int(imageSize.width)), ("height", .int(imageSize.height)),
                 ("blocks", .array(blocks(lines, languages: languages))),
-                ("confidence", rounded(mean(lines.map { $0.candidates.first?.confidence ?? 0 }))),
+                ("confidence", JSONValue.rounded(mean(lines.map { $0.candidates.first?.confidence ?? 0 }))),
             ])
         return [
             ("textAnnotations", .array(textAnnotations)),
@@ -109,13 +108,13 @@ enum GoogleVisionResponse {
                     property(languages.detected(paragraphLines.flatMap(\.words))) + [
                         ("boundingBox", poly(union(paragraphLines.map(\.pixelBox)))),
                         ("words", .array(words(paragraphLines, languages: languages))),
-                        ("confidence", rounded(mean(paragraphLines.map { $0.candidates.first?.confidence ?? 0 }))),
+                        ("confidence", JSONValue.rounded(mean(paragraphLines.map { $0.candidates.first?.confidence ?? 0 }))),
                     ])
             }
             return .object(
                 property(languages.detected(blockLines.flatMap(\.words))) + [
                     ("boundingBox", poly(union(blockLines.map(\.pixelBox)))), ("paragraphs", .array(paragraphs)),
-                    ("blockType", .string("TEXT")), ("confidence", rounded(mean(blockLines.map { $0.candidates.first?.confidence ?? 0 }))),
+                    ("blockType", .string("TEXT")), ("confidence", JSONValue.rounded(mean(blockLines.map { $0.candidates.first?.confidence ?? 0 }))),
                 ])
         }
     }
@@ -128,7 +127,7 @@ enum GoogleVisionResponse {
             for (wordIndex, word) in line.words.enumerated() {
                 let lineEnd = wordIndex == line.words.count - 1
                 let breakType = !lineEnd ? "SPACE" : lineIndex < worded.count - 1 ? "EOL_SURE_SPACE" : "LINE_BREAK"
-                let confidence = rounded(word.text.confidence)
+                let confidence = JSONValue.rounded(word.text.confidence)
                 let characters = Array(word.text.string)
                 let symbols: [JSONValue] = characters.indices.map { index in
                     let last = index == characters.count - 1
@@ -148,7 +147,7 @@ enum GoogleVisionResponse {
     /// `property.detectedLanguages`, or nothing when no language is known.
     static func property(_ detected: [(tag: String, share: Double)]) -> [(String, JSONValue)] {
         guard !detected.isEmpty else { return [] }
-        let entries: [JSONValue] = detected.map { .object([("languageCode", .string($0.tag)), ("confidence", rounded($0.share))]) }
+        let entries: [JSONValue] = detected.map { .object([("languageCode", .string($0.tag)), ("confidence", JSONValue.rounded($0.share))]) }
         return [("property", .object([("detectedLanguages", .array(entries))]))]
     }
 

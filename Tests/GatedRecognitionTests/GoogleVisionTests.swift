@@ -5,7 +5,7 @@ import Testing
 import TextRecognition
 import _ImagingTestSupport
 
-@testable import ImageQualityCLI
+@testable import GatedRecognition
 
 /// The gcv format against Cloud Vision's published response shape: breaks that rebuild the
 /// text, BCP 47 languages, the input's URI, and the schema in `Tests/Schemas`.
@@ -178,7 +178,7 @@ struct GoogleVisionTests {
     // MARK: Context
 
     @Test func everyResponseNamesItsInputAsAFileURI() throws {
-        let failure = OCROutcome(path: "some dir/a#1.png", result: .failed(RecognitionError(.failed, "engine broke")))
+        let failure = RecognitionOutcome(path: "some dir/a#1.png", result: .failed(RecognitionError(.failed, "engine broke")))
         let body = GoogleVisionResponse.body(failure, languages: ["en"])
         let directory = try #require(FileManager.default.currentDirectoryPath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed))
         #expect(body[path: "responses"].flatMap { value -> JSONValue? in

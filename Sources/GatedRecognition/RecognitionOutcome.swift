@@ -1,0 +1,109 @@
+import ImagingCore
+import QualityAssessment
+import QualityGating
+import TextRecognition
+
+/// One image's gated recognition, ready to print.
+public struct RecognitionOutcome: Sendable {
+    public enum Result: Sendable {
+        case recognized(GatedRecognition)
+        case failed(any CodedError)
+    }
+
+    /// The input as the caller named it.
+    public var path: String
+    public var result: Result
+
+    public init(path: String, result: Result) {
+        self.path = path
+        self.result = result
+    }
+
+    /// Runs the gated flow on one file; every error becomes a coded failure.
+    public static func run<Recognizer: TextRecognizer>(
+        _ gated: GatedTextRecognizer<Recognizer>, path: String, options: RecognitionOptions, force: Bool
+    ) async -> RecognitionOutcome {
+        do {
+            return RecognitionOutcome(path: path, result: .recognized(try await gated.recognize(contentsOf: path, options: options, force: force)))
+        } catch let error as any CodedError {
+            return RecognitionOutcome(path: path, result: .failed(error))
+        } catch {
+            return RecognitionOutcome(path: path, result: .failed(RecognitionError(.failed, "\(error)")))
+        }
+    }
+
+    /// The path for people: bytes that are not UTF-8 shown as U+FFFD.
+    public var shownPath: String { FileSystemPath.display(path) }
+
+    /// `path`, and `pathBytes` when the name is not UTF-8, as the score record has them.
+    public var pathMembers: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [("path", .string(shownPath))]
+        if let bytes = Assessment.pathBytes(path) { members.append(("pathBytes", .string(bytes))) }
+        return members
+    }
+
+    /// The `ocr --format text` output of this input.
+    public var text: String {
+        switch result {
+        case .failed(let error):
+            return "==> \(shownPath) <==\n[error \(error.code): \(error.message)]\n\n"
+        case .recognized(let recognition):
+            let failures = recognition.decision.failures.map(\.message).joined(separator: "; ")
+            guard let text = recognition.text else { return "==> \(shownPath) <==\n[rejected: \(failures)]\n\n" }
+            // --force recognizes a rejected image too; the text still says it was rejected.
+            let rejected = recognition.decision.pass ? "" : "[rejected: \(failures); recognized with --force]\n"
+            return "==> \(shownPath) <==\n\(rejected)\(text)\n\n"
+        }
+    }
+
+    /// The `ocr --format jsonl` record of this input.
+    public var json: JSONValue {
+        switch result {
+        case .failed(let error):
+            return .object(pathMembers + [("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))])
+        case .recognized(let recognition):
+            let observations: JSONValue = recognition.observations.map { .array($0.map(Self.json)) } ?? .null
+            return .object(pathMembers + [
+                ("width", .int(recognition.imageSize.width)), ("height", .int(recognition.imageSize.height)),
+                ("gate", recognition.image.decision.record),
+                ("text", recognition.text.map(JSONValue.string) ?? .null),
+                ("observations", observations),
+                ("timing", Self.json(recognition.timing)),
+            ])
+        }
+    }
+
+    static func json(_ line: RecognizedTextObservation) -> JSONValue {
+        let words: [JSONValue] = line.words.map { word in
+            .object([("text", .string(word.text.string)), ("confidence", JSONValue.rounded(word.text.confidence)), ("pixelBox", json(word.pixelBox))])
+        }
+        var members: [(String, JSONValue)] = [("text", .string(line.text))]
+        members.append(("confidence", JSONValue.rounded(line.candidates.first?.confidence ?? 0)))
+        members.append(("boundingBox", json(line.boundingBox)))
+        members.append(("pixelBox", json(line.pixelBox)))
+        members.append(("block", .int(line.block)))
+        members.append(("paragraph", .int(line.paragraph)))
+        members.append(("words", .array(words)))
+        return .object(members)
+    }
+
+    /// Milliseconds rounded to 0.1, as `elapsedMs` in the score record; a step that did not run is left out.
+    static func json(_ timing: GatedRecognitionTiming) -> JSONValue {
+        func milliseconds(_ duration: Duration) -> JSONValue {
+            .double((duration.milliseconds * 10).rounded() / 10)
+        }
+        var members: [(String, JSONValue)] = []
+        if let decode = timing.decode { members.append(("decodeMs", milliseconds(decode))) }
+        members.append(("analysisMs", milliseconds(timing.analysis)))
+        if let recognition = timing.recognition { members.append(("recognitionMs", milliseconds(recognition))) }
+        return .object(members)
+    }
+
+    static func json(_ rect: NormalizedRect) -> JSONValue {
+        .object([("x", JSONValue.rounded(rect.x)), ("y", JSONValue.rounded(rect.y)), ("width", JSONValue.rounded(rect.width)), ("height", JSONValue.rounded(rect.height))])
+    }
+
+    static func json(_ rect: PixelRect) -> JSONValue {
+        .object([("x", .int(rect.x)), ("y", .int(rect.y)), ("width", .int(rect.width)), ("height", .int(rect.height))])
+    }
+}
