@@ -22,19 +22,22 @@ enum FileInput {
     static func readFile(_ path: String, maxBytes: Int, deadline: Deadline, into buffer: inout [UInt8]) throws(ImagingError) {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. Regular
         // files ignore it.
-        let fd = FileSystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        if fd < 0 {
-            let code = errno
-            switch code {
+        let fd: Int32
+        do {
+            fd = try SystemCall.openFile(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        } catch {
+            switch error.code {
             case ENOENT, ENOTDIR: throw ImagingError(.notFound, "no such file")
             case EISDIR: throw ImagingError(.isDirectory, "is a directory")
-            default: throw ImagingError(.unreadable, "cannot open: \(errorText(code))")
+            default: throw ImagingError(.unreadable, "cannot open: \(errorText(error.code))")
             }
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            throw ImagingError(.unreadable, "cannot stat: \(errorText(errno))")
+        defer { try? SystemCall.closeFile(fd) }
+        let info: stat
+        do {
+            info = try SystemCall.status(of: fd)
+        } catch {
+            throw ImagingError(.unreadable, "cannot stat: \(errorText(error.code))")
         }
         let type = info.st_mode & S_IFMT
         if type == S_IFDIR { throw ImagingError(.isDirectory, "is a directory") }
@@ -55,18 +58,24 @@ enum FileInput {
         while buffer.count < capacity {
             if deadline.hasPassed { throw ImagingError(.timeLimit, "") }
             if waits {
-                var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&request, 1, deadline.millisecondsLeft)
-                if ready < 0 && errno != EINTR {
-                    throw ImagingError(.unreadable, "cannot wait for data after \(buffer.count) bytes: \(errorText(errno))")
+                do {
+                    guard try SystemCall.waitForInput(fd, milliseconds: deadline.millisecondsLeft) else { continue }
+                } catch where error.code == EINTR {
+                    continue
+                } catch {
+                    throw ImagingError(.unreadable, "cannot wait for data after \(buffer.count) bytes: \(errorText(error.code))")
                 }
-                if ready <= 0 { continue }
             }
             let want = min(chunk.count, capacity - buffer.count)
-            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) }
-            if got < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw ImagingError(.unreadable, "read failed after \(buffer.count) bytes: \(errorText(errno))")
+            let got: Int
+            do {
+                got = try chunk.withUnsafeMutableBytes { all in
+                    Result { () throws(Errno) in try SystemCall.readBytes(fd, into: UnsafeMutableRawBufferPointer(rebasing: all[..<want])) }
+                }.get()
+            } catch where error.code == EINTR || error.code == EAGAIN {
+                continue
+            } catch {
+                throw ImagingError(.unreadable, "read failed after \(buffer.count) bytes: \(errorText(error.code))")
             }
             if got == 0 { break }
             buffer.append(contentsOf: chunk[0..<got])

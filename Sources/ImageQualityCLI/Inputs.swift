@@ -71,17 +71,7 @@ struct InputExpander: Sendable {
     /// The names in `directory` but `.` and `..`, as `FileSystemPath` holds them; nil when
     /// it cannot be listed.
     static func names(inDirectory directory: String) -> [String]? {
-        guard let stream = FileSystemPath.withCString(directory, { opendir($0) }) else { return nil }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            // glibc allocates each entry only as long as its name needs, so the name is read
-            // in place up to its NUL rather than by copying the 256-byte d_name field.
-            let field = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-            let name = FileSystemPath.string(cString: field.assumingMemoryBound(to: CChar.self))
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        SystemCall.directoryEntries(directory)
     }
 
     /// What a file of type `type` (`FileSystemPath.fileType`) is when it is not a regular
@@ -187,9 +177,15 @@ final class FileDescriptorLines: @unchecked Sendable {
             buffer.removeFirst(start)
             start = 0
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if got < 0 && errno == EINTR { continue }
-            if got <= 0 { ended = true } else { buffer.append(contentsOf: chunk[0..<got]) }
+            let got: Int
+            do {
+                got = try chunk.withUnsafeMutableBytes { all in Result { () throws(Errno) in try SystemCall.readBytes(descriptor, into: all) } }.get()
+            } catch where error.code == EINTR {
+                continue
+            } catch {
+                got = 0
+            }
+            if got == 0 { ended = true } else { buffer.append(contentsOf: chunk[0..<got]) }
         }
     }
 }

@@ -295,7 +295,7 @@ struct BatchRun {
         let listed = showsProgress ? expander.expanded(inputs) : nil
         let paths = listed.map { AnyIterator($0.makeIterator()) } ?? expander.paths(inputs, standardInput: lines)
         let progress = showsProgress ? ProgressBar(total: listed?.count) : nil
-        let sharesTerminal = showsProgress && isatty(standardOutput) != 0
+        let sharesTerminal = showsProgress && SystemCall.isTerminal(standardOutput)
         var writer: RecordWriter?
         if case .records(let format) = output { writer = RecordWriter(format: format) }
         var summary = BatchSummary()

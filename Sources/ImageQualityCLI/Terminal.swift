@@ -11,8 +11,8 @@ private let errorIsTerminal = Atomic<Bool>(false)
 
 /// Writes to standard output and error without buffering surprises, and knows whether they are terminals.
 enum Terminal {
-    static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
-    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+    static var standardOutputIsTerminal: Bool { SystemCall.isTerminal(STDOUT_FILENO) }
+    static var standardErrorIsTerminal: Bool { SystemCall.isTerminal(STDERR_FILENO) }
 
     /// The width rows are laid out for: standard output's terminal columns, else `COLUMNS`,
     /// else 80.
@@ -23,8 +23,7 @@ enum Terminal {
     static var errorColumns: Int { standardErrorIsTerminal ? columns(of: STDERR_FILENO) : .max }
 
     private static func columns(of descriptor: Int32) -> Int {
-        var size = winsize()
-        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = SystemCall.terminalColumns(descriptor) { return columns }
         if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
         return 80
     }
@@ -49,21 +48,18 @@ enum Terminal {
                 if interruptedWhileWriting.load(ordering: .sequentiallyConsistent) { endInterrupted() }
             }
         }
-        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { raw in
-                Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-            }
-            if written < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                if descriptor != STDERR_FILENO { outputFailed(code) }
+            do {
+                offset += try bytes.withUnsafeBytes { all in
+                    Result { () throws(Errno) in try SystemCall.writeBytes(descriptor, UnsafeRawBufferPointer(rebasing: all[offset...])) }
+                }.get()
+            } catch {
+                if error.code == EINTR { continue }
+                if descriptor != STDERR_FILENO { outputFailed(error.code) }
                 return
             }
-            offset += written
         }
-        bytes.removeAll()
     }
 
     /// Makes Ctrl-C (SIGINT) end the process between records, never inside one: an

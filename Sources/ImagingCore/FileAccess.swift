@@ -6,9 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// The file system calls of reports, contact sheets, policies, profiles and label files, in
-/// one place: thin wrappers over POSIX so every failure keeps its errno and can be said in
-/// plain words (Foundation's equivalents report `NSCocoaErrorDomain` codes, which say nothing
+/// The file operations of reports, contact sheets, policies, profiles and label files, over
+/// `SystemCall`, so every failure keeps its errno and can be said in plain words (Foundation's equivalents report `NSCocoaErrorDomain` codes, which say nothing
 /// to a user). Paths are as `FileSystemPath` holds them, so a name that is not UTF-8 is its
 /// own file.
 package enum FileAccess {
@@ -27,37 +26,41 @@ package enum FileAccess {
     /// Whether this process may create and replace files in the folder `path`.
     /// The corresponding C function is `access` (write and search permission).
     package static func canWrite(inDirectory path: String) -> Bool {
-        FileSystemPath.withCString(path) { access($0, W_OK | X_OK) } == 0
+        SystemCall.mayAccess(path, W_OK | X_OK)
     }
 
     /// Whether this process may replace the contents of the existing file `path`.
     /// The corresponding C function is `access` (write permission).
     package static func canWrite(file path: String) -> Bool {
-        FileSystemPath.withCString(path) { access($0, W_OK) } == 0
+        SystemCall.mayAccess(path, W_OK)
     }
 
     /// Why the file at `path` cannot be opened for reading, or nil when it can (a folder
     /// opens, and fails on reading). The corresponding C functions are `open` and `close`.
     package static func unreadable(_ path: String) -> Failure? {
-        let fd = FileSystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        guard fd >= 0 else { return Failure(errno) }
-        close(fd)
-        return nil
+        do {
+            try SystemCall.closeFile(try SystemCall.openFile(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK))
+            return nil
+        } catch {
+            return Failure(error.code)
+        }
     }
 
     /// The whole of the file at `path`.
     /// - Throws: the reason in plain words (`reason(_:)`).
     package static func readAll(_ path: String) throws(Failure) -> [UInt8] {
-        let fd = FileSystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw Failure(errno) }
-        defer { close(fd) }
+        let fd: Int32
+        do { fd = try SystemCall.openFile(path, O_RDONLY | O_CLOEXEC) } catch { throw Failure(error.code) }
+        defer { try? SystemCall.closeFile(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw Failure(errno)
+            let got: Int
+            do {
+                got = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(Errno) in try SystemCall.readBytes(fd, into: buffer) } }.get()
+            } catch {
+                if error.code == EINTR { continue }
+                throw Failure(error.code)
             }
             if got == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<got])
@@ -75,27 +78,30 @@ package enum FileAccess {
     /// (`O_CREAT | O_TRUNC`, mode 0644 before the umask), `write` and `close`.
     /// - Throws: the reason in plain words.
     package static func writeAll(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let fd = FileSystemPath.withCString(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw Failure(errno) }
+        let fd: Int32
+        do { fd = try SystemCall.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o644) } catch {
+            throw Failure(error.code)
+        }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                throw Failure(code)
+            do {
+                offset += try bytes.withUnsafeBytes { all in
+                    Result { () throws(Errno) in try SystemCall.writeBytes(fd, UnsafeRawBufferPointer(rebasing: all[offset...])) }
+                }.get()
+            } catch {
+                if error.code == EINTR { continue }
+                try? SystemCall.closeFile(fd)
+                throw Failure(error.code)
             }
-            offset += written
         }
         // A full disk on a network file system can show only at close.
-        guard close(fd) == 0 else { throw Failure(errno) }
+        do { try SystemCall.closeFile(fd) } catch { throw Failure(error.code) }
     }
 
     /// Removes the file `path`. The corresponding C function is `unlink`.
     /// - Throws: the reason in plain words.
     package static func remove(_ path: String) throws(Failure) {
-        guard FileSystemPath.withCString(path, { unlink($0) }) == 0 else { throw Failure(errno) }
+        do { try SystemCall.removeFile(path) } catch { throw Failure(error.code) }
     }
 
     /// Writes `bytes` to `path` whole or not at all: to a file beside it, renamed over it.
@@ -104,11 +110,11 @@ package enum FileAccess {
     package static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) {
         let partial = path + ".partial"
         try writeAll(bytes, to: partial)
-        let renamed = FileSystemPath.withCString(partial) { from in FileSystemPath.withCString(path) { rename(from, $0) } }
-        guard renamed == 0 else {
-            let code = errno
+        do {
+            try SystemCall.renameFile(partial, to: path)
+        } catch {
             try? remove(partial)
-            throw Failure(code)
+            throw Failure(error.code)
         }
     }
 
@@ -118,7 +124,11 @@ package enum FileAccess {
         if kind(of: path) == .directory { return }
         let parent = parentPath(of: path)
         if parent != path, kind(of: parent) == .missing { try createDirectories(parent) }
-        if FileSystemPath.withCString(path, { mkdir($0, 0o755) }) != 0, errno != EEXIST { throw Failure(errno, path: path) }
+        do {
+            try SystemCall.makeDirectory(path)
+        } catch where error.code != EEXIST {
+            throw Failure(error.code, path: path)
+        } catch {}
         guard kind(of: path) == .directory else { throw Failure(ENOTDIR, path: path) }
     }
 

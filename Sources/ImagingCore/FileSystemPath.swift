@@ -101,17 +101,14 @@ public enum FileSystemPath {
     /// The type bits (`S_IFREG`, `S_IFDIR`, …) of what `path` leads to (through links), or
     /// nil when it cannot be examined (missing, a dangling link, no permission on the way).
     public static func fileType(_ path: String) -> mode_t? {
-        var info = stat()
-        guard withCString(path, { stat($0, &info) }) == 0 else { return nil }
+        guard let info = try? SystemCall.status(ofPath: path) else { return nil }
         return info.st_mode & S_IFMT
     }
 
     /// The working directory, from its own bytes (Foundation's `currentDirectoryPath` shows
     /// bytes that are not UTF-8 as U+FFFD); "/" when it cannot be read (removed, too long).
     public static var currentDirectory: String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return buffer.withUnsafeBufferPointer { string(cString: $0.baseAddress!) }
+        SystemCall.currentDirectory() ?? "/"
     }
 
     /// A NUL-terminated name from the system (an argument, a directory entry) as a path.
@@ -121,8 +118,8 @@ public enum FileSystemPath {
 
     /// Whether `path` itself (not what it leads to) is a symbolic link.
     public static func isSymbolicLink(_ path: String) -> Bool {
-        var info = stat()
-        return withCString(path) { lstat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFLNK
+        guard let info = try? SystemCall.status(ofPath: path, followingLinks: false) else { return false }
+        return info.st_mode & S_IFMT == S_IFLNK
     }
 
     /// `path` made absolute, relative to `directory` (itself resolved against the working
