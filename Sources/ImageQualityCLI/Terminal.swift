@@ -48,17 +48,10 @@ enum Terminal {
                 if interruptedWhileWriting.load(ordering: .sequentiallyConsistent) { endInterrupted() }
             }
         }
-        var offset = 0
-        while offset < bytes.count {
-            do {
-                offset += try bytes.withUnsafeBytes { all in
-                    Result { () throws(Errno) in try SystemCall.writeBytes(descriptor, UnsafeRawBufferPointer(rebasing: all[offset...])) }
-                }.get()
-            } catch {
-                if error.code == EINTR { continue }
-                if descriptor != STDERR_FILENO { outputFailed(error.code) }
-                return
-            }
+        do {
+            try SystemCall.writeAll(descriptor, bytes)
+        } catch {
+            if descriptor != STDERR_FILENO { outputFailed(error.code) }
         }
     }
 

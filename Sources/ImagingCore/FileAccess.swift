@@ -82,17 +82,11 @@ package enum FileAccess {
         do { fd = try SystemCall.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o644) } catch {
             throw Failure(error.code)
         }
-        var offset = 0
-        while offset < bytes.count {
-            do {
-                offset += try bytes.withUnsafeBytes { all in
-                    Result { () throws(Errno) in try SystemCall.writeBytes(fd, UnsafeRawBufferPointer(rebasing: all[offset...])) }
-                }.get()
-            } catch {
-                if error.code == EINTR { continue }
-                try? SystemCall.closeFile(fd)
-                throw Failure(error.code)
-            }
+        do {
+            try SystemCall.writeAll(fd, bytes)
+        } catch {
+            try? SystemCall.closeFile(fd)
+            throw Failure(error.code)
         }
         // A full disk on a network file system can show only at close.
         do { try SystemCall.closeFile(fd) } catch { throw Failure(error.code) }

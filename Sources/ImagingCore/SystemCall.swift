@@ -51,6 +51,22 @@ package enum SystemCall {
         return written
     }
 
+    /// Writes all of `bytes`, writing again after a partial write or an interruption
+    /// (`EINTR`). The corresponding C function is `write`.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { all in
+                Result { () throws(Errno) in try writeBytes(fd, UnsafeRawBufferPointer(rebasing: all[offset...])) }
+            }
+            switch written {
+            case .success(let count): offset += count
+            case .failure(let error) where error.code == EINTR: continue
+            case .failure(let error): throw error
+            }
+        }
+    }
+
     /// What the open file `fd` is. The corresponding C function is `fstat`.
     package static func status(of fd: Int32) throws(Errno) -> stat {
         var info = stat()
