@@ -140,7 +140,7 @@ package enum FileAccess {
 
     /// The folder holding `path` ("." for a bare name, "/" for the root). Slashes are found
     /// by scalar, as in `FileSystemPath.standardized`.
-    static func parentPath(of path: String) -> String {
+    package static func parentPath(of path: String) -> String {
         var trimmed = path.unicodeScalars[...]
         while trimmed.count > 1 && trimmed.last == "/" { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }

@@ -139,6 +139,15 @@ package enum SystemCall {
         return names
     }
 
+    /// The running executable's path with links resolved, or nil when the system does not
+    /// say. The corresponding C function is `readlink` (of `/proc/self/exe`).
+    package static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return buffer.withUnsafeBufferPointer { FileSystemPath.string(cString: $0.baseAddress!) }
+    }
+
     /// Whether `fd` is a terminal. The corresponding C function is `isatty`.
     package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
 

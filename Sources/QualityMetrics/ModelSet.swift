@@ -78,11 +78,12 @@ public struct ModelSet: Sendable, Equatable {
     public static var searchPath: [String] {
         var folders: [String] = []
         if let named = ProcessInfo.processInfo.environment["IMGQUALITY_MODELS"], !named.isEmpty { folders.append(named) }
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
-            folders.append(executable.appendingPathComponent("imgquality_QualityMetrics.resources/Models").path)
-            folders.append(executable.appendingPathComponent("../share/imgquality/models").standardized.path)
+        if let executable = SystemCall.executablePath() {
+            let folder = FileAccess.parentPath(of: executable)
+            folders.append(folder + "/imgquality_QualityMetrics.resources/Models")
+            folders.append(FileAccess.parentPath(of: folder) + "/share/imgquality/models")
         }
-        folders.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Models").path)
+        folders.append(FileAccess.parentPath(of: #filePath) + "/Models")
         return folders
     }
 
@@ -90,7 +91,7 @@ public struct ModelSet: Sendable, Equatable {
     /// - Throws: `ModelError` of kind `unreadable` when no folder on the path holds them, or
     ///   the error of the first folder that holds a broken one.
     public static func loadBundled() throws(ModelError) -> ModelSet {
-        for folder in searchPath where FileManager.default.fileExists(atPath: folder + "/smudge.json") {
+        for folder in searchPath where FileAccess.kind(of: folder + "/smudge.json") == .other {
             return try load(directory: folder)
         }
         throw ModelError(
