@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImagingCore
+import QualityMetrics
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: AsyncParsableCommand {
@@ -55,6 +56,13 @@ public struct IMGQuality: AsyncParsableCommand {
     /// An error a subcommand throws while running is reported with that subcommand's usage,
     /// not the top level's.
     public static func runFromCommandLine() async {
+        // Every command reads the detector models (their defaults are in the help too): an
+        // installation without them, or with a broken one, stops here with the loader's words
+        // and status 78 (EX_CONFIG), before anything else touches them.
+        if case .failure(let error) = Result(catching: { () throws(ModelError) in try ModelSet.loadBundled() }) {
+            Terminal.write("imgquality: \(error.message)\n", to: STDERR_FILENO)
+            Foundation.exit(78)
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(commandLineArguments)

@@ -46,6 +46,21 @@ struct ProcessTests {
         #expect(quiet.status == 2 && quiet.stderr.isEmpty && quiet.records.count == 7, "\(quiet.stderr)")
     }
 
+    /// The models come from `IMGQUALITY_MODELS` when it names a folder holding them; a
+    /// broken one stops every command at once with the loader's words and status 78.
+    @Test func theModelFolderCanBeNamedAndABrokenOneIsSaid() throws {
+        let folder = try TemporaryDirectory()
+        for name in ["blur", "exposure", "smudge", "text"] {
+            try folder.write(name + ".json", Fixtures.bytesOfRepositoryFile("Sources/QualityMetrics/Models/\(name).json"))
+        }
+        let good = try Binary.run(["score", Fixtures.path("jpeg/large.jpg")], environment: ["IMGQUALITY_MODELS": folder.path])
+        #expect(good.status == 0 && good.records.count == 1, "\(good.stderr)")
+        try folder.write("smudge.json", Array(#"{"format":1,"detector":"smudge"}"#.utf8))
+        let broken = try Binary.run(["score", "--help"], environment: ["IMGQUALITY_MODELS": folder.path])
+        #expect(broken.status == 78)
+        #expect(broken.stderr == "imgquality: \(folder.path)/smudge.json: the smudge model must have evidence models smudge, has none\n", "\(broken.stderr)")
+    }
+
     @Test func allFilesTakesEveryExtension() throws {
         let folder = try mixedFolder()
         let run = try Binary.run(["score", "--all-files", folder.path])

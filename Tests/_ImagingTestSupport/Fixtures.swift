@@ -35,6 +35,11 @@ public enum Fixtures {
         return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
 
+    /// The bytes of a file of the repository, e.g. `bytesOfRepositoryFile("Datasets/blur/labels.csv")`.
+    public static func bytesOfRepositoryFile(_ relative: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: repositoryPath(relative))))
+    }
+
     /// The bytes of a fixture.
     public static func bytes(_ relative: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path(relative))))
