@@ -2,7 +2,7 @@
 # Builds the package with AddressSanitizer (and LeakSanitizer) on the Swift code and the C shim
 # and UndefinedBehaviorSanitizer on the C shim, then runs the tests under it twice: the whole
 # suite (unit and integration tests) as it is, and, with IMGQUALITY_FORCE_SCALAR=1, the tests
-# of the code that has a scalar path (the kernels, the detectors, the gate and the real-photo
+# of the code that has a scalar path (the kernels, the detectors, the gate, the assessment and the real-photo
 # ladders; decoders, calibration and the command line have none).
 # Any sanitizer report, in the tests or in an imgquality process they start, fails the run.
 # The libraries themselves (libjpeg-turbo, libpng, libtiff, Tesseract) are Debian's, not
@@ -49,7 +49,7 @@ for step in "${STEPS[@]}"; do
     status=0
     if [ "$step" = scalar ]; then
         IMGQUALITY_FORCE_SCALAR=1 "$TESTS" --testing-library swift-testing \
-            --filter 'ImageKernelsTests|QualityMetricsTests|QualityGatingTests|RealPhotoLadderTests' || status=$?
+            --filter 'ImageKernelsTests|QualityMetricsTests|QualityGatingTests|QualityAssessmentTests|RealPhotoLadderTests' || status=$?
     else
         "$TESTS" --testing-library swift-testing || status=$?
     fi
