@@ -48,6 +48,25 @@ public struct IMGQuality: AsyncParsableCommand {
         Foundation.exit(code.rawValue)
     }
 
+    /// Every command reads the detector models (their defaults are in the help too): an
+    /// installation without them, or with a broken one, stops here with the loader's words and
+    /// status 78 (EX_CONFIG), before anything else touches them. Call it on the main thread
+    /// before `runFromCommandLine()`.
+    public static func requireModels() {
+        // The error is said, and freed, before the process ends: nothing of it outlives exit.
+        if !modelsLoad() { Foundation.exit(78) }
+    }
+
+    /// Loads the bundled models; says why on standard error when they do not load.
+    private static func modelsLoad() -> Bool {
+        switch Result(catching: { () throws(ModelError) in try ModelSet.loadBundled() }) {
+        case .success: return true
+        case .failure(let error):
+            Terminal.write("imgquality: \(error.message)\n", to: STDERR_FILENO)
+            return false
+        }
+    }
+
     /// Parses the command line and runs the command, awaiting the asynchronous ones (`ocr`).
     ///
     /// The entry point calls this instead of `main()`: in top-level code the synchronous
@@ -56,13 +75,6 @@ public struct IMGQuality: AsyncParsableCommand {
     /// An error a subcommand throws while running is reported with that subcommand's usage,
     /// not the top level's.
     public static func runFromCommandLine() async {
-        // Every command reads the detector models (their defaults are in the help too): an
-        // installation without them, or with a broken one, stops here with the loader's words
-        // and status 78 (EX_CONFIG), before anything else touches them.
-        if case .failure(let error) = Result(catching: { () throws(ModelError) in try ModelSet.loadBundled() }) {
-            Terminal.write("imgquality: \(error.message)\n", to: STDERR_FILENO)
-            Foundation.exit(78)
-        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(commandLineArguments)

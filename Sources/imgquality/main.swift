@@ -2,4 +2,5 @@ import ImageQualityCLI
 
 // Top-level code before the first `await` runs on the main thread.
 IMGQuality.endInterruptsBetweenRecords()
+IMGQuality.requireModels()
 await IMGQuality.runFromCommandLine()
