@@ -59,7 +59,7 @@ public struct IMGQuality: AsyncParsableCommand {
 
     /// Loads the bundled models; says why on standard error when they do not load.
     private static func modelsLoad() -> Bool {
-        switch Result(catching: { () throws(ModelError) in try ModelSet.loadBundled() }) {
+        switch ModelSet.bundledLoad {
         case .success: return true
         case .failure(let error):
             Terminal.write("imgquality: \(error.message)\n", to: STDERR_FILENO)

@@ -99,13 +99,16 @@ public struct ModelSet: Sendable, Equatable {
             "cannot find imgquality's detector models (looked in \(searchPath.joined(separator: ", "))); set IMGQUALITY_MODELS to the folder holding blur.json, smudge.json, exposure.json and text.json")
     }
 
+    /// The outcome of loading the bundled models, once per process: a command checks it at
+    /// start (`bundled` would stop the process), and `bundled` reads the same load.
+    public static let bundledLoad: Result<ModelSet, ModelError> = Result { () throws(ModelError) in try loadBundled() }
+
     /// The bundled models, loaded once. A binary without them cannot score anything, so a
     /// missing or broken model folder stops the process with the loader's message.
-    public static let bundled: ModelSet = {
-        do {
-            return try loadBundled()
-        } catch {
-            fatalError("imgquality: \((error as? ModelError)?.message ?? "\(error)")")
+    public static var bundled: ModelSet {
+        switch bundledLoad {
+        case .success(let models): return models
+        case .failure(let error): fatalError("imgquality: \(error.message)")
         }
-    }()
+    }
 }
