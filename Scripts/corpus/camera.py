@@ -812,7 +812,10 @@ def make_intent(intent, s, pr, diag, ev):
         depth = 0.65 * (1 - yy) + 0.35 * field
         beta = float(pr.uniform(0.5, 1.6))
         t = np.exp(-beta * (0.3 + 0.7 * depth)).astype(np.float32)
-        air = float(pr.uniform(0.35, 0.7))
+        # The camera meters the veil: evaluative metering with the compensation people dial
+        # for fog puts the airlight 0.4 to 2 stops over mid-grey (sensor 0.12-0.36), light
+        # grey, not the near-white of an unmetered veil.
+        air = SENSOR_MID * 2.0 ** float(pr.uniform(0.4, 2.0))
         s = s * t[:, :, None] + (air * np.array([0.95, 0.98, 1.0], np.float32)) * (1 - t)[:, :, None]
         return s, ev, 1.0, float(t.mean()), dict(beta=beta, airlight=air, transmission_mean=float(t.mean()))
     if intent == "bokeh":
