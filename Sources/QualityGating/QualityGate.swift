@@ -420,6 +420,7 @@ public struct QualityGate: Sendable {
                 let words = switch exposure.direction {
                 case .under: "underexposed"
                 case .over: "overexposed"
+                case .backlit: "backlit (subject in shadow)"
                 case .ok: GateReason.exposure.words
                 }
                 check(.exposure, exposure.confidence, policy.exposure, words: words)

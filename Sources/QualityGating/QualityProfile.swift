@@ -181,6 +181,7 @@ public struct QualityProfile: Sendable, Equatable, Codable {
         if let exposure = detectors["exposure"] {
             analyzer.exposure.under = exposure.mapping
             analyzer.exposure.over = exposure.mapping
+            analyzer.exposure.backlit = exposure.mapping
             policy.exposure = exposure.threshold
         }
     }

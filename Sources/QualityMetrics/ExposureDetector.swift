@@ -7,68 +7,78 @@ import Glibc
 import Darwin
 #endif
 
-/// Under- and over-exposure from where the scene's detail sits on the tone scale.
+/// Under-exposure, over-exposure and a backlit subject, from where the scene's tones and
+/// detail sit on the tone scale.
 ///
-/// Exposure decides which tones the scene's detail is recorded in. Under-exposed, the
-/// whole scene sinks: the median and even the brightest detail lie stops below mid-grey.
-/// A deliberate low-key shot or a night scene keeps its subject's detail bright, so the
-/// detail's 90th percentile (`detailP90`: luma weighted by local gradient, where edges
-/// and texture are) stays high even when most of the frame is black. Over-exposed, the
-/// same detail moves up into the compressed top of the scale and large areas clip: the
-/// over-exposure model reads `detailP90` and the clipped share. A clipped sky above a
-/// well-exposed subject clips but keeps its detail in the mid-tones. The share of detail
-/// whose whole neighbourhood is above level 200 (`highlightDetail`) is reported beside them.
+/// - **Under-exposed**, the whole scene sinks: the median and even the brightest detail
+///   lie stops below mid-grey (`detailP90`: the 90th percentile of luma weighted by the
+///   local gradient, where edges and texture are). The model reads both. (Lights in the
+///   frame would tell a night scene from an under-exposed one on the camera corpus, but
+///   real under-exposed photos keep their lamps and windows too: the cue was dropped,
+///   see `docs/experiments.md`.)
+/// - **Over-exposed**, colour clips before luma does (a saturated orange reaches white in
+///   one channel while its luma sits at mid-grey) and the tones move up: the model reads
+///   the median and `colourClip`. A high-key scene is bright with nothing clipped.
+/// - **Backlit**, the light behind the subject set the exposure: the subject sinks into
+///   the shadows while the bright background keeps the top of the scale, so the median
+///   falls stops below the brightest tenth of the frame (`p90`). Direction `backlit`.
 ///
-/// A flash (EXIF `Flash` fired) lights the near subject and falls off with the square of
-/// the distance, so the ground beyond its reach is black in a well-exposed flash photo:
-/// then the detail's level stands in for the median, and a flash too weak for its subject
-/// still reads as under-exposed.
-///
-/// Each direction is a logistic model of two measures (tone levels as stops from
-/// mid-grey), fitted by `Scripts/measure/fit_exposure.py` on the train split of
-/// `Datasets/exposure`; the evidences are its log-odds.
+/// Each is a logistic model of two measures (tone levels as stops from mid-grey), fitted
+/// by `Scripts/measure/fit_camera.py` on the train photos of the camera-simulator corpus
+/// (`Scripts/corpus`); the evidences are its log-odds and the confidence the largest.
+/// A page (ink on paper) is never backlit, and over-exposed only when its ink is washed
+/// out. A flash photo (EXIF `Flash` fired) is lit from the front, so never backlit either,
+/// and the ground beyond the flash's reach is black: the detail's level stands in for its
+/// median.
 ///
 /// Size: histogram fractions and tone levels do not depend on resolution. Cost: one
-/// histogram and one gradient pass over the analysis image.
+/// histogram and one gradient pass over the analysis image, one pass over its colour.
 public struct ExposureDetector: Detector {
     /// The maps from each direction's evidence to its confidence. The evidences are
     /// log-odds, so the bundled mapping is the logistic function itself;
     /// `imgquality calibrate --detector exposure` refits it on a user's labels.
     public var under: LogisticMapping
     public var over: LogisticMapping
+    public var backlit: LogisticMapping
     /// The under-exposure log-odds: intercept, the median and the detail's 90th percentile
-    /// in stops (fitted by `Scripts/measure/fit_exposure.py`; the model file `Models/exposure.json`).
+    /// in stops (fitted by `Scripts/measure/fit_camera.py`; the model file `Models/exposure.json`).
     public var underModel: DetectorModel.LinearModel
-    /// The over-exposure log-odds: intercept, the detail's 90th percentile in stops and the
-    /// clipped share (same script and file).
+    /// The over-exposure log-odds: intercept, the median in stops and the share of pixels
+    /// with a clipped channel (same script and file).
     public var overModel: DetectorModel.LinearModel
+    /// The backlit log-odds: intercept, the median and the 90th percentile in stops (same
+    /// script and file).
+    public var backlitModel: DetectorModel.LinearModel
 
     /// What the detector reads of its model.
     public static let modelRequirements = DetectorModel.Requirements(
-        evidence: ["under": ["median", "detailP90"], "over": ["detailP90", "highlightClip"]], mapping: true, thresholds: ["exposure"])
+        evidence: ["under": ["median", "detailP90"], "over": ["median", "colourClip"], "backlit": ["median", "p90"]], mapping: true, thresholds: ["exposure"])
 
     /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
     public init(model: DetectorModel = ModelSet.bundled["exposure"]) {
         under = model.mapping!
         over = model.mapping!
+        backlit = model.mapping!
         underModel = model.evidence("under")
         overModel = model.evidence("over")
+        backlitModel = model.evidence("backlit")
     }
 
     /// The bundled model's evidences with these mappings in place of its own.
-    public init(under: LogisticMapping, over: LogisticMapping) {
+    public init(under: LogisticMapping, over: LogisticMapping, backlit: LogisticMapping? = nil) {
         self.init()
         self.under = under
         self.over = over
+        self.backlit = backlit ?? under
     }
 
     public static let descriptor = MetricDescriptor(
         name: "exposure",
-        meaning: "confidence that the image is badly exposed; direction says under or over",
+        meaning: "confidence that the image is badly exposed; direction says under, over or backlit",
         direction: "defect",
         fields: ExposureObservation.descriptorFields,
         cost: "one histogram and one gradient pass over the analysis image, and the shared detail analysis and text estimate",
-        caveats: "A photo whose subject is itself dark (a black cat on coal) or bright (snow) reads as badly exposed; so does a lit subject on a black ground (a low-key shot, a flash photo whose file does not say the flash fired), whose median falls in the ground, and a frame that is mostly clipped sky.",
+        caveats: "A photo whose subject is itself dark (a black cat on coal) with no light in the frame reads as under-exposed; a strongly saturated bright colour that clips one channel on purpose can read as over-exposed; a low-key shot whose lit subject fills a tenth of the frame or more can read as backlit.",
         calibration: .init(measure: "evidence", meaning: "the larger of underEvidence and overEvidence (log-odds)"))
 
     public func analyze(_ context: AnalysisContext) -> ExposureObservation { context.exposure }
@@ -91,17 +101,20 @@ public struct ExposureDetector: Detector {
         let histogram = Histogram(image.luma)
         let median = Double(histogram.percentile(0.5))
         let p02 = Double(histogram.percentile(0.02)), p98 = Double(histogram.percentile(0.98))
+        let p90 = Double(histogram.percentile(0.9))
         let shadowClip = histogram.fraction(atOrBelow: 8), highlightClip = histogram.fraction(atOrAbove: 250)
         let tones = DetailTones(image.luma)
         // A flat image has no detail to place: its median stands for it.
         let detailP90 = tones.percentile(0.9) ?? median
         let highlightDetail = tones.highlightShare
 
-        let u = underModel, o = overModel
+        let u = underModel, o = overModel, b = backlitModel
+        let colourClip = image.rgb.map(Self.clippedShare(rgb:)) ?? highlightClip
         // Where the scene's tones sit: the median, or for a flash photo the detail it lit.
         let sceneLevel = image.flashFired ? detailP90 : median
         let underEvidence = u.intercept + u["median"] * stops(sceneLevel) + u["detailP90"] * stops(detailP90)
-        var overEvidence = o.intercept + o["detailP90"] * stops(detailP90) + o["highlightClip"] * highlightClip
+        var overEvidence = o.intercept + o["median"] * stops(median) + o["colourClip"] * colourClip
+        let backlitEvidence = b.intercept + b["median"] * stops(median) + b["p90"] * stops(p90)
         // A page is meant to be bright (small print at analysis size is faint texture on
         // white): over-exposed only when its ink is washed out. Its over-exposure probability
         // is scaled by the ink–paper contrast: none from 40 levels, fully at 10 (about the
@@ -115,17 +128,33 @@ public struct ExposureDetector: Detector {
         }
 
         let underConfidence = under(underEvidence), overConfidence = over(overEvidence)
-        let direction: ExposureObservation.Direction
-        let confidence = max(underConfidence, overConfidence)
-        if confidence < 0.5 {
-            direction = .ok
-        } else {
-            direction = underConfidence >= overConfidence ? .under : .over
-        }
+        // A page (ink on paper) and a flash photo are lit from the front: never backlit.
+        let backlitConfidence = isPage || image.flashFired ? 0 : backlit(backlitEvidence)
+        let confidence = max(underConfidence, overConfidence, backlitConfidence)
+        let direction: ExposureObservation.Direction =
+            if confidence < 0.5 { .ok }
+            else if underConfidence == confidence { .under }
+            else if overConfidence == confidence { .over }
+            else { .backlit }
         return ExposureObservation(
             confidence: confidence, direction: direction, median: median, p02: p02, p98: p98,
             shadowClip: shadowClip, highlightClip: highlightClip, detailP90: detailP90, highlightDetail: highlightDetail,
-            underEvidence: underEvidence, overEvidence: overEvidence, inkLevel: inkLevel, flash: image.flashFired)
+            underEvidence: underEvidence, overEvidence: overEvidence, inkLevel: inkLevel, flash: image.flashFired,
+            p90: p90, backlitEvidence: backlitEvidence, colourClip: colourClip)
+    }
+
+    /// The share of pixels whose brightest channel is at or above level 250.
+    static func clippedShare(rgb: PixelBuffer<UInt8>) -> Double {
+        precondition(rgb.channels == 3, "clipping per channel needs RGB")
+        let width = rgb.width, stride = rgb.rowStride
+        var clipped = 0
+        rgb.withUnsafeBufferPointer { pixels in
+            for y in 0..<rgb.height {
+                let row = pixels.baseAddress! + y * stride
+                for x in 0..<width where max(row[3 * x], row[3 * x + 1], row[3 * x + 2]) >= 250 { clipped += 1 }
+            }
+        }
+        return Double(clipped) / Double(max(1, width * rgb.height))
     }
 }
 
@@ -202,11 +231,11 @@ struct DetailTones {
 public struct ExposureObservation: DetectorObservation {
     /// A numeric field, or `evidence`: the larger of the two evidences, which calibration maps.
     public func measurement(_ name: String) -> Double? {
-        name == ExposureDetector.descriptor.calibration?.measure ? max(underEvidence, overEvidence) : numericField(name)
+        name == ExposureDetector.descriptor.calibration?.measure ? max(underEvidence, overEvidence, backlitEvidence) : numericField(name)
     }
 
     public enum Direction: String, Sendable, CaseIterable {
-        case under, over, ok
+        case under, over, backlit, ok
     }
 
     /// 0 = well exposed, 1 = clearly badly exposed.
@@ -225,15 +254,20 @@ public struct ExposureObservation: DetectorObservation {
     public var overEvidence = 0.0
     /// Mean level of the ink when the image is a page of dark marks on light paper, else −1.
     public var inkLevel = -1.0
-    /// Whether a flash fired (EXIF), so under-exposure was read on the detail's level.
+    /// Whether a flash fired (EXIF).
     public var flash = false
+    /// 90th percentile of luma: the bright part of the frame a backlit subject is set against.
+    public var p90 = 0.0
+    public var backlitEvidence = 0.0
+    /// The share of pixels whose brightest channel is at or above level 250 (luma's for a grey image).
+    public var colourClip = 0.0
 
     public init() {}
 
     public init(
         confidence: Double, direction: Direction, median: Double, p02: Double, p98: Double, shadowClip: Double,
         highlightClip: Double, detailP90: Double = 0, highlightDetail: Double = 0, underEvidence: Double, overEvidence: Double,
-        inkLevel: Double, flash: Bool = false
+        inkLevel: Double, flash: Bool = false, p90: Double = 0, backlitEvidence: Double = -100, colourClip: Double = 0
     ) {
         self.confidence = confidence
         self.direction = direction
@@ -248,11 +282,14 @@ public struct ExposureObservation: DetectorObservation {
         self.overEvidence = overEvidence
         self.inkLevel = inkLevel
         self.flash = flash
+        self.p90 = p90
+        self.backlitEvidence = backlitEvidence
+        self.colourClip = colourClip
     }
 
     public static let fields: [ObservationField<Self>] = [
         .number("confidence", \.confidence, "confidence that the image is badly exposed: 0 well exposed, 1 badly", units: "probability", range: 0...1),
-        .label("direction", \.direction, "under, over, or ok when the confidence is below 0.5"),
+        .label("direction", \.direction, "under, over, backlit (a subject in shadow against a bright background), or ok when the confidence is below 0.5"),
         .number("median", \.median, "median luma", units: "8-bit level", range: 0...255),
         .number("p02", \.p02, "2nd percentile of luma (the darkest tones)", units: "8-bit level", range: 0...255),
         .number("p98", \.p98, "98th percentile of luma (the brightest tones)", units: "8-bit level", range: 0...255),
@@ -261,8 +298,11 @@ public struct ExposureObservation: DetectorObservation {
         .number("detailP90", \.detailP90, "level below which 90% of the detail (gradient-weighted local level) lies; the median for a flat image", units: "8-bit level", range: 0...255),
         .number("highlightDetail", \.highlightDetail, "share of the detail whose 3×3 neighbourhood lies wholly above level 200", units: "fraction", range: 0...1),
         .number("underEvidence", \.underEvidence, "under-exposure log-odds from the median (detailP90 when a flash fired) and detailP90 in stops, before mapping", units: "log-odds", range: -100...100),
-        .number("overEvidence", \.overEvidence, "over-exposure log-odds from detailP90 in stops and highlightClip, before mapping", units: "log-odds", range: -100...100),
+        .number("overEvidence", \.overEvidence, "over-exposure log-odds from the median in stops and colourClip, before mapping", units: "log-odds", range: -100...100),
         .number("inkLevel", \.inkLevel, "level of the darker half of the ink when the image shows a page, else −1", units: "8-bit level", range: -1...255),
-        .flag("flash", \.flash, "the file's EXIF says a flash fired: under-exposure reads the detail's level in place of the median"),
+        .flag("flash", \.flash, "the file's EXIF says a flash fired: lit from the front, never backlit, and under-exposure reads the detail's level in place of the median"),
+        .number("p90", \.p90, "90th percentile of luma (the bright part of the frame)", units: "8-bit level", range: 0...255),
+        .number("colourClip", \.colourClip, "share of pixels whose brightest channel is at or above level 250 (luma's for a grey image)", units: "fraction", range: 0...1),
+        .number("backlitEvidence", \.backlitEvidence, "backlit log-odds from the median and p90 in stops, before mapping (not used for a page or a flash photo)", units: "log-odds", range: -100...100),
     ]
 }

@@ -26,8 +26,8 @@ struct AssessmentTests {
     }
 
     /// A flash-lit subject on black, encoded as a JPEG: with an EXIF Flash tag that says
-    /// it fired, the record says so and judges the subject's exposure; without, the black
-    /// ground makes it under-exposed.
+    /// it fired, the record says so and the photo, lit from the front, is judged by its
+    /// subject's detail; without, the black ground makes it badly exposed.
     @Test func theFlashTagReachesTheExposureJudgement() throws {
         let width = 256, height = 192
         let scene = Scenes.photo(width: width, height: height, seed: 16)
@@ -37,9 +37,9 @@ struct AssessmentTests {
         let plain = try JPEGEncoder.encode(Scenes.plane(flashLit, width: width, height: height), quality: 95)
         let flash = Assessor().assess(.encoded(Fixtures.withFlashEXIF(plain), name: "flash.jpg"))
         let none = Assessor().assess(.encoded(plain, name: "plain.jpg"))
-        let lit = try #require(flash.image?.report.exposure), dark = try #require(none.image?.report.exposure)
-        #expect(lit.flash && lit.direction == .ok, "\(lit.underEvidence)")
-        #expect(!dark.flash && dark.direction == .under, "\(dark.underEvidence)")
+        let flagged = try #require(flash.image?.report.exposure), unflagged = try #require(none.image?.report.exposure)
+        #expect(flagged.flash && flagged.direction == .ok, "\(flagged.underEvidence)")
+        #expect(!unflagged.flash && unflagged.direction != .ok, "\(unflagged.underEvidence) \(unflagged.backlitEvidence)")
     }
 
     @Test func timingsNameEachStageAndChangeNothingElse() throws {

