@@ -148,6 +148,20 @@ struct ExposureTests {
         #expect(darkened.direction == .under, "\(darkened.underEvidence) vs backlit \(darkened.backlitEvidence)")
     }
 
+    /// A high-key scene (bright, flat shadows, nothing clipped: the display values raised to
+    /// the power 0.55, as the camera corpus's high-key scenes are made) is not over-exposed;
+    /// the same scene pushed two stops up in linear light, clipping, is.
+    @Test func aHighKeySceneIsNotOverExposure() {
+        let width = 512, height = 384
+        let photo = Scenes.photo(width: width, height: height, seed: 22)
+        let highKey = photo.map { 255 * 0.97 * pow(max(0, $0) / 255, 0.55) }
+        let key = analyze(highKey, width: width, height: height).exposure!
+        let pushed = analyze(Scenes.exposed(photo, stops: 2), width: width, height: height).exposure!
+        #expect(key.highlightClip == 0)
+        #expect(key.direction == .ok, "\(key.overEvidence) median \(key.median)")
+        #expect(pushed.direction == .over, "\(pushed.overEvidence) clip \(pushed.colourClip)")
+    }
+
     /// A saturated colour pushed up clips in one channel while its luma stays near
     /// mid-grey: the clipped share counts the brightest channel.
     @Test func colourClipCountsTheBrightestChannel() {
