@@ -30,6 +30,16 @@ fi
 
 # A contact sheet of a mixed batch from Datasets/ (every sixth photo of the exposure and blur
 # sets, every fourth page of the documents), with a screenshot of its first screen for the README.
+# The camera-simulator corpus (Scripts/corpus/make-camera-corpus.sh), when CAMERA_CORPUS names
+# one: the detectors on its held-out test photos, without thumbnails (the corpus is derived
+# from the wallpaper packages' photos and is not redistributed).
+if [ -n "${CAMERA_CORPUS:-}" ] && [ -f "$CAMERA_CORPUS/labels.csv" ]; then
+    for detector in blur exposure smudge; do
+        "$binary" calibrate "$CAMERA_CORPUS/labels-$detector.csv" --detector "$detector" --no-thumbnails \
+            --report "Reports/camera-$detector"
+    done
+fi
+
 sheet=Reports/contact-sheet
 rm -rf "$sheet"
 find Datasets/exposure/images Datasets/blur/images Datasets/documents/images -type f -name '*.*' | LC_ALL=C sort |

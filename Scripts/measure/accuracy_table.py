@@ -37,15 +37,16 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 # Which sets informed the design: every figure on them is in-sample to some degree.
 SEEN = {
-    "Datasets/blur": "train split fitted (mapping); test held out",
+    "Datasets/blur": "train split fitted (mapping); the threshold chosen for a cost on the camera corpus; test held out",
     "Datasets/smudge": "train split fitted (cue weights; threshold at 5% false positives); test held out from the fit, not from the design: the structured-tile rule and the second veil cue were picked among variants compared on the test split and smudge-dev (the simulator's strengths were set against smudge-dev)",
-    "Datasets/exposure": "train split fitted (cue weights); test held out from the fit, not wholly from the design: the cues, and the acceptable shift (±0.6 EV), were chosen with exposure-dev and the clean photos in view",
+    "Datasets/exposure": "not fitted since 0.18.0 (the exposure model comes from the camera corpus, whose train photos include 3 of these test sources: kde-colorfulcups, kde-eveningglow, kde-path); the cues of 0.17 were chosen with exposure-dev in view",
     "Datasets/documents": "train split chose the legibility constants (the pitch cap of 2.6 x-heights too) and the minimum line pitch; test held out",
-    "exposure-dev": "seen: the exposure cues were chosen comparing candidates on it, and the acceptable shift of Datasets/exposure with it in view",
+    "exposure-dev": "reported, not fitted; it decided one thing: the corpus's lights cue for under-exposure was dropped because it hurt here (docs/experiments.md). The cues of 0.17 were chosen with it in view",
     "smudge-dev": "seen: the veil cues were compared on it; the simulated contamination's strengths were set against its photos and measured veil",
     "docs-phone-dev": "seen: the text finder's page rule and its character proportions were checked on it",
-    "mate-backgrounds": "held out until 0.16.0: its smudge flags were in view when the veil's shadow percentile was chosen (5th, where 5th to 10th rank Datasets/smudge alike)",
-    "lomiri-wallpapers-16.04": "seen: first scored for 0.16.0, and in view when the veil's shadow percentile was chosen (5th, where 5th to 10th rank Datasets/smudge alike)",
+    "mate-backgrounds": "sources of the camera corpus: 8 of its 11 photos are train photos (fitted), 3 test",
+    "lomiri-wallpapers-16.04": "sources of the camera corpus: 10 of its 14 photos are train photos (fitted), 4 test",
+    "camera": "fitted on the corpus's train photos: the exposure model and the blur and exposure thresholds (not smudge); these rows are its test photos, other source photos",
     "exif-samples": "seen: the page rule, and the exposure and smudge cues and the acceptable exposure shift, were checked on its clean photos; the EXIF flash rule came from two of them",
 }
 
@@ -184,6 +185,37 @@ def photo_set(table, name, rows, records):
               f"passes {pct(passed, len(recs))}; judged as documents {documents}; rejected for {why or 'nothing'}")
 
 
+CORPUS_DEFECTS = {"blur": {"defocus", "motion"}, "smudge": {"smudge"}, "exposure": {"under", "over", "backlit"}}
+
+
+def corpus_gate(table, name, rows, records):
+    """The gate on a camera corpus: fine photos passed, each defect kind rejected (label 1),
+    each on-purpose scene passed, and what rejected the fine photos."""
+    rows = [r for r in rows if r["file"] in records and "error" not in records[r["file"]]]
+    fine = [r for r in rows if r["label"] == "0"]
+    passed = sum(records[r["file"]]["gate"]["pass"] for r in fine)
+    kinds = defaultdict(lambda: [0, 0])
+    intents = defaultdict(lambda: [0, 0])
+    reasons = defaultdict(int)
+    for r in rows:
+        gate = records[r["file"]]["gate"]
+        if r["label"] == "1":
+            kinds[r["defect"]][0] += not gate["pass"]
+            kinds[r["defect"]][1] += 1
+        else:
+            if r["intent"]:
+                intents[r["intent"]][0] += gate["pass"]
+                intents[r["intent"]][1] += 1
+            for reason in gate["reasons"]:
+                reasons[reason] += 1
+    rejected = ", ".join(f"{k} {a}/{n}" for k, (a, n) in sorted(kinds.items()))
+    kept = ", ".join(f"{k} {a}/{n}" for k, (a, n) in sorted(intents.items()))
+    why = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
+    table.add(name, len(rows), "fine photos passed", None, None, None, None,
+              f"passes {pct(passed, len(fine))} fine (fine rejected for {why or 'nothing'}); on-purpose scenes passed: {kept}; "
+              f"rejects defective: {rejected}")
+
+
 # JPEGs the photo package ships that are not photographs (a rendered gradient).
 NOT_PHOTOS = {"umang_by_Abhishek_Mudgal.jpg"}
 
@@ -210,6 +242,8 @@ def main():
     parser.add_argument("--photo-package", default="lomiri-wallpapers-16.04",
                         help="a Debian package of photographs, scored when installed")
     parser.add_argument("--sources", action="store_true", help="add a per-source breakdown")
+    parser.add_argument("--camera-corpus", metavar="DIR",
+                        help="a camera-simulator corpus (Scripts/corpus/make-camera-corpus.sh): its held-out test photos")
     args = parser.parse_args()
 
     sets = []
@@ -235,6 +269,14 @@ def main():
     if photos:
         sets.append((f"{args.photo_package} photos", "photos", [{"path": p, "file": os.path.abspath(p)} for p in photos], None))
 
+    if args.camera_corpus:
+        corpus = rows_of(os.path.join(args.camera_corpus, "labels.csv"), test)
+        for detector in ("blur", "smudge", "exposure"):
+            kinds = CORPUS_DEFECTS[detector]
+            sets.append((f"camera corpus test · {detector}", "binary",
+                         [{**r, "label": "1" if r["label"] == "1" and r["defect"] in kinds else "0"} for r in corpus], detector))
+        sets.append(("camera corpus test · gate", "corpus", corpus, None))
+
     paths = sorted({row["file"] for _, _, rows, _ in sets for row in rows})
     records = score(args.imgquality, paths)
     table = Table()
@@ -243,6 +285,8 @@ def main():
             binary_set(table, name, rows, records, detector, args.sources)
         elif kind == "score":
             score_set(table, name, rows, records, cer_decisions if name == "Datasets/documents" else None)
+        elif kind == "corpus":
+            corpus_gate(table, name, rows, records)
         else:
             photo_set(table, name, rows, records)
     print("\n".join(table.lines))
