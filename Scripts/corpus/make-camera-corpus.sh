@@ -13,37 +13,17 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-HERE="$ROOT/Scripts/corpus"
-VENV="$ROOT/.venv-corpus"
+. "$ROOT/Scripts/corpus/setup.sh"
 OUT="${XDG_CACHE_HOME:-$HOME/.cache}/imgquality/camera-corpus"
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 # The packages whose photographs are used (camera.py lists every file it keeps or skips:
 # camera.py --list-sources). ukui-wallpapers, gnome-backgrounds, sway-backgrounds and
 # lomiri-wallpapers were looked at too and ship no photograph, so they are not installed.
 required=(plasma-workspace-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds)
 
-is_installed() {
-    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
-}
+install_packages "${required[@]}"
 
-missing=()
-for p in "${required[@]}"; do is_installed "$p" || missing+=("$p"); done
-if [ "${#missing[@]}" -gt 0 ]; then
-    $SUDO apt-get update
-    echo "installing: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
-fi
-
-if [ ! -x "$VENV/bin/python" ]; then
-    if ! python3 -m venv "$VENV"; then
-        echo "error: could not create $VENV (on Debian: apt-get install python3-venv)" >&2
-        exit 1
-    fi
-fi
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$HERE/requirements.txt"
+ensure_venv
 
 cd "$ROOT"
 "$VENV/bin/python" "$HERE/camera.py" --out "$OUT" "$@"

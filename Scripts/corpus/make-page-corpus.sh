@@ -16,12 +16,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-HERE="$ROOT/Scripts/corpus"
-VENV="$ROOT/.venv-corpus"
+. "$ROOT/Scripts/corpus/setup.sh"
 OUT="${XDG_CACHE_HOME:-$HOME/.cache}/imgquality/page-corpus"
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 # Fonts (pages.py --list-fonts says which cover which language), the running text (man
 # pages and their German and Russian translations), word lists (hunspell), the renderer of
@@ -35,17 +31,7 @@ required=(
     tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-rus
 )
 
-is_installed() {
-    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
-}
-
-missing=()
-for p in "${required[@]}"; do is_installed "$p" || missing+=("$p"); done
-if [ "${#missing[@]}" -gt 0 ]; then
-    $SUDO apt-get update
-    echo "installing: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+install_packages "${required[@]}"
 
 # Man pages are the text source: an image that drops /usr/share/man (a dpkg path-exclude,
 # as minimal container images have) installs the packages without their pages.
@@ -57,13 +43,7 @@ for d in /usr/share/man/man7 /usr/share/man/de/man1 /usr/share/man/ru/man7; do
     fi
 done
 
-if [ ! -x "$VENV/bin/python" ]; then
-    if ! python3 -m venv "$VENV"; then
-        echo "error: could not create $VENV (on Debian: apt-get install python3-venv)" >&2
-        exit 1
-    fi
-fi
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$HERE/requirements.txt"
+ensure_venv
 
 cd "$ROOT"
 "$VENV/bin/python" "$HERE/pages.py" --out "$OUT" "$@"
