@@ -79,7 +79,7 @@ public struct ExposureDetector: Detector {
         fields: ExposureObservation.descriptorFields,
         cost: "one histogram and one gradient pass over the analysis image, and the shared detail analysis and text estimate",
         caveats: "A photo whose subject is itself dark (a black cat on coal) with no light in the frame reads as under-exposed; a strongly saturated bright colour that clips one channel on purpose can read as over-exposed; a low-key shot whose lit subject fills a tenth of the frame or more can read as backlit.",
-        calibration: .init(measure: "evidence", meaning: "the larger of underEvidence and overEvidence (log-odds)"))
+        calibration: .init(measure: "evidence", meaning: "the largest of underEvidence, overEvidence and backlitEvidence (log-odds; backlit not for a page or a flash photo)"))
 
     public func analyze(_ context: AnalysisContext) -> ExposureObservation { context.exposure }
 
@@ -231,7 +231,14 @@ struct DetailTones {
 public struct ExposureObservation: DetectorObservation {
     /// A numeric field, or `evidence`: the larger of the two evidences, which calibration maps.
     public func measurement(_ name: String) -> Double? {
-        name == ExposureDetector.descriptor.calibration?.measure ? max(underEvidence, overEvidence, backlitEvidence) : numericField(name)
+        name == ExposureDetector.descriptor.calibration?.measure ? evidence : numericField(name)
+    }
+
+    /// The largest evidence the confidence was read from: backlit does not count for a page
+    /// (`inkLevel` measured) or a flash photo.
+    public var evidence: Double {
+        let backlitCounts = !flash && inkLevel < 0
+        return max(underEvidence, overEvidence, backlitCounts ? backlitEvidence : -.infinity)
     }
 
     public enum Direction: String, Sendable, CaseIterable {
