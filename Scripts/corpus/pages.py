@@ -625,10 +625,15 @@ def pts(c, pt):
 # (regular, bold, italic paths) and generator `rng`; returns (canvas, body size in pt).
 
 
+def sheet(rng, layout, width_mm=210, height_mm=297):
+    """A blank page of the layout's paper and ink (A4 unless told), at the render resolution."""
+    paper, ink = paper_and_ink(rng, layout)
+    return Canvas(width_mm, height_mm, RENDER_DPI / 25.4, paper, ink)
+
+
 def layout_letter(T, F, rng, lang):
     C = CAPTIONS[lang]
-    paper, ink = paper_and_ink(rng, "letter")
-    c = Canvas(210, 297, RENDER_DPI / 25.4, paper, ink)
+    c = sheet(rng, "letter")
     pt = float(rng.uniform(9.5, 12.5))
     body = font(F[0], pts(c, pt))
     bold = font(F[1], pts(c, pt))
@@ -682,8 +687,7 @@ def layout_letter(T, F, rng, lang):
 
 def layout_invoice(T, F, rng, lang):
     C = CAPTIONS[lang]
-    paper, ink = paper_and_ink(rng, "invoice")
-    c = Canvas(210, 297, RENDER_DPI / 25.4, paper, ink)
+    c = sheet(rng, "invoice")
     pt = float(rng.uniform(8.0, 11.0))
     body, bold = font(F[0], pts(c, pt)), font(F[1], pts(c, pt))
     small = font(F[0], pts(c, pt * rng.uniform(0.7, 0.85)))
@@ -748,8 +752,7 @@ def layout_invoice(T, F, rng, lang):
 
 def layout_form(T, F, rng, lang):
     C = CAPTIONS[lang]
-    paper, ink = paper_and_ink(rng, "form")
-    c = Canvas(210, 297, RENDER_DPI / 25.4, paper, ink)
+    c = sheet(rng, "form")
     pt = float(rng.uniform(8.5, 11.5))
     body = font(F[0], pts(c, pt))
     # Filled-in values: another family's regular or italic style, often blue, as typed or
@@ -900,8 +903,7 @@ def layout_receipt(T, F, rng, lang):
 def layout_book(T, F, rng, lang):
     """A page of a book (A5): running head, justified serif text with indented paragraphs,
     sometimes a chapter opening, a page number."""
-    paper, ink = paper_and_ink(rng, "book")
-    c = Canvas(148, 210, RENDER_DPI / 25.4, paper, ink)
+    c = sheet(rng, "book", 148, 210)
     pt = float(rng.uniform(9.0, 12.0))
     body = font(F[0], pts(c, pt))
     ital = font(F[2], pts(c, pt * 0.85))
@@ -984,8 +986,7 @@ def layout_slide(T, F, rng, lang):
 
 def layout_columns(T, F, rng, lang):
     """A page of a journal or a newsletter: a title across, then two or three columns."""
-    paper, ink = paper_and_ink(rng, "columns")
-    c = Canvas(210, 297, RENDER_DPI / 25.4, paper, ink)
+    c = sheet(rng, "columns")
     pt = float(rng.uniform(8.0, 10.5))
     body, bold = font(F[0], pts(c, pt)), font(F[1], pts(c, pt * 1.1))
     left, right = c.px(rng.uniform(14, 20)), c.W - c.px(rng.uniform(14, 20))
@@ -1028,8 +1029,7 @@ def layout_columns(T, F, rng, lang):
 def layout_table(T, F, rng, lang):
     """A data table: title, a line of text, a header row and rows of names, numbers, dates
     and codes; full grid, rules only, or zebra rows."""
-    paper, ink = paper_and_ink(rng, "table")
-    c = Canvas(210, 297, RENDER_DPI / 25.4, paper, ink)
+    c = sheet(rng, "table")
     pt = float(rng.uniform(7.5, 10.5))
     body, bold = font(F[0], pts(c, pt)), font(F[1], pts(c, pt))
     left, right = c.px(rng.uniform(14, 22)), c.W - c.px(rng.uniform(14, 22))
