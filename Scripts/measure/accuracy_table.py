@@ -33,6 +33,9 @@ from collections import defaultdict
 import numpy as np
 from PIL import Image
 
+from fit_camera import DEFECTS as CORPUS_DEFECTS
+from measurelib import spearman
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 # Which sets informed the design: every figure on them is in-sample to some degree.
@@ -59,24 +62,6 @@ def auc(scores, labels):
         return float("nan")
     greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
     return float(greater) / (len(pos) * len(neg))
-
-
-def ranks(values):
-    values = np.asarray(values, float)
-    order = np.argsort(values, kind="mergesort")
-    result = np.empty(len(values))
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        result[order[i:j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return result
-
-
-def spearman(a, b):
-    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
 
 
 def baselines(path):
@@ -183,9 +168,6 @@ def photo_set(table, name, rows, records):
     why = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
     table.add(name, len(recs), "clean photos passed", None, None, None, None,
               f"passes {pct(passed, len(recs))}; judged as documents {documents}; rejected for {why or 'nothing'}")
-
-
-CORPUS_DEFECTS = {"blur": {"defocus", "motion"}, "smudge": {"smudge"}, "exposure": {"under", "over", "backlit"}}
 
 
 def corpus_gate(table, name, rows, records):

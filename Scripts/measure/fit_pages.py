@@ -21,26 +21,7 @@ import os
 
 import numpy as np
 
-from measurelib import fit_logistic, load_records
-
-
-def ranks(values):
-    """Ranks from 1, ties sharing their average rank."""
-    values = np.asarray(values, float)
-    order = np.argsort(values, kind="mergesort")
-    result = np.empty(len(values))
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        result[order[i:j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return result
-
-
-def spearman(a, b):
-    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
+from measurelib import fit_logistic, load_records, spearman
 
 
 # The measures, each on the scale where its effect on reading is closest to linear: sizes and

@@ -103,3 +103,27 @@ def write_model(path, detector, data, figures, evidence=None, mapping=None, thre
         json.dump(model, out, indent=2, sort_keys=True, ensure_ascii=False)
         out.write("\n")
     print("wrote", path)
+
+
+def ranks(values):
+    """Ranks from 1, ties sharing their average rank."""
+    import numpy as np
+
+    values = np.asarray(values, float)
+    order = np.argsort(values, kind="mergesort")
+    result = np.empty(len(values))
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        result[order[i:j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(a, b):
+    """Spearman's rank correlation, ties at their average rank."""
+    import numpy as np
+
+    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])

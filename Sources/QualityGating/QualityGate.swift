@@ -7,7 +7,8 @@ import QualityMetrics
 /// enough to read.
 ///
 /// Loaded from JSON (`--policy FILE`), every key optional:
-/// `{"blur":0.5,"smudge":0.6,"exposure":0.5,"minimumLinePitch":12,"minimumLegibility":12,"minimumTextContrast":12}`.
+/// `{"blur":0.8,"smudge":0.7,"exposure":0.7,"minimumLinePitch":12,"minimumLegibility":12,"minimumTextContrast":12}`
+/// (the defaults come from the bundled models).
 public struct QualityPolicy: Sendable, Equatable, Codable {
     /// Highest blur confidence that passes.
     public var blur: Double
