@@ -55,6 +55,8 @@ public enum TextFinder {
         public var extent = 0.0
         /// Which marks the lines are made of.
         public var polarity = Polarity.none
+        /// The lines' measures as distributions over the page (`TextLineStatistics`).
+        public var lineStatistics = TextLineStatistics()
     }
 
     /// Dark marks on a light ground, light marks on a dark ground, or both.
@@ -72,6 +74,7 @@ public enum TextFinder {
         var stroke: Double { Double(pixels) / Double(runs) }
         var height: Int { Int(maxY - minY) + 1 }
         var centreY: Double { (Double(minY) + Double(maxY)) / 2 }
+        var centreX: Double { (Double(minX) + Double(maxX)) / 2 }
     }
 
     /// Finds the text of a plane and its scale, as `AnalysisImage.textPlane()` gives them.
@@ -87,10 +90,14 @@ public enum TextFinder {
         let ink = inkMask(plane, radius: radius)
         var lines: [(box: PixelRect, characters: [Mark])] = []
         var found: Set<Polarity> = []
+        var candidates = 0
         for (polarity, value) in [(Polarity.dark, darkInk), (.light, lightInk)] {
             let marks = connectedMarks(ink, value: value, width: width, height: height).filter { isCharacter($0, planeHeight: height) }
             let chains = textLines(marks)
-            if !chains.isEmpty { found.insert(polarity) }
+            if !chains.isEmpty {
+                found.insert(polarity)
+                candidates += marks.count
+            }
             lines += chains
         }
         guard !lines.isEmpty else { return Result() }
@@ -106,6 +113,9 @@ public enum TextFinder {
         }
         let characters = lines.flatMap(\.characters)
         result.characterCount = characters.count
+        result.lineStatistics = TextLineStatistics(
+            lines: lines.map { TextLineStatistics.measure(plane, box: $0.box, characters: $0.characters, scale: scale) },
+            ungrouped: 1 - Double(characters.count) / Double(max(candidates, characters.count)))
         result.characterHeight = median(characters.map { Double($0.height) }) * scale
         result.coverage = min(1, Double(lines.reduce(0) { $0 + $1.box.width * $1.box.height }) / Double(width * height))
         result.linePitch = linePitch(lines.map(\.box)) * scale
@@ -322,11 +332,12 @@ public enum TextFinder {
         for (_, members) in groups where members.count >= minimumLineCharacters {
             let heights = members.map { Double($0.height) }
             let typical = median(heights)
-            let centre = median(members.map(\.centreY))
-            // A line: centres within a quarter height of the median, heights and strokes as
-            // even as a typeface makes them (a font's x-height and cap height differ by
-            // about 1.4×; texture varies freely), and as wide as three characters.
-            guard members.allSatisfy({ abs($0.centreY - centre) <= 0.25 * typical + 1 }) else { continue }
+            // A line: centres within a quarter height of the straight line through them (a
+            // page photographed askew has sloping lines), heights and strokes as even as a
+            // typeface makes them (a font's x-height and cap height differ by about 1.4×;
+            // texture varies freely), and as wide as three characters.
+            let baseline = straightLine(through: members)
+            guard members.allSatisfy({ abs($0.centreY - baseline($0.centreX)) <= 0.25 * typical + 1 }) else { continue }
             guard relativeSpread(heights) <= 0.25, relativeSpread(members.map(\.stroke)) <= 0.3 else { continue }
             let minX = members.map(\.minX).min()!, maxX = members.map(\.maxX).max()!
             let minY = members.map(\.minY).min()!, maxY = members.map(\.maxY).max()!
@@ -334,6 +345,20 @@ public enum TextFinder {
             lines.append((PixelRect(x: Int(minX), y: Int(minY), width: Int(maxX - minX) + 1, height: Int(maxY - minY) + 1), members))
         }
         return lines
+    }
+
+    /// The least-squares line through the marks' centres, as a function of x (level
+    /// through their mean when they share one x).
+    static func straightLine(through marks: [Mark]) -> (Double) -> Double {
+        let count = Double(marks.count)
+        let mx = marks.reduce(0.0) { $0 + $1.centreX } / count, my = marks.reduce(0.0) { $0 + $1.centreY } / count
+        var sxy = 0.0, sxx = 0.0
+        for mark in marks {
+            sxy += (mark.centreX - mx) * (mark.centreY - my)
+            sxx += (mark.centreX - mx) * (mark.centreX - mx)
+        }
+        let slope = sxx > 0 ? sxy / sxx : 0
+        return { x in my + slope * (x - mx) }
     }
 
     /// The median distance between centres of lines stacked one under the other.
