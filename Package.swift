@@ -117,7 +117,8 @@ let tests: [Target] = [
     .testTarget(
         name: "GatedRecognitionTests",
         dependencies: [
-            "GatedRecognition", "TextRecognition", "QualityAssessment", "QualityGating", "ImageCodecs", "ImagingCore", "_ImagingTestSupport",
+            "GatedRecognition", "TextRecognition", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore",
+            "_ImagingTestSupport",
         ]),
     .testTarget(
         name: "TesseractBackendTests",

@@ -100,8 +100,9 @@ struct OCR: AsyncParsableCommand {
         } catch {
             throw ValidationError(Self.inFlagTerms(error.message))
         }
-        let gated = GatedTextRecognizer(
-            recognizer: recognizer, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions))
+        var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
+        configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: options)
+        let gated = GatedTextRecognizer(recognizer: recognizer, configuration: configuration)
         let expander = InputExpander(allFiles: input.allFiles, nullSeparated: input.null)
         let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)
         let start = ContinuousClock.now

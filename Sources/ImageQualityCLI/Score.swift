@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GatedRecognition
 import ImageCodecs
 import ImagingCore
 import QualityAssessment
@@ -7,6 +8,8 @@ import QualityGating
 import QualityMetrics
 import QualityReports
 import Synchronization
+import TesseractBackend
+import TextRecognition
 
 /// Which detectors run and the gate's policy: shared by `score`, `gate` and `ocr`.
 struct AnalysisFlags: ParsableArguments {
@@ -50,6 +53,9 @@ struct AnalysisFlags: ParsableArguments {
     @Flag(name: .long, help: "Add each stage's time to every record as \"timings\" (read, decode, convert, prepare, shared steps, each detector, gate; milliseconds, own time only).")
     var timings = false
 
+    @Flag(name: .long, help: "Predict a document's accuracy from the image's measures alone, without Tesseract's layout analysis (the probe, run on documents only; the record's gate.predictor says which was used).")
+    var noProbe = false
+
     mutating func validate() throws {
         if let failUnder, !(0...1).contains(failUnder) {
             throw ValidationError("--fail-under takes a gate score from 0 to 1, got \(failUnder).")
@@ -88,6 +94,34 @@ struct AnalysisFlags: ParsableArguments {
         return Assessor.Configuration(
             analyzer: analyzer, gate: QualityGate(policy: resolved), decodeOptions: decodeOptions, measuresStages: timings)
     }
+
+    /// Tesseract's layout analysis as the gate's probe, with the engine `options` need
+    /// (language data checked now, before the batch); nil with --no-probe or without the
+    /// text detector.
+    /// - Throws: `ValidationError` when Tesseract lacks the languages.
+    func layoutProbe(_ recognizer: TesseractRecognizer, options: RecognitionOptions) throws -> (any TextLayoutProbe)? {
+        guard !noProbe, detectors.kinds.contains(.text) else { return nil }
+        let name: String
+        do {
+            name = "tesseract layout (\(try TesseractRecognizer.tesseractLanguages(options.recognitionLanguages)))"
+            try recognizer.prepare(options)
+        } catch {
+            throw ValidationError(OCR.inFlagTerms(error.message) + " (or pass --no-probe).")
+        }
+        return RecognizerLayoutProbe(recognizer, options: options, name: name)
+    }
+}
+
+/// The recognizer's languages, for the layout probe of `score` and `gate`.
+struct LanguageOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Languages of the documents, most likely first, comma-separated (en, de, ru, or Tesseract names): the layout probe's, as ocr would read them.",
+        valueName: "list"))
+    var languages: String = "en"
+
+    var options: RecognitionOptions {
+        RecognitionOptions(recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
 }
 
 /// `NAME=VALUE` for `--threshold`.
@@ -106,7 +140,7 @@ struct ThresholdSetting: ExpressibleByArgument, Sendable {
 extension QualityPolicy {
     /// `blur 0.5, smudge 0.8, …`: the numeric keys and their values.
     var thresholdSummary: String {
-        let values = [blur, smudge, exposure, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore]
+        let values = [blur, smudge, exposure, minimumPredictedAccuracy, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore]
         return zip(Self.thresholdKeys, values).map { "\($0) \(GateFailure.short($1))" }.joined(separator: ", ")
     }
 }
@@ -153,16 +187,22 @@ struct Score: ParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var analysis: AnalysisFlags
+    @OptionGroup var language: LanguageOption
     @OptionGroup var output: OutputFlags
 
     mutating func run() throws {
         try input.requireInputs()
+        var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
+        let recognizer = TesseractRecognizer()
+        configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: language.options)
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
-            jobs: input.jobs, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions),
+            jobs: input.jobs, configuration: configuration,
             output: .records(output.resolvedFormat), showsProgress: output.showsProgress, showsSummary: !output.quiet,
             contactSheet: try output.contactSheet()
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
+        // Tesseract's engines end here, on this thread, not while the process exits.
+        recognizer.releaseIdleEngines()
         if summary.contactSheetFailed { throw ExitCode(74) }
         if summary.failed > 0 { throw ExitCode(2) }
     }
@@ -210,6 +250,7 @@ struct Gate: ParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var analysis: AnalysisFlags
+    @OptionGroup var language: LanguageOption
     @OptionGroup var output: OutputFlags
 
     @Flag(name: .long, help: "Print only the paths of images that pass.")
@@ -244,12 +285,16 @@ struct Gate: ParsableCommand {
         } else {
             mode = .records(output.resolvedFormat)
         }
+        var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
+        let recognizer = TesseractRecognizer()
+        configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: language.options)
         let summary = BatchRun(
             inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
-            jobs: input.jobs, configuration: try analysis.configuration(decodeOptions: decode.decodeOptions),
+            jobs: input.jobs, configuration: configuration,
             output: mode, showsProgress: output.showsProgress, showsSummary: !output.quiet, keepBest: keepBest?.fraction,
             contactSheet: try output.contactSheet()
         ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
+        recognizer.releaseIdleEngines()
         if summary.contactSheetFailed { throw ExitCode(74) }
         if summary.failed > 0 { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }

@@ -29,11 +29,16 @@ public final class Assessor {
         public var decodesFullResolution: Bool
         /// Time each stage (read, decode, conversion, each detector, gate) into `Assessment.timings`.
         public var measuresStages: Bool
+        /// The recognizer's layout analysis, run on documents only, for the gate's prediction
+        /// of their accuracy; nil predicts from the image's measures alone.
+        public var layoutProbe: (any TextLayoutProbe)?
 
         public init(
             analyzer: QualityAnalyzer = QualityAnalyzer(), gate: QualityGate = QualityGate(),
-            decodeOptions: DecodeOptions = DecodeOptions(), decodesFullResolution: Bool = false, measuresStages: Bool = false
+            decodeOptions: DecodeOptions = DecodeOptions(), decodesFullResolution: Bool = false, measuresStages: Bool = false,
+            layoutProbe: (any TextLayoutProbe)? = nil
         ) {
+            self.layoutProbe = layoutProbe
             self.analyzer = analyzer
             self.gate = gate
             self.decodeOptions = decodeOptions
@@ -48,10 +53,20 @@ public final class Assessor {
         }
 
         /// `judge(_:)`, adding each stage's time to `timings` when it is non-nil.
+        ///
+        /// With a layout probe, a document's text plane (`AnalysisImage.textPlane()`, at most
+        /// 2 048 pixels long, where `TextFinder` looked) goes to the probe before the gate
+        /// decides; a photo never does.
         public func judge(_ image: AnalysisImage, timings: inout StageTimings?) -> (report: QualityReport, decision: GateDecision) {
             let report = analyzer.analyze(image, timings: &timings)
-            guard timings != nil else { return (report, gate.decide(report)) }
-            let decision = timings!.measure("gate") { gate.decide(report) }
+            var probed: LayoutProbeResult?
+            if let layoutProbe, let text = report.text, gate.judgedContent(report) == .document {
+                let start = timings?.begin()
+                probed = LayoutProbeResult.run(layoutProbe, on: image.textPlane().plane, text: text)
+                if let start { timings!.end("probe", start) }
+            }
+            guard timings != nil else { return (report, gate.decide(report, probe: probed)) }
+            let decision = timings!.measure("gate") { gate.decide(report, probe: probed) }
             return (report, decision)
         }
 

@@ -2,12 +2,12 @@ import Foundation
 import ImagingCore
 import QualityMetrics
 
-/// Per-detector thresholds: an image passes when every confidence is at or below its
-/// threshold or, for an image with text, when its text is large, legible and contrasted
-/// enough to read.
+/// Per-detector thresholds: a photo passes when every confidence is at or below its
+/// threshold; a document when the accuracy the recognizer is predicted to reach on it is at
+/// least `minimumPredictedAccuracy` and its ink stands out from the paper.
 ///
 /// Loaded from JSON (`--policy FILE`), every key optional:
-/// `{"blur":0.8,"smudge":0.7,"exposure":0.7,"minimumLinePitch":12,"minimumLegibility":12,"minimumTextContrast":12}`
+/// `{"blur":0.8,"smudge":0.7,"exposure":0.7,"minimumPredictedAccuracy":0.6,"minimumTextContrast":12}`
 /// (the defaults come from the bundled models).
 public struct QualityPolicy: Sendable, Equatable, Codable {
     /// Highest blur confidence that passes.
@@ -16,13 +16,15 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     public var smudge: Double
     /// Highest exposure confidence that passes.
     public var exposure: Double
+    /// Smallest predicted word accuracy (`GateDecision.predictedAccuracy`, 0–1) that passes a
+    /// document; below it the reason is `predictedAccuracy`.
+    public var minimumPredictedAccuracy: Double = ModelSet.bundled.threshold("minimumPredictedAccuracy", of: "text")
     /// Smallest distance between text lines that passes, in full-resolution pixels (reason
-    /// `textSize`). Legibility already falls under its own minimum for sharp lines closer
-    /// than the default, so this reason says that size is the cause.
+    /// `textSize`); 0, the default, checks nothing: the predicted accuracy weighs size.
     public var minimumLinePitch: Double
     /// Smallest legibility (`TextObservation.legibility`: line pitch over the resolution
-    /// blur leaves) that passes, for images with text; below it the reason is
-    /// `textLegibility`.
+    /// blur leaves) that passes a document; below it the reason is `textLegibility`. 0, the
+    /// default, checks nothing: the predicted accuracy weighs legibility.
     public var minimumLegibility: Double
     /// Smallest ink-to-paper contrast (8-bit levels) that passes, for images with text;
     /// below it the reason is `textContrast`.
@@ -47,6 +49,7 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
             minimumLinePitch: models.threshold("minimumLinePitch", of: "text"),
             minimumLegibility: models.threshold("minimumLegibility", of: "text"),
             minimumTextContrast: models.threshold("minimumTextContrast", of: "text"))
+        minimumPredictedAccuracy = models.threshold("minimumPredictedAccuracy", of: "text")
     }
 
     /// - Parameters: the text minimums default to the bundled text model's.
@@ -69,6 +72,8 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         blur = try container.decodeIfPresent(Double.self, forKey: .blur) ?? fallback.blur
         smudge = try container.decodeIfPresent(Double.self, forKey: .smudge) ?? fallback.smudge
         exposure = try container.decodeIfPresent(Double.self, forKey: .exposure) ?? fallback.exposure
+        minimumPredictedAccuracy =
+            try container.decodeIfPresent(Double.self, forKey: .minimumPredictedAccuracy) ?? fallback.minimumPredictedAccuracy
         minimumLinePitch = try container.decodeIfPresent(Double.self, forKey: .minimumLinePitch) ?? fallback.minimumLinePitch
         minimumLegibility = try container.decodeIfPresent(Double.self, forKey: .minimumLegibility) ?? fallback.minimumLegibility
         minimumTextContrast = try container.decodeIfPresent(Double.self, forKey: .minimumTextContrast) ?? fallback.minimumTextContrast
@@ -78,7 +83,8 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
 
     /// The keys of a policy file, in the order the help lists them.
     public static let keys = [
-        "blur", "smudge", "exposure", "minimumLinePitch", "minimumLegibility", "minimumTextContrast", "minimumScore", "content",
+        "blur", "smudge", "exposure", "minimumPredictedAccuracy", "minimumLinePitch", "minimumLegibility", "minimumTextContrast",
+        "minimumScore", "content",
     ]
 
     /// The keys that hold a number, which `--threshold NAME=VALUE` sets.
@@ -91,7 +97,7 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         // Confidences and the gate score lie in 0–1 and the text minimums are sizes and levels:
         // a value outside would pass or reject every image.
         switch key {
-        case "blur", "smudge", "exposure", "minimumScore":
+        case "blur", "smudge", "exposure", "minimumPredictedAccuracy", "minimumScore":
             guard (0...1).contains(value) else { throw PolicyError(.invalid, "\(key) must be from 0 to 1, got \(value)") }
         case "minimumLinePitch", "minimumLegibility", "minimumTextContrast":
             guard value >= 0 else { throw PolicyError(.invalid, "\(key) must be 0 or more, got \(value)") }
@@ -101,6 +107,7 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         case "blur": blur = value
         case "smudge": smudge = value
         case "exposure": exposure = value
+        case "minimumPredictedAccuracy": minimumPredictedAccuracy = value
         case "minimumLinePitch": minimumLinePitch = value
         case "minimumLegibility": minimumLegibility = value
         case "minimumTextContrast": minimumTextContrast = value
@@ -194,19 +201,33 @@ public struct GateDecision: Sendable, Equatable, Codable {
     public var content: JudgedContent
     /// The criteria that failed, each with the value measured and the threshold it failed.
     public var failures: [GateFailure]
+    /// For a document: the word accuracy (F1) the recognizer is expected to reach on it
+    /// (`ReadingPredictor`), which is its score; nil for a photo.
+    public var predictedAccuracy: Double?
+    /// What the prediction used: `image` (the image's measures) or `image+layout` (and the
+    /// recognizer's layout probe); nil for a photo.
+    public var predictor: String?
+    /// The layout probe's findings, when one ran (a document, with a probe configured).
+    public var probe: LayoutProbeResult?
 
-    public init(pass: Bool, score: Double, content: JudgedContent, failures: [GateFailure]) {
+    public init(
+        pass: Bool, score: Double, content: JudgedContent, failures: [GateFailure], predictedAccuracy: Double? = nil,
+        predictor: String? = nil, probe: LayoutProbeResult? = nil
+    ) {
         self.pass = pass
         self.score = score
         self.content = content
         self.failures = failures
+        self.predictedAccuracy = predictedAccuracy
+        self.predictor = predictor
+        self.probe = probe
     }
 
     /// The failed criteria's reasons, in the order the gate checks them.
     public var reasons: [GateReason] { failures.map(\.reason) }
 
     enum CodingKeys: String, CodingKey {
-        case pass, score, content, reasons, failures
+        case pass, score, content, reasons, failures, predictedAccuracy, predictor, probe
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -216,6 +237,9 @@ public struct GateDecision: Sendable, Equatable, Codable {
         try container.encode(content, forKey: .content)
         try container.encode(reasons, forKey: .reasons)
         try container.encode(failures, forKey: .failures)
+        try container.encodeIfPresent(predictedAccuracy, forKey: .predictedAccuracy)
+        try container.encodeIfPresent(predictor, forKey: .predictor)
+        try container.encodeIfPresent(probe, forKey: .probe)
     }
 
     /// Reads records of this version and of 0.2, whose `reasons` were bare codes without
@@ -231,6 +255,9 @@ public struct GateDecision: Sendable, Equatable, Codable {
             let reasons = try container.decodeIfPresent([GateReason].self, forKey: .reasons) ?? []
             failures = reasons.map(GateFailure.init(unmeasured:))
         }
+        predictedAccuracy = try container.decodeIfPresent(Double.self, forKey: .predictedAccuracy)
+        predictor = try container.decodeIfPresent(String.self, forKey: .predictor)
+        probe = try container.decodeIfPresent(LayoutProbeResult.self, forKey: .probe)
     }
 }
 
@@ -242,6 +269,9 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
     case smudge
     /// A photo whose exposure confidence is above the policy's `exposure`.
     case exposure
+    /// A document the recognizer is predicted to read with a word accuracy under
+    /// `minimumPredictedAccuracy`; its words say which measure lowered the prediction most.
+    case predictedAccuracy
     /// Text whose legibility (line pitch over the blur-limited resolution) is under `minimumLegibility`.
     case textLegibility
     /// Text whose ink and paper are closer than `minimumTextContrast` levels.
@@ -260,6 +290,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
         case .blur: "blur confidence"
         case .smudge: "smudge confidence"
         case .exposure: "exposure confidence"
+        case .predictedAccuracy: "predicted accuracy"
         case .textLegibility: "legibility"
         case .textContrast: "ink-paper contrast"
         case .textSize: "line pitch"
@@ -274,6 +305,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
         case .blur: "blurred"
         case .smudge: "smudged lens"
         case .exposure: "badly exposed"
+        case .predictedAccuracy: "predicted to read poorly"
         case .textLegibility: "text illegible"
         case .textContrast: "faint text"
         case .textSize: "text too small"
@@ -288,6 +320,8 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
         case .blur: "a photo's blur confidence (edge width, defocus or motion) is above the policy's blur threshold"
         case .smudge: "a photo's smudge confidence (veil, soft islands on the lens) is above the policy's smudge threshold"
         case .exposure: "a photo's exposure confidence is above the policy's exposure threshold (underexposed or overexposed)"
+        case .predictedAccuracy:
+            "a document's predicted word accuracy (the recognizer's expected word F1 from its text measures and, with a probe, its layout analysis) is under minimumPredictedAccuracy"
         case .textLegibility:
             "a document's legibility (line pitch over the resolution blur leaves) is under minimumLegibility"
         case .textContrast: "a document's ink and paper are closer than minimumTextContrast levels (of 255)"
@@ -301,7 +335,7 @@ public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
     public var failsAbove: Bool {
         switch self {
         case .blur, .smudge, .exposure: true
-        case .textLegibility, .textContrast, .textSize, .score, .tooSmall: false
+        case .predictedAccuracy, .textLegibility, .textContrast, .textSize, .score, .tooSmall: false
         }
     }
 }
@@ -361,28 +395,31 @@ public struct GateFailure: Sendable, Equatable, Codable {
 /// The quality gate in front of a text recognizer.
 public struct QualityGate: Sendable {
     public var policy: QualityPolicy
+    /// What predicts a document's accuracy: the bundled text model's, or a calibrated one.
+    public var predictor: ReadingPredictor
 
-    public init(policy: QualityPolicy = .default) {
+    public init(policy: QualityPolicy = .default, predictor: ReadingPredictor = .bundled) {
         self.policy = policy
+        self.predictor = predictor
     }
 
     /// Decides on a report. Detectors that were not run neither fail nor lower the score; an
     /// image too small to measure (`QualityAnalyzer.minimumSide`) fails with `tooSmall`.
     ///
     /// A document (`judgedContent`: the text detector found a page, or the policy says so)
-    /// is judged by what a recognizer needs, measured on its text: `textLegibility` when
-    /// its legibility is under `minimumLegibility`, `textContrast` when ink and paper are
-    /// closer than `minimumTextContrast`, `textSize` when its lines are closer than
-    /// `minimumLinePitch`. Smudge and photographic exposure are reported but do not decide:
-    /// a dark but clean page or a softened page of large text reads well. A photo, even one
-    /// with a sign or a label in it, is judged by the blur, smudge and exposure confidences
-    /// against their thresholds.
+    /// is judged by what the recognizer is predicted to read on it (`ReadingPredictor`, with
+    /// the layout probe's result when one is given): its score is the predicted word
+    /// accuracy, and `predictedAccuracy` fails it under `minimumPredictedAccuracy`, in words
+    /// naming the measure that lowered the prediction most. `textContrast` fails ink and
+    /// paper closer than `minimumTextContrast`; `textLegibility` and `textSize` apply a
+    /// policy's own minimums (off by default). Smudge and photographic exposure are reported
+    /// but do not decide: a dark but clean page or a softened page of large text reads well.
     ///
-    /// The score multiplies one factor per criterion, each 0.5 at its threshold: for
-    /// confidences `1 − confidence` scaled so; for legibility and contrast a factor
-    /// proportional to the value up to 1 at twice the minimum. A policy's `minimumScore`
+    /// A photo, even one with a sign or a label in it, is judged by the blur, smudge and
+    /// exposure confidences against their thresholds. Its score multiplies one factor per
+    /// confidence, `1 − confidence` scaled to 0.5 at its threshold. A policy's `minimumScore`
     /// rejects a lower score with the reason `score`.
-    public func decide(_ report: QualityReport) -> GateDecision {
+    public func decide(_ report: QualityReport, probe: LayoutProbeResult? = nil) -> GateDecision {
         guard QualityAnalyzer.canMeasure(report.fullSize) else {
             let side = Double(min(report.fullSize.width, report.fullSize.height))
             let failure = GateFailure(reason: .tooSmall, measured: side, threshold: Double(QualityAnalyzer.minimumSide))
@@ -401,12 +438,14 @@ public struct QualityGate: Sendable {
             return 0.5 * (1 - confidence) / max(1 - threshold, 1e-9)
         }
         let content = judgedContent(report)
+        var prediction: ReadingPredictor.Prediction?
         if content == .document, let text = report.text {
-            // Linear: 0.5 at the minimum, 1 (ready) from twice it.
-            check(.textLegibility, text.legibility, policy.minimumLegibility)
-            score *= min(1, text.legibility / max(2 * policy.minimumLegibility, 1e-9))
+            let predicted = predictor.predict(text, probe: probe)
+            prediction = predicted
+            check(.predictedAccuracy, predicted.accuracy, policy.minimumPredictedAccuracy, words: Self.words(for: predicted, text: text))
+            score = predicted.accuracy
             check(.textContrast, text.contrast, policy.minimumTextContrast)
-            score *= min(1, max(0, text.contrast) / max(2 * policy.minimumTextContrast, 1e-9))
+            check(.textLegibility, text.legibility, policy.minimumLegibility)
             if text.linePitch > 0 { check(.textSize, text.linePitch, policy.minimumLinePitch) }
         } else {
             if let blur = report.blur {
@@ -430,7 +469,27 @@ public struct QualityGate: Sendable {
         }
         score = max(0, min(1, score))
         if policy.minimumScore > 0 { check(.score, score, policy.minimumScore) }
-        return GateDecision(pass: failures.isEmpty, score: score, content: content, failures: failures)
+        return GateDecision(
+            pass: failures.isEmpty, score: score, content: content, failures: failures, predictedAccuracy: prediction?.accuracy,
+            predictor: prediction.map { $0.usedLayout ? "image+layout" : "image" }, probe: prediction == nil ? nil : probe)
+    }
+
+    /// What a low prediction says, from the measure that lowered it most: legibility is
+    /// blurred text when the blur costs more than a third of it (legibility under two thirds
+    /// of the line pitch, the size alone), else text too small.
+    static func words(for prediction: ReadingPredictor.Prediction, text: TextObservation) -> String {
+        switch prediction.mainShortfall?.measure {
+        case "logLegibility":
+            text.legibility < 2.0 / 3 * text.sizeLimitedLegibility ? "blurred text" : "text too small"
+        case "logSoftEdgeOverXHeight", "logLineBlur", "logLineBlurP90", "logEdgeAnisotropy": "blurred text"
+        case "logXHeight", "logXHeightP10": "text too small"
+        case "lineContrast", "lineContrastP10", "contrast": "faint text"
+        case "logLineNoise": "noisy text"
+        case "skew", "logSkewSpread": "skewed or curved lines"
+        case "ungrouped": "text broken or distorted"
+        case "logLaidOutShare": "text the recognizer does not find"
+        default: GateReason.predictedAccuracy.words
+        }
     }
 
     /// Whether the report is judged as a document or a photo under the policy. Without the

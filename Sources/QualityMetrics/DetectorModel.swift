@@ -40,16 +40,21 @@ public struct DetectorModel: Sendable, Equatable, Codable {
     public struct LinearModel: Sendable, Equatable, Codable {
         public var intercept: Double
         public var weights: [String: Double]
+        /// Optional: the measures of a typical good case (say, the median over training
+        /// pages that read well), against which a prediction's shortfall is put down to the
+        /// measure that lowers it most.
+        public var reference: [String: Double]?
 
-        public init(intercept: Double, weights: [String: Double]) {
+        public init(intercept: Double, weights: [String: Double], reference: [String: Double]? = nil) {
             self.intercept = intercept
             self.weights = weights
+            self.reference = reference
         }
 
         /// The weight of the measure called `name`; 0 for one the model does not use.
         public subscript(_ name: String) -> Double { weights[name] ?? 0 }
 
-        package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights }
+        package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights, reference }
     }
 
     /// A default threshold and why it sits there.
@@ -124,11 +129,15 @@ public struct DetectorModel: Sendable, Equatable, Codable {
     /// whether it maps a measure to a confidence, and the policy keys it sets defaults for.
     public struct Requirements: Sendable {
         public var evidence: [String: [String]]
+        /// Whether an evidence model may weigh any non-empty subset of its measures (a fit
+        /// that selects them) rather than exactly all of them.
+        public var evidenceSelectsMeasures: Bool
         public var mapping: Bool
         public var thresholds: [String]
 
-        public init(evidence: [String: [String]] = [:], mapping: Bool, thresholds: [String]) {
+        public init(evidence: [String: [String]] = [:], evidenceSelectsMeasures: Bool = false, mapping: Bool, thresholds: [String]) {
             self.evidence = evidence
+            self.evidenceSelectsMeasures = evidenceSelectsMeasures
             self.mapping = mapping
             self.thresholds = thresholds
         }
@@ -150,13 +159,28 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         }
         for (name, measures) in expected.sorted(by: { $0.key < $1.key }) {
             let model = evidence[name]!
-            guard Set(model.weights.keys) == Set(measures) else {
-                throw ModelError(
-                    .invalid,
-                    "\(source): evidence \"\(name)\" must weigh \(Self.list(measures)), has \(Self.list(model.weights.keys))")
+            let weighed = Set(model.weights.keys)
+            if requirements.evidenceSelectsMeasures {
+                guard !weighed.isEmpty, weighed.isSubset(of: measures) else {
+                    throw ModelError(
+                        .invalid,
+                        "\(source): evidence \"\(name)\" must weigh some of \(Self.list(measures)), has \(Self.list(model.weights.keys))")
+                }
+            } else {
+                guard weighed == Set(measures) else {
+                    throw ModelError(
+                        .invalid,
+                        "\(source): evidence \"\(name)\" must weigh \(Self.list(measures)), has \(Self.list(model.weights.keys))")
+                }
             }
             guard model.intercept.isFinite, model.weights.values.allSatisfy(\.isFinite) else {
                 throw ModelError(.invalid, "\(source): evidence \"\(name)\" has a weight that is not a finite number")
+            }
+            if let reference = model.reference {
+                guard Set(reference.keys) == weighed, reference.values.allSatisfy(\.isFinite) else {
+                    throw ModelError(
+                        .invalid, "\(source): evidence \"\(name)\"'s reference must give a finite value for each of \(Self.list(weighed))")
+                }
             }
         }
         if requirements.mapping {

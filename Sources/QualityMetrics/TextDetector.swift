@@ -18,10 +18,12 @@ public struct TextDetector: Detector {
 
     public func analyze(_ context: AnalysisContext) -> TextObservation { context.text }
 
-    /// What the detector reads of its model: nothing but the gate's text minimums
-    /// (`Models/text.json`), which `QualityPolicy.default` takes from it.
+    /// What the detector's model (`Models/text.json`) holds: the reading predictor's two
+    /// models (`ReadingPredictor`) and the gate's document minimums, which
+    /// `QualityPolicy.default` takes from it.
     public static let modelRequirements = DetectorModel.Requirements(
-        mapping: false, thresholds: ["minimumLinePitch", "minimumLegibility", "minimumTextContrast"])
+        evidence: ReadingPredictor.measuresByModel, evidenceSelectsMeasures: true, mapping: false,
+        thresholds: ["minimumPredictedAccuracy", "minimumLinePitch", "minimumLegibility", "minimumTextContrast"])
 
     public static let descriptor = MetricDescriptor(
         name: "text",
@@ -55,6 +57,17 @@ public struct TextDetector: Detector {
         text.extent = found.extent
         text.polarity = found.polarity
         text.regions = Array(found.lines.prefix(maximumRegions))
+        let lines = found.lineStatistics
+        text.lineXHeight = lines.xHeight
+        text.xHeightP10 = lines.xHeightP10
+        text.lineBlur = lines.blur
+        text.lineBlurP90 = lines.blurP90
+        text.lineContrast = lines.contrast
+        text.lineContrastP10 = lines.contrastP10
+        text.lineNoise = lines.noise
+        text.skew = lines.skew
+        text.skewSpread = lines.skewSpread
+        text.ungrouped = lines.ungrouped
         return text
     }
 
@@ -229,6 +242,28 @@ public struct TextObservation: DetectorObservation {
     public var colourfulness = -1.0
     /// The paper's level: the mean of the brighter of Otsu's two classes, 8-bit.
     public var paperLevel = 0.0
+    /// Over every line found (`TextLineStatistics`, quantiles over characters): the median
+    /// of the lines' x-heights (each the mean of its middle half of character heights),
+    /// full-resolution pixels: finer than `xHeight`, the median of whole pixels.
+    public var lineXHeight = 0.0
+    /// The 10th percentile of the same.
+    public var xHeightP10 = 0.0
+    /// Median of the lines' stroke-edge width over their x-height.
+    public var lineBlur = 0.0
+    /// 90th percentile of the same.
+    public var lineBlurP90 = 0.0
+    /// Median of the lines' contrast (95th minus 5th percentile of levels in the line box).
+    public var lineContrast = 0.0
+    /// 10th percentile of the same.
+    public var lineContrastP10 = 0.0
+    /// Median of the lines' paper noise over their contrast.
+    public var lineNoise = 0.0
+    /// Median absolute baseline slope, degrees.
+    public var skew = 0.0
+    /// 90th minus 10th percentile of the baseline slopes, degrees.
+    public var skewSpread = 0.0
+    /// Share of character-like marks no line took.
+    public var ungrouped = 0.0
 
     public init() {}
 
@@ -267,6 +302,16 @@ public struct TextObservation: DetectorObservation {
         .boxes("regions", \.regions, "the lines found, full-resolution pixels, top to bottom (at most 64)"),
         .number("colourfulness", \.colourfulness, "the frame's colourfulness (Hasler–Süsstrunk M), −1 when decoded without colour", units: "M", range: -1...200),
         .number("paperLevel", \.paperLevel, "the paper's level: the mean of the brighter of Otsu's two classes", units: "8-bit level", range: 0...255),
+        .number("lineXHeight", \.lineXHeight, "median over the characters of every line found of their line's x-height (the mean of the middle half of its character heights), full-resolution pixels", units: "px", range: 0...10_000),
+        .number("xHeightP10", \.xHeightP10, "10th percentile of the same: the small print", units: "px", range: 0...10_000),
+        .number("lineBlur", \.lineBlur, "median over characters of their line's stroke-edge width (contrast over the 95th percentile of the horizontal central difference, full-resolution pixels) over its x-height", units: "ratio", range: 0...100),
+        .number("lineBlurP90", \.lineBlurP90, "90th percentile of the same: the softest lines", units: "ratio", range: 0...100),
+        .number("lineContrast", \.lineContrast, "median over characters of their line's contrast: 95th minus 5th percentile of the levels in its box", units: "levels", range: 0...255),
+        .number("lineContrastP10", \.lineContrastP10, "10th percentile of the same: the faintest lines", units: "levels", range: 0...255),
+        .number("lineNoise", \.lineNoise, "median over characters of their line's paper roughness (mean absolute second difference along rows) over its contrast", units: "ratio", range: 0...100),
+        .number("skew", \.skew, "median over characters of the absolute slope of their line's baseline", units: "degrees", range: 0...90),
+        .number("skewSpread", \.skewSpread, "90th minus 10th percentile of the lines' baseline slopes: perspective or a curled page", units: "degrees", range: 0...180),
+        .number("ungrouped", \.ungrouped, "share of the character-like marks that no line took", units: "fraction", range: 0...1),
         .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, 30 spanning 1/9 of a frame of dark marks on light paper, or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20) that is mostly paper (ink under half)"),
     ]
 
@@ -314,6 +359,14 @@ public struct TextObservation: DetectorObservation {
             && lineRegularity >= Self.pageRegularity
     }
 
+    /// The legibility of the same text without blur: its line pitch, at most
+    /// `pitchPerXHeight` x-heights (13 stroke widths without a line period).
+    public var sizeLimitedLegibility: Double {
+        guard hasText else { return 0 }
+        let pitch = linePitch > 0 ? linePitch : 13 * strokeWidth
+        return xHeight > 0 ? min(pitch, Self.pitchPerXHeight * xHeight) : pitch
+    }
+
     /// Text lines over the resolution blur leaves, the size that matters to a recognizer:
     /// `pitch / √(b² + 1)` with `b` the blur in full-resolution pixels, `scale · √(w² − 0.5²)`
     /// for an analysis edge width `w` (0.5 px is a sharp edge's own width there, so a sharp
@@ -332,8 +385,7 @@ public struct TextObservation: DetectorObservation {
     /// make the letters bigger, and the ink-per-row profile can lock onto every other line.
     public func legibility(edgeWidth: Double, scale: Double) -> Double {
         guard hasText else { return 0 }
-        var pitch = linePitch > 0 ? linePitch : 13 * strokeWidth
-        if xHeight > 0 { pitch = min(pitch, Self.pitchPerXHeight * xHeight) }
+        let pitch = sizeLimitedLegibility
         let blur = scale * max(0, edgeWidth * edgeWidth - 0.25).squareRoot()
         let resolved = pitch / (blur * blur + 1).squareRoot()
         guard softEdgeWidth > 0 else { return resolved }

@@ -36,7 +36,7 @@ private import CTesseract
 ///
 /// Tesseract's OpenMP parallel regions run on the thread that recognizes (`OpenMPThreads`),
 /// as `OMP_THREAD_LIMIT=1` would make them, unless the environment configures OpenMP.
-public final class TesseractRecognizer: TextRecognizer {
+public final class TesseractRecognizer: TextRecognizer, TextLayoutAnalyzing {
     /// Per-image limit on recognition time, through Tesseract's monitor.
     public let deadline: Duration
     /// Idle engines by configuration.
@@ -94,6 +94,20 @@ public final class TesseractRecognizer: TextRecognizer {
         }
         guard reduction < 1 else { return result }
         return (result.observations.map { Self.enlarge($0, from: pixels.size, to: image.size) }, result.sourceResolution)
+    }
+
+    /// The text lines Tesseract's page layout analysis finds (page segmentation mode 3, as
+    /// recognition uses it), without recognizing them: the boxes of the lines of its text
+    /// blocks (flowing, heading, pull-out, vertical and caption text; not pictures, rules or
+    /// tables' lines), in `image`'s pixels. Runs on the calling thread.
+    /// - Throws: `RecognitionError` for options it cannot honour or language data it lacks.
+    public func textLines(in image: PixelBuffer<UInt8>, options: RecognitionOptions) throws(RecognitionError) -> [PixelRect] {
+        try options.validate()
+        guard image.channels == 1 else { throw RecognitionError(.invalidOption, "the image must be one channel of luma") }
+        let key = try Self.engineKey(options)
+        let engine = try checkOut(key)
+        defer { checkIn(engine, key) }
+        return engine.textLines(image)
     }
 
     /// An observation made on a reduced image, with its boxes in the full image's pixels.
@@ -283,8 +297,10 @@ final class Engine: Sendable {
             abandon()
             throw RecognitionError(.engineUnavailable, "Tesseract cannot load language data \"\(skipped.joined(separator: "+"))\"")
         }
-        // Tesseract's diagnostics ("Estimating resolution as …") would mix into our stderr.
+        // Tesseract's diagnostics ("Estimating resolution as …") and leptonica's (boxes
+        // clipped in layout analysis) would mix into our stderr.
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        _ = setMsgSeverity(6)
         handle = Mutex(api)
         userWordsFile = file
         pageSegmentationMode = key.level.pageSegmentationMode
@@ -368,6 +384,35 @@ final class Engine: Sendable {
         return try handle.withLock { (handle) throws(RecognitionError) in
             try Self.recognize(image, options: options, deadline: deadline, pageSegmentationMode: pageSegmentationMode, handle: handle)
         }
+    }
+
+    /// The boxes of the lines in the text blocks of Tesseract's layout analysis of `image`.
+    func textLines(_ image: PixelBuffer<UInt8>) -> [PixelRect] {
+        OpenMPThreads.limitCurrentThread()
+        return handle.withLock { handle in
+            defer { TessBaseAPIClear(handle) }
+            image.withUnsafeBufferPointer { pixels in
+                TessBaseAPISetImage(handle, pixels.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.rowStride))
+            }
+            TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(pageSegmentationMode)))
+            guard let page = TessBaseAPIAnalyseLayout(handle) else { return [] }
+            defer { TessPageIteratorDelete(page) }
+            var lines: [PixelRect] = []
+            repeat {
+                guard Self.isText(TessPageIteratorBlockType(page)) else { continue }
+                var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+                if TessPageIteratorBoundingBox(page, RIL_TEXTLINE, &left, &top, &right, &bottom) != 0 {
+                    lines.append(PixelRect(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top)))
+                }
+            } while TessPageIteratorNext(page, RIL_TEXTLINE) != 0
+            return lines
+        }
+    }
+
+    /// Whether Tesseract's block type holds text to read.
+    private static func isText(_ type: TessPolyBlockType) -> Bool {
+        type == PT_FLOWING_TEXT || type == PT_HEADING_TEXT || type == PT_PULLOUT_TEXT || type == PT_VERTICAL_TEXT
+            || type == PT_CAPTION_TEXT
     }
 
     private static func recognize(

@@ -85,3 +85,11 @@ public final class FakeTextRecognizer: TextRecognizer {
         }
     }
 }
+
+extension FakeTextRecognizer: TextLayoutAnalyzing {
+    /// The scripted lines' boxes that lie inside `image` (its layout "finds" what it would read).
+    public func textLines(in image: PixelBuffer<UInt8>, options: RecognitionOptions) throws -> [PixelRect] {
+        try options.validate()
+        return lines.map(\.box).filter { $0.x >= 0 && $0.y >= 0 && $0.x + $0.width <= image.width && $0.y + $0.height <= image.height }
+    }
+}

@@ -234,6 +234,15 @@ public protocol TextRecognizer: Sendable {
     func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions) async throws -> [RecognizedTextObservation]
 }
 
+/// A recognizer whose layout analysis runs on its own: where it would find lines of text,
+/// without reading them (for Tesseract a fraction of a recognition's cost). The quality gate
+/// uses it to predict what the recognizer will read (`TesseractLayoutProbe`).
+public protocol TextLayoutAnalyzing: Sendable {
+    /// The boxes of the text lines the recognizer's layout analysis finds in `image` (one
+    /// channel of luma), in its pixels, with the languages and level of `options`.
+    func textLines(in image: PixelBuffer<UInt8>, options: RecognitionOptions) throws -> [PixelRect]
+}
+
 /// Tesseract's names for languages, shared by the backends that drive Tesseract.
 public enum TesseractLanguageNames {
     /// ISO 639-1 codes and the Tesseract traineddata names they map to.

@@ -2,7 +2,9 @@ import Foundation
 import GatedRecognition
 import ImageCodecs
 import ImagingCore
+import QualityAssessment
 import QualityGating
+import QualityMetrics
 import Testing
 import TextRecognition
 import _ImagingTestSupport
@@ -25,7 +27,7 @@ struct GatedRecognitionTests {
         let fake = FakeTextRecognizer(lines: Page.lines)
         let gated = GatedTextRecognizer(recognizer: fake)
         let result = try await gated.recognize(contentsOf: blurred)
-        #expect(!result.decision.pass && result.decision.reasons.contains(.textLegibility), "\(result.decision)")
+        #expect(!result.decision.pass && result.decision.reasons.contains(.predictedAccuracy), "\(result.decision)")
         #expect(result.observations == nil && result.text == nil)
         #expect(fake.callCount == 0)
         let forced = try await gated.recognize(contentsOf: blurred, force: true)
@@ -47,6 +49,43 @@ struct GatedRecognitionTests {
         #expect(result.observations?.count == 11 && fake.callCount == 1)
         #expect(result.imageSize == ImageSize(width: 600, height: 800))
         #expect(result.report.blur != nil && result.report.text?.detected == true)
+    }
+
+    @Test func theLayoutProbeReadsWhereTheRecognizerFindsLines() async throws {
+        let (folder, sharp, _) = try pages()
+        _ = folder
+        let fake = FakeTextRecognizer(lines: Page.lines)
+        var configuration = Assessor.Configuration()
+        configuration.gate.policy.content = .document
+        configuration.layoutProbe = RecognizerLayoutProbe(fake, options: RecognitionOptions(), name: "scripted layout")
+        let probed = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: sharp)
+        let probe = try #require(probed.decision.probe)
+        // The 11 scripted lines, 500 × 14 pixels each: 500 / 7 characters a line.
+        #expect(probe.probe == "scripted layout" && probe.lines == 11 && abs(probe.characters - 11 * 500 / 7.0) < 1e-9 && probe.error == nil)
+        #expect(probed.decision.predictor == "image+layout")
+        let found = try #require(probed.report.text?.characters)
+        #expect(probe.laidOutShare == min(ReadingPredictor.largestLaidOutShare, probe.characters / found))
+        // A recognizer whose layout finds nothing predicts less from the same pixels.
+        let blind = FakeTextRecognizer(lines: [])
+        configuration.layoutProbe = RecognizerLayoutProbe(blind, options: RecognitionOptions(), name: "blind layout")
+        let unseen = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: sharp, force: true)
+        #expect(unseen.decision.probe?.lines == 0 && unseen.decision.probe?.laidOutShare == 0)
+        #expect(try #require(unseen.decision.predictedAccuracy) < (try #require(probed.decision.predictedAccuracy)))
+        // Without a probe the image's model decides, and the record says so.
+        configuration.layoutProbe = nil
+        let imageOnly = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: sharp)
+        #expect(imageOnly.decision.predictor == "image" && imageOnly.decision.probe == nil)
+    }
+
+    @Test func photosAreNeverProbed() throws {
+        let fake = FakeTextRecognizer(lines: Page.lines)
+        var configuration = Assessor.Configuration()
+        configuration.layoutProbe = RecognizerLayoutProbe(fake, options: RecognitionOptions(), name: "scripted layout")
+        let folder = try TemporaryDirectory()
+        let photo = try folder.write("photo.jpg", JPEGEncoder.encode(Scenes.plane(Scenes.photo(), width: 512, height: 384), quality: 90))
+        let assessment = Assessor(configuration).assess(contentsOf: photo)
+        let decision = try #require(assessment.image?.decision)
+        #expect(decision.content == .photo && decision.probe == nil && decision.predictedAccuracy == nil)
     }
 
     @Test func encodedBytesAreGatedLikeTheFile() async throws {

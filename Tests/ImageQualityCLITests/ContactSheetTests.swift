@@ -184,7 +184,7 @@ struct ContactSheetTests {
         let html = try batch.html()
         let cards = Self.cards(html)
         let reasons = Set(batch.assessments.flatMap { $0.image?.decision.reasons ?? [] })
-        #expect(reasons.contains(.blur) && reasons.contains(.exposure) && reasons.contains(.textLegibility), "\(reasons)")
+        #expect(reasons.contains(.blur) && reasons.contains(.exposure) && reasons.contains(.predictedAccuracy), "\(reasons)")
         for assessment in batch.assessments {
             let escapedPath = htmlEscaped(assessment.path)
             let card = try #require(cards.first { $0.body.contains("title=\"\(escapedPath)\">") }, "no card for \(assessment.path)")

@@ -564,7 +564,7 @@ struct OCRProcessTests {
         }
         #expect(wordCount == annotations.count - 1, "one textAnnotation per word after the whole text")
         let rejected = try #require((bodies[1]["responses"] as? [[String: Any]])?.first?["error"] as? [String: Any])
-        #expect(rejected["code"] as? Int == 9 && (rejected["message"] as? String)?.contains("textLegibility") == true)
+        #expect(rejected["code"] as? Int == 9 && (rejected["message"] as? String)?.contains("predictedAccuracy") == true)
         let failed = try #require((bodies[2]["responses"] as? [[String: Any]])?.first?["error"] as? [String: Any])
         #expect(failed["code"] as? Int == 3 && (failed["message"] as? String)?.hasPrefix("decode.truncated") == true)
     }

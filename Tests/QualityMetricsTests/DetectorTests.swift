@@ -1,3 +1,4 @@
+import Foundation
 import ImageKernels
 import ImagingCore
 import QualityAssessment
@@ -205,18 +206,63 @@ struct GateTests {
         return report
     }
 
-    @Test func textIsJudgedByWhatARecognizerNeeds() {
-        let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16, minimumLegibility: 8, minimumTextContrast: 20))
-        // A dark (exposure 0.9) and photographically soft (blur 0.9) page of large, legible text passes.
-        let legible = gate.decide(textReport(blur: 0.9, legibility: 30))
-        #expect(legible.pass && legible.reasons.isEmpty && legible.score == 1)
-        #expect(gate.decide(textReport(blur: 0.1, legibility: 5)).reasons == [.textLegibility])
-        #expect(gate.decide(textReport(blur: 0.1, legibility: 30, contrast: 10)).reasons == [.textContrast])
-        #expect(gate.decide(textReport(blur: 0.1, legibility: 12, linePitch: 12)).reasons == [.textSize])
-        let scores = [4.0, 8, 12, 16, 24, 40].map { gate.decide(textReport(blur: 0, legibility: $0)).score }
-        #expect(scores == [0.25, 0.5, 0.75, 1, 1, 1])
+    /// A predictor with round numbers: accuracy σ(ln legibility − 3) = L / (L + e³), so 0.5
+    /// at legibility e³ ≈ 20.1; with the layout probe the laid-out share multiplies the odds.
+    static let roundPredictor = ReadingPredictor(model: DetectorModel(
+        detector: "text",
+        evidence: [
+            "accuracy": .init(intercept: -3, weights: ["logLegibility": 1], reference: ["logLegibility": log(60)]),
+            "accuracyWithLayout": .init(
+                intercept: -3, weights: ["logLegibility": 1, "logLaidOutShare": 1], reference: ["logLegibility": log(60), "logLaidOutShare": 0]),
+        ],
+        mapping: nil, thresholds: [:], fit: nil))
+
+    /// The gate with `roundPredictor`, minimum predicted accuracy 0.5, and no legibility or size floors.
+    static func documentGate(minimumLegibility: Double = 0) -> QualityGate {
+        var policy = QualityPolicy(
+            blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 0, minimumLegibility: minimumLegibility, minimumTextContrast: 20)
+        policy.minimumPredictedAccuracy = 0.5
+        return QualityGate(policy: policy, predictor: roundPredictor)
     }
 
+    @Test func documentsAreJudgedByTheAccuracyTheRecognizerIsPredictedToReach() {
+        let gate = Self.documentGate()
+        // A dark (exposure 0.9) and photographically soft (blur 0.9) page of large, legible text passes.
+        let legible = gate.decide(textReport(blur: 0.9, legibility: 60))
+        #expect(legible.pass && legible.reasons.isEmpty && legible.predictor == "image" && legible.probe == nil)
+        #expect(abs(legible.score - 60 / (60 + exp(3))) < 1e-12 && legible.predictedAccuracy == legible.score)
+        // Legibility 10 under a line pitch of 40: the blur costs most of it.
+        let blurred = gate.decide(textReport(blur: 0.1, legibility: 10))
+        #expect(blurred.failures.map(\.message) == ["blurred text: predicted accuracy 0.3324 < 0.5"])
+        // The same legibility from lines 12 pixels apart: the size is what is missing.
+        let small = gate.decide(textReport(blur: 0.1, legibility: 10, linePitch: 12))
+        #expect(small.failures.map(\.message) == ["text too small: predicted accuracy 0.3324 < 0.5"])
+        #expect(gate.decide(textReport(blur: 0.1, legibility: 60, contrast: 10)).reasons == [.textContrast])
+        // Monotone in legibility, and 0.5 where legibility is e³.
+        let scores = [4.0, 8, 12, 16, 24, 40].map { gate.decide(textReport(blur: 0, legibility: $0)).score }
+        #expect(scores == scores.sorted() && Set(scores).count == scores.count)
+        #expect(abs(gate.decide(textReport(blur: 0, legibility: exp(3))).score - 0.5) < 1e-12)
+        // A photo has no prediction.
+        let photo = gate.decide(report(blur: 0.1, exposure: 0.1, linePitch: 0))
+        #expect(photo.content == .photo && photo.predictedAccuracy == nil && photo.predictor == nil)
+    }
+
+    @Test func theLayoutProbeMovesThePredictionAndIsRecorded() {
+        let gate = Self.documentGate()
+        let page = textReport(blur: 0, legibility: 60)
+        // Tesseract lays out half the text the finder saw: the odds halve, to 30 / (30 + e³).
+        let half = LayoutProbeResult(probe: "scripted", lines: 10, characters: 250, laidOutShare: 0.5, milliseconds: 1)
+        let probed = gate.decide(page, probe: half)
+        #expect(probed.predictor == "image+layout" && probed.probe == half)
+        #expect(abs(probed.score - 30 / (30 + exp(3))) < 1e-12 && probed.pass)
+        // Laying out a tenth: 6 / (6 + e³), under 0.5, and the words say why.
+        let tenth = LayoutProbeResult(probe: "scripted", lines: 2, characters: 50, laidOutShare: 0.1, milliseconds: 1)
+        #expect(gate.decide(page, probe: tenth).failures.map(\.message) == ["text the recognizer does not find: predicted accuracy 0.23 < 0.5"])
+        // A probe that failed leaves the image's model to decide.
+        let failed = LayoutProbeResult(probe: "scripted", lines: 0, characters: 0, laidOutShare: 0, milliseconds: 1, error: "no data")
+        let unprobed = gate.decide(page, probe: failed)
+        #expect(unprobed.predictor == "image" && unprobed.score == gate.decide(page).score && unprobed.probe == failed)
+    }
     @Test func legibilityIsLinePitchOverTheBlurLimitedResolution() {
         let text = TextObservation(
             detected: true, strokeWidth: 3, inkFraction: 0.1, linePitch: 30, lineRegularity: 0.5, contrast: 200)
@@ -242,10 +288,11 @@ struct GateTests {
     }
 
     @Test func failuresCarryTheMeasurementAndThreshold() {
-        let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16, minimumLegibility: 12))
+        let gate = Self.documentGate(minimumLegibility: 12)
         let illegible = gate.decide(textReport(blur: 0.1, legibility: 9.6))
-        #expect(illegible.failures == [GateFailure(reason: .textLegibility, measured: 9.6, threshold: 12)])
-        #expect(illegible.failures.map(\.message) == ["text illegible: legibility 9.6 < 12"])
+        #expect(illegible.failures.map(\.reason) == [.predictedAccuracy, .textLegibility])
+        #expect(illegible.failures.last == GateFailure(reason: .textLegibility, measured: 9.6, threshold: 12))
+        #expect(illegible.failures.map(\.message) == ["blurred text: predicted accuracy 0.3234 < 0.5", "text illegible: legibility 9.6 < 12"])
         let blurred = gate.decide(report(blur: 0.8123, exposure: 0.1))
         #expect(blurred.failures.map(\.message) == ["blurred: blur confidence 0.8123 > 0.5"])
         // A photo's blur and a page's illegible text are different reasons.

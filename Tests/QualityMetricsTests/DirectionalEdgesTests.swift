@@ -89,7 +89,7 @@ struct DirectionalEdgesTests {
         var policy = QualityPolicy.default
         policy.content = .document
         let decision = QualityGate(policy: policy).decide(reports[3])
-        #expect(!decision.pass && decision.reasons.contains(.textLegibility), "\(reports[3].text!)")
+        #expect(!decision.pass && decision.reasons.contains(.predictedAccuracy), "\(reports[3].text!)")
     }
 
     @Test func aSharpPageDecodedAtHalfSizeKeepsItsLegibility() {

@@ -157,7 +157,7 @@ struct TextFinderTests {
         var documentPolicy = QualityPolicy.default
         documentPolicy.content = .document
         let forced = QualityGate(policy: documentPolicy).decide(photoReport)
-        #expect(forced.content == .document && forced.failures.allSatisfy { [.textLegibility, .textContrast, .textSize].contains($0.reason) })
+        #expect(forced.content == .document && forced.failures.allSatisfy { [.predictedAccuracy, .textLegibility, .textContrast, .textSize].contains($0.reason) })
     }
 
     @Test func everyCleanPhotographOfTheDatasetsIsAPhoto() throws {
