@@ -5,7 +5,7 @@ import QualityMetrics
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: AsyncParsableCommand {
-    public static let version = "0.18.0"
+    public static let version = "0.19.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "imgquality",

@@ -111,6 +111,26 @@ public enum RecordSchema {
                         ("additionalProperties", .bool(false)),
                     ])),
                 ])),
+                ("predictedAccuracy", number(
+                    "documents only: the word accuracy (F1) the recognizer is predicted to reach on the image, which is its score", range: 0...1)),
+                ("predictor", .object([
+                    ("enum", .array(["image", "image+layout"].map(JSONValue.string))),
+                    ("description", .string("documents only: what the prediction used, the image's measures alone or with the recognizer's layout probe")),
+                ])),
+                ("probe", .object([
+                    ("type", .string("object")),
+                    ("description", .string("documents with a layout probe only: what the recognizer's layout analysis found")),
+                    ("required", .array(["probe", "lines", "characters", "laidOutShare", "milliseconds"].map(JSONValue.string))),
+                    ("properties", .object([
+                        ("probe", string("the probe's name, e.g. \"tesseract layout (rus)\"")),
+                        ("lines", .object([("type", .string("integer")), ("minimum", .int(0)), ("description", .string("text lines laid out"))])),
+                        ("characters", number("characters in them, estimated as each line's width over half its height", range: 0...1e9)),
+                        ("laidOutShare", number("those characters over the characters the text finder found (at most 1.5)", range: 0...1.5)),
+                        ("milliseconds", number("the probe's wall time", range: 0...1e9)),
+                        ("error", string("why the probe gave nothing (the prediction then used the image alone)")),
+                    ])),
+                    ("additionalProperties", .bool(false)),
+                ])),
             ])),
             ("additionalProperties", .bool(false)),
         ])

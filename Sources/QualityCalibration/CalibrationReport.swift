@@ -150,6 +150,9 @@ public struct CalibrationReport {
 
 
     /// A bootstrap interval for a report cell.
+    /// A share as a percentage with one decimal, or a dash when undefined.
+    static func percent(_ share: Double) -> String { share.isFinite ? ReportNumber.fixed(share * 100, 1) + "%" : "–" }
+
     public static func interval(_ range: ClosedRange<Double>?) -> String {
         guard let range else { return "—" }
         return "[\(ReportNumber.fixed(range.lowerBound)), \(ReportNumber.fixed(range.upperBound))]"
@@ -216,6 +219,14 @@ public struct CalibrationReport {
         if let s = result.spearman { object["spearman"] = s }
         if let i = result.spearmanInterval { object["spearmanInterval95"] = [i.lowerBound, i.upperBound] }
         if let p = result.pearson { object["pearson"] = p }
+        if let m = result.accuracyMapping { object["accuracyMapping"] = ["intercept": m.intercept, "slope": m.slope] }
+        if !result.keepAndLose.isEmpty {
+            func number(_ value: Double) -> Any { value.isFinite ? value : NSNull() }
+            object["keepAndLose"] = result.keepAndLose.map {
+                ["minimum": $0.minimum, "kept": number($0.kept), "keptMean": number($0.keptMean), "rejectedMean": number($0.rejectedMean),
+                 "poorRejected": number($0.poorRejected), "goodRejected": number($0.goodRejected)]
+            }
+        }
         if let a = result.accuracyThreshold {
             object["accuracyThreshold"] = ["target": a.target, "threshold": a.threshold, "trainMean": a.trainMean, "testMean": a.testMean.isFinite ? a.testMean as Any : NSNull() as Any, "keptFraction": a.kept]
         }
@@ -267,6 +278,15 @@ public struct CalibrationReport {
             out += "| figure | value |\n|---|---|\n| Spearman ρ (readiness vs score) | \(ReportNumber.fixed(spearman)) \(Self.interval(result.spearmanInterval)) |\n| Pearson r | \(ReportNumber.fixed(result.pearson)) |\n"
             if let a = result.accuracyThreshold {
                 out += "\nTo keep a mean score ≥ \(ReportNumber.fixed(a.target)): accept `\(quantity.rawValue).\(quantity.measure)` \(quantity.higherIsDefect ? "≤" : "≥") \(ReportNumber.fixed(a.threshold, 4)). Train mean \(ReportNumber.fixed(a.trainMean)); test mean \(ReportNumber.fixed(a.testMean)), keeping \(ReportNumber.fixed(a.kept * 100, 1))% of test images.\n"
+            }
+            if let mapping = result.accuracyMapping {
+                out += "\nThe predicted accuracy p, refitted to the measured scores on the train split: `1 / (1 + e^−(\(ReportNumber.fixed(mapping.intercept, 4)) + \(ReportNumber.fixed(mapping.slope, 4)) · logit p))`, written to `profile.json` (`gate.accuracyMapping`); the figures above and below are on that scale.\n"
+            }
+            if !result.keepAndLose.isEmpty {
+                out += "\n## What each minimum keeps and loses (\(evaluated))\n\n| minimum gate score | pages kept | mean score kept | mean score rejected | pages below 0.5 rejected | pages at 0.9 or better rejected |\n|---|---|---|---|---|---|\n"
+                for row in result.keepAndLose {
+                    out += "| \(ReportNumber.fixed(row.minimum, 1)) | \(Self.percent(row.kept)) | \(ReportNumber.fixed(row.keptMean)) | \(ReportNumber.fixed(row.rejectedMean)) | \(Self.percent(row.poorRejected)) | \(Self.percent(row.goodRejected)) |\n"
+                }
             }
         }
         for gallery in galleries {

@@ -121,6 +121,34 @@ public struct CalibrationSample: Sendable {
     }
 }
 
+/// What one minimum gate score keeps and loses of scored pages.
+public struct KeepAndLose: Sendable, Equatable {
+    public var minimum: Double
+    /// Share of the pages passed, and their mean measured score.
+    public var kept: Double
+    public var keptMean: Double
+    /// Mean measured score of the pages rejected (NaN when none is).
+    public var rejectedMean: Double
+    /// Share of the pages measured below 0.5 that it rejects, and of those at 0.9 or better.
+    public var poorRejected: Double
+    public var goodRejected: Double
+
+    /// The figures for `minimum` over (gate score, measured score) pairs.
+    public init(minimum: Double, pairs: [(score: Double, measured: Double)]) {
+        self.minimum = minimum
+        let kept = pairs.filter { $0.score >= minimum }, rejected = pairs.filter { $0.score < minimum }
+        func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
+        func share(_ subset: [(score: Double, measured: Double)]) -> Double {
+            subset.isEmpty ? .nan : Double(subset.count { $0.score < minimum }) / Double(subset.count)
+        }
+        self.kept = pairs.isEmpty ? .nan : Double(kept.count) / Double(pairs.count)
+        keptMean = mean(kept.map(\.measured))
+        rejectedMean = mean(rejected.map(\.measured))
+        poorRejected = share(pairs.filter { $0.measured < 0.5 })
+        goodRejected = share(pairs.filter { $0.measured >= 0.9 })
+    }
+}
+
 /// The threshold table's rows: the requested target and the standard ones.
 public struct ThresholdRow: Sendable {
     public var name: String
@@ -164,6 +192,12 @@ public struct CalibrationResult: Sendable {
     public var pearson: Double?
     /// The lowest readiness (or highest defect confidence) keeping the mean score of accepted images at the target.
     public var accuracyThreshold: (target: Double, threshold: Double, trainMean: Double, testMean: Double, kept: Double)?
+    /// For the gate with score labels: its predicted accuracy refitted to the measured one on
+    /// the train split (the test samples' measurements are mapped by it).
+    public var accuracyMapping: AccuracyMapping?
+    /// For the gate with score labels: what minimum scores from 0.1 to 0.9 keep and lose on
+    /// the test split.
+    public var keepAndLose: [KeepAndLose] = []
 
     public var profile: QualityProfile?
     /// The detector's model with the refitted mapping and the chosen threshold in place: a
@@ -354,6 +388,23 @@ public struct Calibrator: Sendable {
     }
 
     private func calibrateScores(train: [CalibrationSample], test: [CalibrationSample], into result: inout CalibrationResult) throws {
+        var train = train, test = test
+        if quantity == .gate {
+            // The predicted accuracy refitted to the accuracy measured with the user's own
+            // recognizer on their own pages: two parameters on the predictor's log-odds, fitted
+            // on train; every figure after is on the mapped scale the gate will then use.
+            let fitted = train.filter { $0.score != nil }
+            let fit = try LogisticFit.fit(
+                features: fitted.map { AccuracyMapping.logit($0.measurement!) }, targets: fitted.map { min(1, max(0, $0.score!)) })
+            let mapping = AccuracyMapping(intercept: fit.intercept, slope: fit.slope)
+            guard mapping.slope > 0 else {
+                throw CalibrationError(
+                    "on these pages the gate's predicted accuracy falls as the measured accuracy rises (refitted slope \(String(format: "%.3f", mapping.slope))): it cannot be recalibrated to them")
+            }
+            result.accuracyMapping = mapping
+            for index in train.indices { train[index].measurement = train[index].measurement.map(mapping.map) }
+            for index in test.indices { test[index].measurement = test[index].measurement.map(mapping.map) }
+        }
         let scored = test.filter { $0.score != nil }
         guard scored.count >= 3 else {
             let place = result.heldOut ? "the test split has \(scored.count) measured rows with a score (train has \(train.filter { $0.score != nil }.count))" : "the dataset has \(scored.count) measured rows with a score"
@@ -375,6 +426,13 @@ public struct Calibrator: Sendable {
             result.spearmanInterval = boot[Int(0.025 * Double(boot.count))]...boot[min(boot.count - 1, Int(0.975 * Double(boot.count)))]
         }
         result.testSamples = scored
+        if quantity == .gate {
+            let pairs = scored.map { (score: $0.measurement!, measured: $0.score!) }
+            result.keepAndLose = stride(from: 0.1, through: 0.9001, by: 0.1).map { KeepAndLose(minimum: $0, pairs: pairs) }
+            result.profile = QualityProfile(
+                created: result.created, command: result.command, dataset: result.datasetPath, detectors: [:],
+                gate: GateCalibration(minimumScore: 0, target: "predicted accuracy refitted to the scores", auc: nil, accuracyMapping: result.accuracyMapping))
+        }
         if let accuracyTarget {
             let trainScored = train.filter { $0.score != nil }
             let trainReadiness = trainScored.map { quantity.higherIsDefect ? -$0.measurement! : $0.measurement! }
@@ -394,7 +452,8 @@ public struct Calibrator: Sendable {
             if quantity == .gate {
                 result.profile = QualityProfile(
                     created: result.created, command: result.command, dataset: result.datasetPath, detectors: [:],
-                    gate: GateCalibration(minimumScore: threshold, target: "mean score ≥ \(accuracyTarget)", auc: nil))
+                    gate: GateCalibration(
+                        minimumScore: threshold, target: "mean score ≥ \(accuracyTarget)", auc: nil, accuracyMapping: result.accuracyMapping))
             }
             result.accuracyThreshold = (
                 accuracyTarget, quantity.higherIsDefect ? -threshold : threshold,

@@ -25,8 +25,18 @@ public struct LogisticFit: Sendable, Equatable, Codable {
     /// Fits `labels` (0/1) on `features`.
     /// - Throws: `CalibrationError` for empty input, a missing class, or non-finite features.
     public static func fit(features: [Double], labels: [Int], ridge: Double = 1e-3) throws -> LogisticFit {
-        guard features.count == labels.count, !features.isEmpty else { throw CalibrationError("nothing to fit") }
         guard labels.contains(0), labels.contains(1) else { throw CalibrationError("a logistic fit needs both classes") }
+        return try fit(features: features, targets: labels.map(Double.init), ridge: ridge)
+    }
+
+    /// Fits `targets`, fractions in 0–1 (a measured accuracy), on `features` by their
+    /// binomial likelihood: the logistic curve whose expected value follows them.
+    /// - Throws: `CalibrationError` for empty input, targets outside 0–1, targets all equal,
+    ///   or non-finite features.
+    public static func fit(features: [Double], targets labels: [Double], ridge: Double = 1e-3) throws -> LogisticFit {
+        guard features.count == labels.count, !features.isEmpty else { throw CalibrationError("nothing to fit") }
+        guard labels.allSatisfy({ (0...1).contains($0) }) else { throw CalibrationError("a logistic fit needs targets from 0 to 1") }
+        guard Set(labels).count > 1 else { throw CalibrationError("a logistic fit needs targets that differ") }
         guard features.allSatisfy(\.isFinite) else { throw CalibrationError("a feature is not finite") }
         // Standardise for a well-conditioned Newton step, then map back.
         let n = Double(features.count)
@@ -39,8 +49,8 @@ public struct LogisticFit: Sendable, Equatable, Codable {
             for (x, y) in zip(z, labels) {
                 let p = 1 / (1 + exp(-(a + b * x)))
                 let w = max(p * (1 - p), 1e-12)
-                ga += Double(y) - p
-                gb += (Double(y) - p) * x
+                ga += y - p
+                gb += (y - p) * x
                 haa += w
                 hab += w * x
                 hbb += w * x * x

@@ -35,6 +35,10 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     /// How images are judged: by what the text detector finds (`auto`), or always as a
     /// document or as a photo.
     public var content: ContentJudgement = .auto
+    /// A calibration profile's refit of the predicted accuracy to the accuracy measured on
+    /// the user's pages (`imgquality calibrate --detector gate` with scores); none by
+    /// default. Profiles set it, policy files do not.
+    public var accuracyMapping: AccuracyMapping?
 
     /// The built-in thresholds, from the bundled detector models: each model file
     /// (`Sources/QualityMetrics/Models/`) states its thresholds with the rule they were
@@ -162,6 +166,29 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         try policy.update(contentsOf: path)
         return policy
     }
+}
+
+/// A refit of predicted accuracy p to measured accuracy: `1 / (1 + e^−(a + b·logit p))`, the
+/// predictor's log-odds moved and scaled (b > 0 keeps the order; a = 0, b = 1 changes nothing).
+public struct AccuracyMapping: Sendable, Equatable, Codable {
+    public var intercept: Double
+    public var slope: Double
+
+    public init(intercept: Double, slope: Double) {
+        self.intercept = intercept
+        self.slope = slope
+    }
+
+    /// The log-odds of a predicted accuracy, clamped to 10⁻⁶…1 − 10⁻⁶ so 0 and 1 stay finite.
+    public static func logit(_ p: Double) -> Double {
+        let q = min(max(p, 1e-6), 1 - 1e-6)
+        return log(q / (1 - q))
+    }
+
+    /// The measured accuracy expected for predicted accuracy `p`.
+    public func map(_ p: Double) -> Double { 1 / (1 + exp(-(intercept + slope * Self.logit(p)))) }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, slope }
 }
 
 /// Why a policy cannot be used.
@@ -440,7 +467,8 @@ public struct QualityGate: Sendable {
         let content = judgedContent(report)
         var prediction: ReadingPredictor.Prediction?
         if content == .document, let text = report.text {
-            let predicted = predictor.predict(text, probe: probe)
+            var predicted = predictor.predict(text, probe: probe)
+            if let mapping = policy.accuracyMapping { predicted.accuracy = mapping.map(predicted.accuracy) }
             prediction = predicted
             check(.predictedAccuracy, predicted.accuracy, policy.minimumPredictedAccuracy, words: Self.words(for: predicted, text: text))
             score = predicted.accuracy

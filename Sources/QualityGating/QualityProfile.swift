@@ -36,16 +36,20 @@ public struct GateCalibration: Sendable, Equatable, Codable {
     public var target: String
     /// Held-out AUC of the gate score on the dataset, when it had labels.
     public var auc: Double?
+    /// The predicted accuracy refitted to the accuracy measured on the user's own pages with
+    /// their recognizer, when the labels were scores (`AccuracyMapping`).
+    public var accuracyMapping: AccuracyMapping?
 
     /// The keys of its JSON form, which a profile is checked against.
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case minimumScore, target, auc
+        case minimumScore, target, auc, accuracyMapping
     }
 
-    public init(minimumScore: Double, target: String, auc: Double?) {
+    public init(minimumScore: Double, target: String, auc: Double?, accuracyMapping: AccuracyMapping? = nil) {
         self.minimumScore = minimumScore
         self.target = target
         self.auc = auc
+        self.accuracyMapping = accuracyMapping
     }
 }
 
@@ -104,6 +108,7 @@ public struct QualityProfile: Sendable, Equatable, Codable {
         let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         var objects: [(Any?, [String], String)] = [
             (root, KnownKeys.of(CodingKeys.self), ""), (root?["gate"], KnownKeys.of(GateCalibration.CodingKeys.self), "gate."),
+            ((root?["gate"] as? [String: Any])?["accuracyMapping"], KnownKeys.of(AccuracyMapping.CodingKeys.self), "gate.accuracyMapping."),
         ]
         for (name, calibration) in (root?["detectors"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
             objects.append((calibration, KnownKeys.of(DetectorCalibration.CodingKeys.self), "detectors.\(name)."))
@@ -169,7 +174,10 @@ public struct QualityProfile: Sendable, Equatable, Codable {
     /// policy's thresholds.
     public func apply(to analyzer: inout QualityAnalyzer, policy: inout QualityPolicy) {
         for (_, model) in (models ?? [:]).sorted(by: { $0.key < $1.key }) { model.apply(to: &analyzer, policy: &policy) }
-        if let gate { policy.minimumScore = gate.minimumScore }
+        if let gate {
+            policy.minimumScore = gate.minimumScore
+            if let mapping = gate.accuracyMapping { policy.accuracyMapping = mapping }
+        }
         if let blur = detectors["blur"] {
             analyzer.blur.mapping = blur.mapping
             policy.blur = blur.threshold

@@ -328,16 +328,28 @@ public enum TextFinder {
         }
         var groups: [Int: [Mark]] = [:]
         for i in marks.indices { groups[find(i), default: []].append(marks[i]) }
+        let candidates = groups.values.filter { $0.count >= minimumLineCharacters }
+        // The page's slope: the median over characters of the chains' own slopes, at most
+        // `steepestLine` either way, when the chains agree on it (their median distance from
+        // it at most half of it) and it is a degree or more; else level. A page held askew
+        // slopes every line alike; rows of windows on a building seen in perspective converge,
+        // and the chains of a photo's textures point every way.
+        let slopes = candidates.map { (value: slope(of: $0), weight: Double($0.count)) }
+        let typicalSlope = TextLineStatistics.weightedQuantile(slopes, 0.5)
+        let spread = TextLineStatistics.weightedQuantile(slopes.map { (abs($0.value - typicalSlope), $0.weight) }, 0.5)
+        let agreed = abs(typicalSlope) >= leastSlope && spread <= 0.5 * abs(typicalSlope)
+        let pageSlope = agreed ? max(-steepestLine, min(steepestLine, typicalSlope)) : 0
         var lines: [(box: PixelRect, characters: [Mark])] = []
-        for (_, members) in groups where members.count >= minimumLineCharacters {
+        for members in candidates {
             let heights = members.map { Double($0.height) }
             let typical = median(heights)
-            // A line: centres within a quarter height of the straight line through them (a
-            // page photographed askew has sloping lines), heights and strokes as even as a
-            // typeface makes them (a font's x-height and cap height differ by about 1.4×;
-            // texture varies freely), and as wide as three characters.
-            let baseline = straightLine(through: members)
-            guard members.allSatisfy({ abs($0.centreY - baseline($0.centreX)) <= 0.25 * typical + 1 }) else { continue }
+            // A line: centres within a quarter height of the median line at the page's slope
+            // (level: of their median height), heights and strokes as even as a typeface makes
+            // them (a font's x-height and cap height differ by about 1.4×; texture varies
+            // freely), and as wide as three characters.
+            let offsets = members.map { $0.centreY - pageSlope * $0.centreX }
+            let centre = median(offsets)
+            guard offsets.allSatisfy({ abs($0 - centre) <= 0.25 * typical + 1 }) else { continue }
             guard relativeSpread(heights) <= 0.25, relativeSpread(members.map(\.stroke)) <= 0.3 else { continue }
             let minX = members.map(\.minX).min()!, maxX = members.map(\.maxX).max()!
             let minY = members.map(\.minY).min()!, maxY = members.map(\.maxY).max()!
@@ -347,9 +359,13 @@ public enum TextFinder {
         return lines
     }
 
-    /// The least-squares line through the marks' centres, as a function of x (level
-    /// through their mean when they share one x).
-    static func straightLine(through marks: [Mark]) -> (Double) -> Double {
+    /// The steepest slope the page's lines of text may have: tan 10°, a page held well askew.
+    static let steepestLine = 0.176
+    /// The least slope taken as the page's: tan 1°. Below it lines are level enough.
+    static let leastSlope = 0.0175
+
+    /// The least-squares slope of the marks' centres (0 when they share one x).
+    static func slope(of marks: [Mark]) -> Double {
         let count = Double(marks.count)
         let mx = marks.reduce(0.0) { $0 + $1.centreX } / count, my = marks.reduce(0.0) { $0 + $1.centreY } / count
         var sxy = 0.0, sxx = 0.0
@@ -357,8 +373,7 @@ public enum TextFinder {
             sxy += (mark.centreX - mx) * (mark.centreY - my)
             sxx += (mark.centreX - mx) * (mark.centreX - mx)
         }
-        let slope = sxx > 0 ? sxy / sxx : 0
-        return { x in my + slope * (x - mx) }
+        return sxx > 0 ? sxy / sxx : 0
     }
 
     /// The median distance between centres of lines stacked one under the other.

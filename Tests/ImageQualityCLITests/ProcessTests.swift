@@ -474,7 +474,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.18.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.19.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {
@@ -484,8 +484,10 @@ struct ProcessTests {
         let inputs = [
             Fixtures.path("jpeg/large.jpg"), Fixtures.path("tiff/multipage.tif"), Fixtures.path("jpeg/truncated.jpg"),
             Fixtures.path("png/truncated.png"), Fixtures.path("other/gif.gif"), "/no/such/file.png",
+            // Documents, one read well and one not: the prediction, the probe and a failure.
+            OCRProcessTests.documents + "/page01_clean.png", OCRProcessTests.documents + "/page01_downscale-0.35.png",
         ]
-        for arguments in [["score"], ["score", "--detectors", "text"], ["score", "--timings"], ["gate"]] {
+        for arguments in [["score"], ["score", "--detectors", "text"], ["score", "--timings"], ["score", "--no-probe"], ["gate"]] {
             let run = try Binary.run(arguments + ["--format", "jsonl"] + inputs)
             let lines = run.stdout.split(separator: "\n").map(String.init)
             #expect(lines.count == inputs.count)

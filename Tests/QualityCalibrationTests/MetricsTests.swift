@@ -170,4 +170,50 @@ struct GateCalibrationTests {
         let decoded = try JSONDecoder().decode(QualityProfile.self, from: try #require(result.profile).encoded())
         #expect(decoded.gate == gate)
     }
+
+    /// Pages whose measured accuracy is σ(1 + 2 · logit p) of the predicted p, train and test alternating.
+    func scoredPages(_ measured: (Double) -> Double = { 1 / (1 + exp(-(1 + 2 * AccuracyMapping.logit($0)))) }) -> [CalibrationSample] {
+        (0..<40).map { index in
+            let predicted = 0.05 + 0.9 * Double(index) / 39
+            var sample = CalibrationSample(
+                path: "\(index).jpg", file: "/\(index).jpg", label: nil, score: measured(predicted), split: index % 2 == 0 ? "train" : "test",
+                extras: [])
+            sample.measurement = predicted
+            return sample
+        }
+    }
+
+    @Test func scoresRefitThePredictedAccuracyAndAProfileCarriesTheRefit() throws {
+        let result = try Calibrator(quantity: .gate, bootstrapResamples: 0).calibrate(scoredPages(), datasetPath: "pages.csv", command: "t", created: "n")
+        let mapping = try #require(result.accuracyMapping)
+        #expect(abs(mapping.intercept - 1) < 0.02 && abs(mapping.slope - 2) < 0.02, "\(mapping)")
+        // The test samples are on the refitted scale: each now reads its measured accuracy.
+        for sample in result.testSamples { #expect(abs(sample.measurement! - sample.score!) < 0.01) }
+        let gate = try #require(result.profile?.gate)
+        #expect(gate.accuracyMapping == mapping && gate.minimumScore == 0)
+        // What each minimum keeps: fewer pages, better on average, as it rises.
+        #expect(result.keepAndLose.map(\.minimum).map { ($0 * 10).rounded() } == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        let kept = result.keepAndLose.map(\.kept), means = result.keepAndLose.map(\.keptMean)
+        #expect(kept == kept.sorted(by: >) && means == means.sorted())
+        // A profile puts the refit in the policy, and it survives being written and read.
+        var analyzer = QualityAnalyzer()
+        var policy = QualityPolicy.default
+        result.profile?.apply(to: &analyzer, policy: &policy)
+        #expect(policy.accuracyMapping == mapping)
+        let decoded = try JSONDecoder().decode(QualityProfile.self, from: try #require(result.profile).encoded())
+        #expect(decoded.gate?.accuracyMapping == mapping)
+        // With a target accuracy the minimum score is chosen on the refitted scale: the train
+        // pages measured at 0.391 and better average at least 0.8, with the next lower page less.
+        let targeted = try Calibrator(quantity: .gate, accuracyTarget: 0.8, bootstrapResamples: 0)
+            .calibrate(scoredPages(), datasetPath: "pages.csv", command: "t", created: "n")
+        let minimum = try #require(targeted.profile?.gate?.minimumScore)
+        #expect(abs(minimum - 0.3907) < 0.01 && targeted.profile?.gate?.accuracyMapping != nil, "\(minimum)")
+    }
+
+    @Test func aPredictionThatRunsAgainstTheScoresIsNotRefitted() {
+        #expect(throws: CalibrationError.self) {
+            try Calibrator(quantity: .gate, bootstrapResamples: 0)
+                .calibrate(scoredPages { 1 - $0 }, datasetPath: "pages.csv", command: "t", created: "n")
+        }
+    }
 }
