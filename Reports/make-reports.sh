@@ -18,14 +18,14 @@ done
 # clean photo must pass; the simulated films are milder than real ones, so best F1 would
 # sit low and flag clean photos).
 "$binary" calibrate Datasets/smudge/labels.csv --detector smudge --max-fpr 0.05 --report Reports/smudge
-"$binary" calibrate Datasets/documents/labels.csv --detector gate --target-accuracy 0.9 --report Reports/documents-gate
+"$binary" calibrate Datasets/documents/labels.csv --detector gate --languages en --target-accuracy 0.9 --report Reports/documents-gate
 
 shared=../shared/datasets
 if [ -d "$shared/exposure-dev" ]; then
     "$binary" calibrate "$shared/exposure-dev/labels.csv" --detector exposure --no-thumbnails --report Reports/shared-exposure-dev
 fi
 if [ -d "$shared/docs-phone-dev" ]; then
-    "$binary" calibrate "$shared/docs-phone-dev/labels.csv" --detector gate --target-accuracy 0.9 --no-thumbnails --report Reports/shared-docs-phone-dev
+    "$binary" calibrate "$shared/docs-phone-dev/labels.csv" --detector gate --languages ru --target-accuracy 0.9 --no-thumbnails --report Reports/shared-docs-phone-dev
 fi
 
 # A contact sheet of a mixed batch from Datasets/ (every sixth photo of the exposure and blur

@@ -35,6 +35,7 @@ fitted on nothing, chosen on nothing. Datasets/documents' test split is reported
 """
 import argparse
 import csv
+import json
 import math
 import os
 import sys
@@ -242,7 +243,13 @@ def main():
                     figures_out[f"{name}.{split}.{key}"] = value
         for key, value in results["documentsTest"].items():
             figures_out[f"documentsTest.{key}"] = value
-        data = (f"page corpora ({', '.join(os.path.basename(os.path.abspath(c)) for c in args.corpora)}; Scripts/corpus/make-page-corpus.sh), "
+        def described(corpus):
+            manifest = os.path.join(corpus, "manifest.json")
+            if not os.path.exists(manifest):
+                return os.path.basename(os.path.abspath(corpus))
+            made = json.load(open(manifest))
+            return f"--seed {made.get('seed')} --count {made.get('count')}"
+        data = (f"page corpora made by Scripts/corpus/make-page-corpus.sh {'; '.join(described(c) for c in args.corpora)}, "
                 f"train split: {len(train)} pages of {len({r['document'] for r, _ in train})} documents")
         thresholds = {
             "minimumPredictedAccuracy": (threshold, f"the largest that rejects at most {args.loss:.0%} of the corpus's train pages Tesseract reads at word F1 0.9 or better (by the layout model)"),

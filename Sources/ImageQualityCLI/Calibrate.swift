@@ -8,6 +8,7 @@ import QualityCalibration
 import QualityGating
 import QualityMetrics
 import QualityReports
+import TesseractBackend
 
 /// `imgquality calibrate`: fits a detector's mapping and threshold on labeled data and writes a report.
 struct Calibrate: ParsableCommand {
@@ -79,6 +80,11 @@ struct Calibrate: ParsableCommand {
         "Detector model file to measure with instead of the bundled one (repeatable); model.json starts from it.",
         valueName: "file"))
     var models: [String] = []
+
+    @OptionGroup var language: LanguageOption
+
+    @Flag(name: .long, help: "With --detector gate: predict documents' accuracy from the image's measures alone, without Tesseract's layout probe (as score --no-probe).")
+    var noProbe = false
 
     /// The analyzer with the --model files in force, and the calibrated detector's model.
     func loadedModels() throws -> (analyzer: QualityAnalyzer, model: DetectorModel?) {
@@ -162,7 +168,12 @@ struct Calibrate: ParsableCommand {
         if let scores {
             try measure(&samples, fromRecords: scores)
         } else {
-            thumbnails = measure(&samples, analyzer: analyzer, thumbnails: !noThumbnails)
+            // The gate's documents are judged as `score` judges them: with the layout probe in
+            // the documents' language unless --no-probe; no detector reads the probe.
+            let recognizer = TesseractRecognizer()
+            let probe = noProbe || detector != .gate ? nil : try AnalysisFlags.layoutProbe(recognizer, options: language.options)
+            thumbnails = measure(&samples, analyzer: analyzer, layoutProbe: probe, thumbnails: !noThumbnails)
+            recognizer.releaseIdleEngines()
         }
         let command = CommandText.current
         let created = ISO8601DateFormatter().string(from: Date())
@@ -196,7 +207,9 @@ struct Calibrate: ParsableCommand {
     /// Scores every sample with `analyzer`, in parallel.
     /// - Returns: with `thumbnails`, a JPEG thumbnail of each decoded image by file, made
     ///   from the pixels the assessment analysed.
-    func measure(_ samples: inout [CalibrationSample], analyzer: QualityAnalyzer, thumbnails: Bool) -> [String: [UInt8]] {
+    func measure(
+        _ samples: inout [CalibrationSample], analyzer: QualityAnalyzer, layoutProbe: (any TextLayoutProbe)?, thumbnails: Bool
+    ) -> [String: [UInt8]] {
         let quantity = detector
         let indices = AnyIterator(samples.indices.makeIterator())
         let files = samples.map(\.file)
@@ -204,7 +217,7 @@ struct Calibrate: ParsableCommand {
         var made: [String: [UInt8]] = [:]
         OrderedBatch(indices, jobs: jobs).run(
             makeWorker: {
-                let assessor = Assessor(Assessor.Configuration(analyzer: analyzer))
+                let assessor = Assessor(Assessor.Configuration(analyzer: analyzer, layoutProbe: layoutProbe))
                 return { index -> (Assessment, [UInt8]?) in
                     guard thumbnails else { return (assessor.assess(contentsOf: files[index]), nil) }
                     let kept = assessor.assessKeepingPixels(.file(path: files[index]))

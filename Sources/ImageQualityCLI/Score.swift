@@ -95,16 +95,25 @@ struct AnalysisFlags: ParsableArguments {
             analyzer: analyzer, gate: QualityGate(policy: resolved), decodeOptions: decodeOptions, measuresStages: timings)
     }
 
-    /// Tesseract's layout analysis as the gate's probe, with the engine `options` need
-    /// (language data checked now, before the batch); nil with --no-probe or without the
-    /// text detector.
-    /// - Throws: `ValidationError` when Tesseract lacks the languages.
+    /// Tesseract's layout analysis as the gate's probe; nil with --no-probe or without the
+    /// text detector. When the language data files are where Tesseract looks, the engine
+    /// starts at the first document, so a batch of photos never loads them; otherwise it
+    /// starts now, and missing data is a usage error.
+    /// - Throws: `ValidationError` for a language Tesseract has no name or no data for.
     func layoutProbe(_ recognizer: TesseractRecognizer, options: RecognitionOptions) throws -> (any TextLayoutProbe)? {
         guard !noProbe, detectors.kinds.contains(.text) else { return nil }
+        return try Self.layoutProbe(recognizer, options: options)
+    }
+
+    /// Tesseract's layout analysis for the languages of `options`.
+    /// - Throws: `ValidationError` for a language Tesseract has no name for.
+    static func layoutProbe(_ recognizer: TesseractRecognizer, options: RecognitionOptions) throws -> any TextLayoutProbe {
         let name: String
         do {
-            name = "tesseract layout (\(try TesseractRecognizer.tesseractLanguages(options.recognitionLanguages)))"
-            try recognizer.prepare(options)
+            try options.validate()
+            let languages = try TesseractRecognizer.tesseractLanguages(options.recognitionLanguages)
+            name = "tesseract layout (\(languages))"
+            if !TesseractRecognizer.languageDataFound(languages) { try recognizer.prepare(options) }
         } catch {
             throw ValidationError(OCR.inFlagTerms(error.message) + " (or pass --no-probe).")
         }

@@ -138,6 +138,24 @@ public final class TesseractRecognizer: TextRecognizer, TextLayoutAnalyzing {
             customWords: options.customWords, level: Settings(options.recognitionLevel))
     }
 
+    /// Whether the data file of each of `languages` (Tesseract names joined by `+`) is where
+    /// Tesseract looks first: under `TESSDATA_PREFIX` (or its `tessdata` folder), else in
+    /// Debian's `/usr/share/tesseract-ocr/<version>/tessdata`. A look at the file system, not
+    /// a load: false means only that the files were not found there (`prepare` decides).
+    public static func languageDataFound(_ languages: String) -> Bool {
+        var folders: [String] = []
+        if let prefix = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"], !prefix.isEmpty {
+            folders += [prefix, (prefix as NSString).appendingPathComponent("tessdata")]
+        } else {
+            let root = "/usr/share/tesseract-ocr"
+            let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+            folders += versions.sorted().map { "\(root)/\($0)/tessdata" }
+        }
+        return languages.split(separator: "+").allSatisfy { language in
+            folders.contains { FileManager.default.fileExists(atPath: "\($0)/\(language).traineddata") }
+        }
+    }
+
     /// Starts the engine `options` need, so that missing language data is found before a
     /// batch rather than once per image; the engine then serves the first recognition.
     /// - Throws: `.engineUnavailable` naming the languages without data and the Debian
