@@ -9,7 +9,8 @@ each (`score`), and optionally each page's Tesseract language (`language`: eng, 
 `split`: the page corpus's labels.csv (Scripts/corpus/PAGES.md) is such a file. Every page is
 read once by `imgquality ocr --force --jobs 1` (OMP_THREAD_LIMIT=1), in its language: the record
 holds the gate's decision, made before recognition, and the time of each step, so gated and
-ungated recognition are compared on the same run:
+ungated recognition are compared on the same run. The probe's own time comes from one
+`imgquality score --timings --jobs 1` over the same pages (its `probeMs`):
 
 - the layout probe's cost against a full recognition at the accurate level (median over pages of
   the probe's time over the recognition's), and the whole gate's (decode and analysis, probe
@@ -53,17 +54,28 @@ def main():
         run = subprocess.run(
             [args.binary, "ocr", "--force", "--jobs", "1", "--quiet", "--format", "jsonl", "--languages", language, "-"],
             input="\n".join(paths) + "\n", capture_output=True, text=True, env=env)
+        if run.returncode >= 2:
+            sys.exit(f"imgquality ocr failed on the {language} pages (status {run.returncode}): {run.stderr.strip()}")
+        timed = subprocess.run(
+            [args.binary, "score", "--timings", "--jobs", "1", "--quiet", "--format", "jsonl", "--languages", language, "-"],
+            input="\n".join(paths) + "\n", capture_output=True, text=True, env=env)
+        if timed.returncode >= 2:
+            sys.exit(f"imgquality score failed on the {language} pages (status {timed.returncode}): {timed.stderr.strip()}")
+        probe_ms = {}
+        for line in timed.stdout.splitlines():
+            record = json.loads(line)
+            if "probeMs" in record.get("timings", {}):
+                probe_ms[os.path.abspath(record["path"])] = record["timings"]["probeMs"]
         for line in run.stdout.splitlines():
             record = json.loads(line)
             row = paths.get(os.path.abspath(record["path"]))
             if row is None or "error" in record:
                 continue
             timing = record["timing"]
-            probe = record["gate"].get("probe")
             pages.append({
                 "score": float(row["score"]), "pass": record["gate"]["pass"], "document": record["gate"]["content"] == "document",
                 "recognition": timing["recognitionMs"], "gate": timing.get("decodeMs", 0) + timing["analysisMs"],
-                "probe": probe["milliseconds"] if probe else None,
+                "probe": probe_ms.get(os.path.abspath(record["path"])),
             })
     if not pages:
         sys.exit("no page was read (check the labels' paths and the binary)")

@@ -107,6 +107,8 @@ def predict(model, pairs):
 def fit(pairs, names, ridge):
     intercept, weights = fit_logistic(matrix(pairs, names), truth(pairs), ridge=ridge)
     good = [p for p in pairs if float(p[0]["score"]) >= 0.9]
+    if not good:
+        sys.exit("no train page is read at 0.9 or better: the models' reference cannot be taken")
     reference = {n: float(np.median(matrix(good, [n])[:, 0])) for n in names}
     return intercept, dict(zip(names, weights)), reference
 
@@ -171,6 +173,9 @@ def select(train, secondary, ridge, allow_probe):
             if any(np.sign(w) != CANDIDATES[n][0] for n, w in zip(names, weights)):
                 continue
             corpus = cross_validated(names)
+            # A second set scored without the probe cannot judge the probe's measure.
+            if "logLaidOutShare" in names and not all(has_probe(record) for _, record in secondary):
+                continue
             second = spearman(matrix(secondary, names, table) @ weights, truth(secondary))
             scored.append(((corpus + second) / 2, corpus, second, name))
         if not scored:

@@ -1,5 +1,6 @@
 import ImagingCore
 import QualityMetrics
+import Synchronization
 import TextRecognition
 
 /// A recognizer's layout analysis as the gate's layout probe (`TextLayoutProbe`): the
@@ -12,11 +13,15 @@ import TextRecognition
 /// var configuration = Assessor.Configuration()
 /// configuration.layoutProbe = RecognizerLayoutProbe(tesseract, options: options, name: "tesseract layout (rus)")
 /// ```
+///
+/// A recognizer that cannot start (language data it cannot load) fails every page alike: the
+/// first failure is kept and given again, without starting the recognizer for each page.
 public struct RecognizerLayoutProbe<Analyzer: TextLayoutAnalyzing>: TextLayoutProbe {
     public var analyzer: Analyzer
     /// The languages and level the layout is analysed with (those of the recognition to come).
     public var options: RecognitionOptions
     public var name: String
+    private let failure = FirstFailure()
 
     public init(_ analyzer: Analyzer, options: RecognitionOptions, name: String) {
         self.analyzer = analyzer
@@ -25,6 +30,22 @@ public struct RecognizerLayoutProbe<Analyzer: TextLayoutAnalyzing>: TextLayoutPr
     }
 
     public func textLines(in plane: PixelBuffer<UInt8>) throws -> [PixelRect] {
-        try analyzer.textLines(in: plane, options: options)
+        if let kept = failure.message.withLock({ $0 }) { throw RememberedFailure(description: kept) }
+        do {
+            return try analyzer.textLines(in: plane, options: options)
+        } catch {
+            failure.message.withLock { $0 = $0 ?? "\(error)" }
+            throw error
+        }
     }
+}
+
+/// The first failure of a probe, shared by its copies.
+private final class FirstFailure: Sendable {
+    let message = Mutex<String?>(nil)
+}
+
+/// A probe's earlier failure, given again.
+private struct RememberedFailure: Error, CustomStringConvertible {
+    var description: String
 }

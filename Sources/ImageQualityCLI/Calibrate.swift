@@ -86,23 +86,26 @@ struct Calibrate: ParsableCommand {
     @Flag(name: .long, help: "With --detector gate: predict documents' accuracy from the image's measures alone, without Tesseract's layout probe (as score --no-probe).")
     var noProbe = false
 
-    /// The analyzer with the --model files in force, and the calibrated detector's model.
-    func loadedModels() throws -> (analyzer: QualityAnalyzer, model: DetectorModel?) {
+    /// The analyzer with the --model files in force, the calibrated detector's model, and the
+    /// gate's reading predictor (a --model text file's, else the bundled one).
+    func loadedModels() throws -> (analyzer: QualityAnalyzer, model: DetectorModel?, predictor: ReadingPredictor) {
         var analyzer = QualityAnalyzer()
         // A diagnostic field is measured only when asked for.
         analyzer.diagnostics = detector.detectorName.flatMap { DetectorRegistry.builtIn[$0]?.descriptor.field(named: detector.measure) }?.isDiagnostic ?? false
         var policy = QualityPolicy.default
         var model = detector.detector.flatMap { ModelSet.bundled.models[$0.rawValue] }
+        var predictor = ReadingPredictor.bundled
         for path in models {
             do {
                 let loaded = try ModelSet.loadModel(contentsOf: path)
                 loaded.apply(to: &analyzer, policy: &policy)
                 if loaded.detector == detector.rawValue { model = loaded }
+                if loaded.detector == "text" { predictor = ReadingPredictor(model: loaded) }
             } catch {
                 throw ValidationError(error.message + ".")
             }
         }
-        return (analyzer, model)
+        return (analyzer, model, predictor)
     }
 
     mutating func validate() throws {
@@ -161,7 +164,7 @@ struct Calibrate: ParsableCommand {
             throw ExitCode(64)
         }
         var samples = dataset.samples
-        let (analyzer, model) = try loadedModels()
+        let (analyzer, model, predictor) = try loadedModels()
         // Thumbnails come from the pixels the measuring decoded; a scores file's images are
         // decoded for their thumbnails only when the report shows them.
         var thumbnails: [String: [UInt8]] = [:]
@@ -172,7 +175,7 @@ struct Calibrate: ParsableCommand {
             // the documents' language unless --no-probe; no detector reads the probe.
             let recognizer = TesseractRecognizer()
             let probe = noProbe || detector != .gate ? nil : try AnalysisFlags.layoutProbe(recognizer, options: language.options)
-            thumbnails = measure(&samples, analyzer: analyzer, layoutProbe: probe, thumbnails: !noThumbnails)
+            thumbnails = measure(&samples, analyzer: analyzer, predictor: predictor, layoutProbe: probe, thumbnails: !noThumbnails)
             recognizer.releaseIdleEngines()
         }
         let command = CommandText.current
@@ -208,7 +211,8 @@ struct Calibrate: ParsableCommand {
     /// - Returns: with `thumbnails`, a JPEG thumbnail of each decoded image by file, made
     ///   from the pixels the assessment analysed.
     func measure(
-        _ samples: inout [CalibrationSample], analyzer: QualityAnalyzer, layoutProbe: (any TextLayoutProbe)?, thumbnails: Bool
+        _ samples: inout [CalibrationSample], analyzer: QualityAnalyzer, predictor: ReadingPredictor, layoutProbe: (any TextLayoutProbe)?,
+        thumbnails: Bool
     ) -> [String: [UInt8]] {
         let quantity = detector
         let indices = AnyIterator(samples.indices.makeIterator())
@@ -217,7 +221,8 @@ struct Calibrate: ParsableCommand {
         var made: [String: [UInt8]] = [:]
         OrderedBatch(indices, jobs: jobs).run(
             makeWorker: {
-                let assessor = Assessor(Assessor.Configuration(analyzer: analyzer, layoutProbe: layoutProbe))
+                let assessor = Assessor(Assessor.Configuration(
+                    analyzer: analyzer, gate: QualityGate(predictor: predictor), layoutProbe: layoutProbe))
                 return { index -> (Assessment, [UInt8]?) in
                     guard thumbnails else { return (assessor.assess(contentsOf: files[index]), nil) }
                     let kept = assessor.assessKeepingPixels(.file(path: files[index]))
@@ -272,9 +277,16 @@ struct Calibrate: ParsableCommand {
         if let chosen = result.chosen {
             lines.append("chosen: \(chosen.name), confidence threshold \(ReportNumber.fixed(chosen.confidence)); test precision \(ReportNumber.fixed(chosen.test.precision)), recall \(ReportNumber.fixed(chosen.test.recall))")
         }
-        if let gate = result.profile?.gate { lines.append("minimum gate score \(ReportNumber.fixed(gate.minimumScore, 4)) written to profile.json") }
+        if let gate = result.profile?.gate {
+            if let mapping = gate.accuracyMapping, let minimum = gate.minimumPredictedAccuracy {
+                lines.append(
+                    "refit of the predicted accuracy (\(ReportNumber.fixed(mapping.intercept, 4)) + \(ReportNumber.fixed(mapping.slope, 4)) · logit p) and minimum predicted accuracy \(ReportNumber.fixed(minimum, 4)) written to profile.json")
+            } else {
+                lines.append("minimum gate score \(ReportNumber.fixed(gate.minimumScore, 4)) written to profile.json")
+            }
+        }
         if result.profile == nil {
-            lines.append("no profile.json: with score labels only --detector gate --target-accuracy chooses what a profile holds (a minimum gate score)")
+            lines.append("no profile.json: with score labels only --detector gate chooses what a profile holds (a refit of the predicted accuracy)")
         }
         if let s = result.spearman { lines.append("Spearman \(ReportNumber.fixed(s)) \(CalibrationReport.interval(result.spearmanInterval)), Pearson \(ReportNumber.fixed(result.pearson))") }
         if let first = result.failures.first {

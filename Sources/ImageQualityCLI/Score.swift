@@ -50,7 +50,7 @@ struct AnalysisFlags: ParsableArguments {
     @Flag(name: .long, help: "Also measure and record the diagnostic fields, which no confidence reads and which cost time: smudge's spectralSlope, slopeSpread, highFrequency, softIslands, streakAlignment and streakAngle.")
     var diagnostics = false
 
-    @Flag(name: .long, help: "Add each stage's time to every record as \"timings\" (read, decode, convert, prepare, shared steps, each detector, gate; milliseconds, own time only).")
+    @Flag(name: .long, help: "Add each stage's time to every record as \"timings\" (read, decode, convert, prepare, shared steps, each detector, a document's layout probe, gate; milliseconds, own time only).")
     var timings = false
 
     @Flag(name: .long, help: "Predict a document's accuracy from the image's measures alone, without Tesseract's layout analysis (the probe, run on documents only; the record's gate.predictor says which was used).")
@@ -76,9 +76,19 @@ struct AnalysisFlags: ParsableArguments {
         var analyzer = QualityAnalyzer(detectors: detectors.kinds)
         analyzer.diagnostics = diagnostics
         var resolved = QualityPolicy.default
+        // A text model (a file, or one a profile holds) brings its reading predictor too.
+        var textModel: DetectorModel?
         do {
-            for model in models { try ModelSet.loadModel(contentsOf: model).apply(to: &analyzer, policy: &resolved) }
-            for profile in profiles { try QualityProfile.load(contentsOf: profile).apply(to: &analyzer, policy: &resolved) }
+            for model in models {
+                let loaded = try ModelSet.loadModel(contentsOf: model)
+                loaded.apply(to: &analyzer, policy: &resolved)
+                if loaded.detector == "text" { textModel = loaded }
+            }
+            for profile in profiles {
+                let loaded = try QualityProfile.load(contentsOf: profile)
+                loaded.apply(to: &analyzer, policy: &resolved)
+                if let model = loaded.models?["text"] { textModel = model }
+            }
             for policy in policies { try resolved.update(contentsOf: policy) }
             for setting in thresholds { try resolved.setThreshold(setting.name, to: setting.value) }
         } catch let error as any CodedError {
@@ -91,8 +101,10 @@ struct AnalysisFlags: ParsableArguments {
         if resolved.content == .document, !analyzer.detectors.contains(.text) {
             throw ValidationError("Judging images as documents (--content document, or content in the policy) needs the text detector: add text to --detectors.")
         }
+        let predictor = textModel.map(ReadingPredictor.init(model:)) ?? .bundled
         return Assessor.Configuration(
-            analyzer: analyzer, gate: QualityGate(policy: resolved), decodeOptions: decodeOptions, measuresStages: timings)
+            analyzer: analyzer, gate: QualityGate(policy: resolved, predictor: predictor), decodeOptions: decodeOptions,
+            measuresStages: timings)
     }
 
     /// Tesseract's layout analysis as the gate's probe; nil with --no-probe or without the

@@ -65,7 +65,7 @@ public final class Assessor {
             if let layoutProbe, let text = report.text, gate.judgedContent(report) == .document {
                 let start = timings?.begin()
                 probed = LayoutProbeResult.run(layoutProbe, on: image.luma, text: text)
-                if let start { timings!.end("probe", start) }
+                if let start { timings!.end("probe", start) } else { probed?.milliseconds = nil }
             }
             guard timings != nil else { return (report, gate.decide(report, probe: probed)) }
             let decision = timings!.measure("gate") { gate.decide(report, probe: probed) }

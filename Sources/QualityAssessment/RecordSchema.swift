@@ -44,7 +44,7 @@ public enum RecordSchema {
             ("elapsedMs", .object([("type", .string("number")), ("minimum", .int(0)), ("description", .string("wall time for this input in milliseconds, rounded to 0.1"))])),
             ("timings", .object([
                 ("type", .string("object")),
-                ("description", .string("with --timings only: each stage's own time in milliseconds (rounded to 0.01), in the order the stages finished: readMs, decodeMs, convertMs, prepareMs, then the shared steps and detectors that ran, and gateMs")),
+                ("description", .string("with --timings only: each stage's own time in milliseconds (rounded to 0.01), in the order the stages finished: readMs, decodeMs, convertMs, prepareMs, then the shared steps and detectors that ran, probeMs for a probed document, and gateMs")),
                 ("additionalProperties", .object([("type", .string("number")), ("minimum", .int(0))])),
             ])),
         ]
@@ -120,13 +120,13 @@ public enum RecordSchema {
                 ("probe", .object([
                     ("type", .string("object")),
                     ("description", .string("documents with a layout probe only: what the recognizer's layout analysis found")),
-                    ("required", .array(["probe", "lines", "characters", "laidOutShare", "milliseconds"].map(JSONValue.string))),
+                    ("required", .array(["probe", "lines", "characters", "laidOutShare"].map(JSONValue.string))),
                     ("properties", .object([
                         ("probe", string("the probe's name, e.g. \"tesseract layout (rus)\"")),
                         ("lines", .object([("type", .string("integer")), ("minimum", .int(0)), ("description", .string("text lines laid out"))])),
                         ("characters", number("characters in them, estimated as each line's width over half its height", range: 0...1e9)),
                         ("laidOutShare", number("those characters over the characters the text finder found (at most 1.5)", range: 0...1.5)),
-                        ("milliseconds", number("the probe's wall time", range: 0...1e9)),
+                        ("milliseconds", number("with --timings only: the probe's wall time", range: 0...1e9)),
                         ("error", string("why the probe gave nothing (the prediction then used the image alone)")),
                     ])),
                     ("additionalProperties", .bool(false)),

@@ -148,11 +148,10 @@ public struct CalibrationReport {
         return result.quantity.higherIsDefect ? m <= a.threshold : m >= a.threshold
     }
 
-
-    /// A bootstrap interval for a report cell.
     /// A share as a percentage with one decimal, or a dash when undefined.
     static func percent(_ share: Double) -> String { share.isFinite ? ReportNumber.fixed(share * 100, 1) + "%" : "–" }
 
+    /// A bootstrap interval for a report cell.
     public static func interval(_ range: ClosedRange<Double>?) -> String {
         guard let range else { return "—" }
         return "[\(ReportNumber.fixed(range.lowerBound)), \(ReportNumber.fixed(range.upperBound))]"

@@ -95,6 +95,9 @@ public struct CalibrationSample: Sendable {
     public var score: Double?
     public var split: String?
     public var measurement: Double?
+    /// For a document, the gate's predicted accuracy (its score before any profile's refit
+    /// only when the records were made without one); nil for photos.
+    public var predictedAccuracy: Double?
     /// Why there is no measurement (a decode error code and message).
     public var error: String?
     /// The other columns of the row, in order.
@@ -106,6 +109,7 @@ public struct CalibrationSample: Sendable {
             error = "\(failure.code): \(failure.message)"
         } else if let value = quantity.measurement(in: assessment) {
             measurement = value
+            predictedAccuracy = assessment.image?.decision.predictedAccuracy
         } else {
             error = "the record has no \(quantity.rawValue).\(quantity.measure) (scored without that detector?)"
         }
@@ -392,18 +396,27 @@ public struct Calibrator: Sendable {
         if quantity == .gate {
             // The predicted accuracy refitted to the accuracy measured with the user's own
             // recognizer on their own pages: two parameters on the predictor's log-odds, fitted
-            // on train; every figure after is on the mapped scale the gate will then use.
-            let fitted = train.filter { $0.score != nil }
+            // on the train split's documents (a photo's score is no prediction); every figure
+            // after is on the mapped scale the gate will then use, photos' scores unchanged.
+            let fitted = train.filter { $0.score != nil && $0.predictedAccuracy != nil }
+            guard fitted.count >= 3 else {
+                throw CalibrationError(
+                    "the train split has \(fitted.count) documents with a score (a gate refit needs at least 3 pages the gate judges as documents; --content document judges every image so)")
+            }
             let fit = try LogisticFit.fit(
-                features: fitted.map { AccuracyMapping.logit($0.measurement!) }, targets: fitted.map { min(1, max(0, $0.score!)) })
+                features: fitted.map { AccuracyMapping.logit($0.predictedAccuracy!) }, targets: fitted.map { min(1, max(0, $0.score!)) })
             let mapping = AccuracyMapping(intercept: fit.intercept, slope: fit.slope)
             guard mapping.slope > 0 else {
                 throw CalibrationError(
                     "on these pages the gate's predicted accuracy falls as the measured accuracy rises (refitted slope \(String(format: "%.3f", mapping.slope))): it cannot be recalibrated to them")
             }
             result.accuracyMapping = mapping
-            for index in train.indices { train[index].measurement = train[index].measurement.map(mapping.map) }
-            for index in test.indices { test[index].measurement = test[index].measurement.map(mapping.map) }
+            for index in train.indices where train[index].predictedAccuracy != nil {
+                train[index].measurement = mapping.map(train[index].predictedAccuracy!)
+            }
+            for index in test.indices where test[index].predictedAccuracy != nil {
+                test[index].measurement = mapping.map(test[index].predictedAccuracy!)
+            }
         }
         let scored = test.filter { $0.score != nil }
         guard scored.count >= 3 else {
@@ -429,9 +442,13 @@ public struct Calibrator: Sendable {
         if quantity == .gate {
             let pairs = scored.map { (score: $0.measurement!, measured: $0.score!) }
             result.keepAndLose = stride(from: 0.1, through: 0.9001, by: 0.1).map { KeepAndLose(minimum: $0, pairs: pairs) }
+            // The refit moves the scale the document minimum applies to: the profile sets it to
+            // the minimum chosen for a target accuracy, else to the bundled minimum, on the new scale.
             result.profile = QualityProfile(
                 created: result.created, command: result.command, dataset: result.datasetPath, detectors: [:],
-                gate: GateCalibration(minimumScore: 0, target: "predicted accuracy refitted to the scores", auc: nil, accuracyMapping: result.accuracyMapping))
+                gate: GateCalibration(
+                    minimumScore: 0, target: "predicted accuracy refitted to the scores", auc: nil, accuracyMapping: result.accuracyMapping,
+                    minimumPredictedAccuracy: QualityPolicy.default.minimumPredictedAccuracy))
         }
         if let accuracyTarget {
             let trainScored = train.filter { $0.score != nil }
@@ -450,10 +467,12 @@ public struct Calibrator: Sendable {
             let trainAccepted = zip(trainReadiness, trainScored).filter { $0.0 >= threshold }.map { $0.1.score! }
             let testAccepted = zip(readiness, scored).filter { $0.0 >= threshold }.map { $0.1.score! }
             if quantity == .gate {
+                // The documents' minimum is the chosen one; photos keep theirs (minimum score 0).
                 result.profile = QualityProfile(
                     created: result.created, command: result.command, dataset: result.datasetPath, detectors: [:],
                     gate: GateCalibration(
-                        minimumScore: threshold, target: "mean score ≥ \(accuracyTarget)", auc: nil, accuracyMapping: result.accuracyMapping))
+                        minimumScore: 0, target: "mean score ≥ \(accuracyTarget)", auc: nil, accuracyMapping: result.accuracyMapping,
+                        minimumPredictedAccuracy: threshold))
             }
             result.accuracyThreshold = (
                 accuracyTarget, quantity.higherIsDefect ? -threshold : threshold,

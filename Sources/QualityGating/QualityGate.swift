@@ -422,7 +422,8 @@ public struct GateFailure: Sendable, Equatable, Codable {
 /// The quality gate in front of a text recognizer.
 public struct QualityGate: Sendable {
     public var policy: QualityPolicy
-    /// What predicts a document's accuracy: the bundled text model's, or a calibrated one.
+    /// What predicts a document's accuracy: the bundled text model's, or that of a text model
+    /// given with `--model` (or held by a profile).
     public var predictor: ReadingPredictor
 
     public init(policy: QualityPolicy = .default, predictor: ReadingPredictor = .bundled) {

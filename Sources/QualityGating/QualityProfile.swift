@@ -39,17 +39,23 @@ public struct GateCalibration: Sendable, Equatable, Codable {
     /// The predicted accuracy refitted to the accuracy measured on the user's own pages with
     /// their recognizer, when the labels were scores (`AccuracyMapping`).
     public var accuracyMapping: AccuracyMapping?
+    /// The documents' minimum on the refitted scale (the policy's `minimumPredictedAccuracy`),
+    /// written with the refit.
+    public var minimumPredictedAccuracy: Double?
 
     /// The keys of its JSON form, which a profile is checked against.
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case minimumScore, target, auc, accuracyMapping
+        case minimumScore, target, auc, accuracyMapping, minimumPredictedAccuracy
     }
 
-    public init(minimumScore: Double, target: String, auc: Double?, accuracyMapping: AccuracyMapping? = nil) {
+    public init(
+        minimumScore: Double, target: String, auc: Double?, accuracyMapping: AccuracyMapping? = nil, minimumPredictedAccuracy: Double? = nil
+    ) {
         self.minimumScore = minimumScore
         self.target = target
         self.auc = auc
         self.accuracyMapping = accuracyMapping
+        self.minimumPredictedAccuracy = minimumPredictedAccuracy
     }
 }
 
@@ -177,6 +183,7 @@ public struct QualityProfile: Sendable, Equatable, Codable {
         if let gate {
             policy.minimumScore = gate.minimumScore
             if let mapping = gate.accuracyMapping { policy.accuracyMapping = mapping }
+            if let minimum = gate.minimumPredictedAccuracy { policy.minimumPredictedAccuracy = minimum }
         }
         if let blur = detectors["blur"] {
             analyzer.blur.mapping = blur.mapping

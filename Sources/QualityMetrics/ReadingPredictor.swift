@@ -6,7 +6,8 @@ import ImagingCore
 /// Recognizers fail on whole pages for reasons no image measure sees: Tesseract's page
 /// segmentation can take a photographed page for a picture and lay out no text at all. Its
 /// layout analysis, without recognition, shows that at a fraction of the cost of reading.
-/// `TesseractLayoutProbe` (GatedRecognition) is the Tesseract one; a test can script one.
+/// `RecognizerLayoutProbe` (GatedRecognition) makes one of any `TextLayoutAnalyzing`
+/// recognizer (Tesseract's, or the fake one tests script).
 public protocol TextLayoutProbe: Sendable {
     /// What the record names the probe by, e.g. `tesseract layout (rus)`.
     var name: String { get }
@@ -27,12 +28,13 @@ public struct LayoutProbeResult: Sendable, Equatable, Codable {
     /// `ReadingPredictor.largestLaidOutShare`: below 1, text the finder sees that the
     /// recognizer will not read.
     public var laidOutShare: Double
-    /// Wall time of the probe, milliseconds.
-    public var milliseconds: Double
+    /// Wall time of the probe, milliseconds; nil unless stages are timed (`--timings`), so
+    /// records stay the same from run to run.
+    public var milliseconds: Double?
     /// Why the probe gave nothing, when it failed (the prediction then uses the image alone).
     public var error: String?
 
-    public init(probe: String, lines: Int, characters: Double, laidOutShare: Double, milliseconds: Double, error: String? = nil) {
+    public init(probe: String, lines: Int, characters: Double, laidOutShare: Double, milliseconds: Double? = nil, error: String? = nil) {
         self.probe = probe
         self.lines = lines
         self.characters = characters

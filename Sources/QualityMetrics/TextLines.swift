@@ -98,6 +98,9 @@ public struct TextLineStatistics: Sendable, Equatable {
     ) -> Line {
         let x0 = max(0, box.x), y0 = max(0, box.y)
         let x1 = min(plane.width, box.x + box.width), y1 = min(plane.height, box.y + box.height)
+        guard !characters.isEmpty, x1 > x0, y1 > y0 else {
+            return Line(characters: characters.count, xHeight: 0, contrast: 0, blur: 0, noise: 0, skew: 0)
+        }
         var levels = [Int](repeating: 0, count: 256)
         var slopes = [Int](repeating: 0, count: 256)
         plane.withUnsafeBufferPointer { pixels in

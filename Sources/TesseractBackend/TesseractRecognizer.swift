@@ -318,11 +318,17 @@ final class Engine: Sendable {
         // Tesseract's diagnostics ("Estimating resolution as …") and leptonica's (boxes
         // clipped in layout analysis) would mix into our stderr.
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        _ = setMsgSeverity(6)
+        _ = Self.leptonicaSilenced
         handle = Mutex(api)
         userWordsFile = file
         pageSegmentationMode = key.level.pageSegmentationMode
     }
+
+    /// Leptonica's messages off, once for the process (its threshold is a process-wide setting).
+    private static let leptonicaSilenced: Bool = {
+        _ = setMsgSeverity(6)
+        return true
+    }()
 
     /// Whether Tesseract can load the data of one language (its own code, `rus`), with its
     /// complaints kept off standard error.

@@ -236,7 +236,7 @@ public protocol TextRecognizer: Sendable {
 
 /// A recognizer whose layout analysis runs on its own: where it would find lines of text,
 /// without reading them (for Tesseract a fraction of a recognition's cost). The quality gate
-/// uses it to predict what the recognizer will read (`TesseractLayoutProbe`).
+/// uses it to predict what the recognizer will read (`RecognizerLayoutProbe`).
 public protocol TextLayoutAnalyzing: Sendable {
     /// The boxes of the text lines the recognizer's layout analysis finds in `image` (one
     /// channel of luma), in its pixels, with the languages and level of `options`.

@@ -156,7 +156,7 @@ struct TableTests {
             try QualityProfile.load(contentsOf: nested)
         }
         let gateTypo = try profileFile("gate.json", blur, gate: #","gate":{"minimumScore":0.5,"target":"","blurr":1}"#)
-        #expect(throws: ProfileError(.invalid, "\(gateTypo) has an unknown key \"gate.blurr\" (known there: minimumScore, target, auc, accuracyMapping)")) {
+        #expect(throws: ProfileError(.invalid, "\(gateTypo) has an unknown key \"gate.blurr\" (known there: minimumScore, target, auc, accuracyMapping, minimumPredictedAccuracy)")) {
             try QualityProfile.load(contentsOf: gateTypo)
         }
         let negative = try profileFile("negative.json", blur.replacingOccurrences(of: #""threshold":0.3"#, with: #""threshold":-3"#))

@@ -179,6 +179,7 @@ struct GateCalibrationTests {
                 path: "\(index).jpg", file: "/\(index).jpg", label: nil, score: measured(predicted), split: index % 2 == 0 ? "train" : "test",
                 extras: [])
             sample.measurement = predicted
+            sample.predictedAccuracy = predicted
             return sample
         }
     }
@@ -191,6 +192,7 @@ struct GateCalibrationTests {
         for sample in result.testSamples { #expect(abs(sample.measurement! - sample.score!) < 0.01) }
         let gate = try #require(result.profile?.gate)
         #expect(gate.accuracyMapping == mapping && gate.minimumScore == 0)
+        #expect(gate.minimumPredictedAccuracy == QualityPolicy.default.minimumPredictedAccuracy)
         // What each minimum keeps: fewer pages, better on average, as it rises.
         #expect(result.keepAndLose.map(\.minimum).map { ($0 * 10).rounded() } == [1, 2, 3, 4, 5, 6, 7, 8, 9])
         let kept = result.keepAndLose.map(\.kept), means = result.keepAndLose.map(\.keptMean)
@@ -199,14 +201,14 @@ struct GateCalibrationTests {
         var analyzer = QualityAnalyzer()
         var policy = QualityPolicy.default
         result.profile?.apply(to: &analyzer, policy: &policy)
-        #expect(policy.accuracyMapping == mapping)
+        #expect(policy.accuracyMapping == mapping && policy.minimumPredictedAccuracy == gate.minimumPredictedAccuracy)
         let decoded = try JSONDecoder().decode(QualityProfile.self, from: try #require(result.profile).encoded())
         #expect(decoded.gate?.accuracyMapping == mapping)
         // With a target accuracy the minimum score is chosen on the refitted scale: the train
         // pages measured at 0.391 and better average at least 0.8, with the next lower page less.
         let targeted = try Calibrator(quantity: .gate, accuracyTarget: 0.8, bootstrapResamples: 0)
             .calibrate(scoredPages(), datasetPath: "pages.csv", command: "t", created: "n")
-        let minimum = try #require(targeted.profile?.gate?.minimumScore)
+        let minimum = try #require(targeted.profile?.gate?.minimumPredictedAccuracy)
         #expect(abs(minimum - 0.3907) < 0.01 && targeted.profile?.gate?.accuracyMapping != nil, "\(minimum)")
     }
 
@@ -215,5 +217,19 @@ struct GateCalibrationTests {
             try Calibrator(quantity: .gate, bootstrapResamples: 0)
                 .calibrate(scoredPages { 1 - $0 }, datasetPath: "pages.csv", command: "t", created: "n")
         }
+    }
+
+    @Test func photosTakeNoPartInTheRefit() throws {
+        // Every fourth page a photo (its gate score no prediction, and far from its label):
+        // the refit is the documents' alone, and the photos' scores stay as they were.
+        var pages = scoredPages()
+        for index in pages.indices where index % 4 == 1 {
+            pages[index].predictedAccuracy = nil
+            pages[index].measurement = 0.01
+        }
+        let result = try Calibrator(quantity: .gate, bootstrapResamples: 0).calibrate(pages, datasetPath: "pages.csv", command: "t", created: "n")
+        let mapping = try #require(result.accuracyMapping)
+        #expect(abs(mapping.intercept - 1) < 0.03 && abs(mapping.slope - 2) < 0.03, "\(mapping)")
+        #expect(result.testSamples.filter { $0.predictedAccuracy == nil }.allSatisfy { $0.measurement == 0.01 })
     }
 }
