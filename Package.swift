@@ -45,20 +45,31 @@ let implementation: [Target] = [
         dependencies: ["CJPEG", "CPNG", "CTIFF"]),
 ]
 
+// MARK: - Code generation for the pixel work
+
+// `IMGQUALITY_CPU=haswell swift build …` compiles the targets that touch every pixel for that
+// CPU (`swiftc -target-cpu`): AVX2 shuffles and 32-bit multiplies instead of SSE2 emulations,
+// the same results bit for bit (Swift never fuses a multiply and an add by itself). Unset,
+// the build runs on any x86-64 or arm64 machine and the package stays usable as a dependency
+// (SwiftPM refuses unsafe flags in a versioned dependency). `Scripts/cpu-level.sh` names this
+// machine's level; the project's scripts set it.
+let cpu = Context.environment["IMGQUALITY_CPU"] ?? ""
+let pixelSettings: [SwiftSetting] = cpu.isEmpty || cpu == "generic" ? [] : [.unsafeFlags(["-target-cpu", cpu])]
+
 // MARK: - Libraries, by layer
 
 let libraries: [Target] = [
     // Layer 0: pixel buffers, sizes, limits, errors.
     .target(name: "ImagingCore"),
     // Layer 1: JPEG/PNG/TIFF decoding, format sniffing, EXIF orientation.
-    .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims"]),
+    .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims"], swiftSettings: pixelSettings),
     // Layer 1: SIMD kernels, each with its scalar reference.
-    .target(name: "ImageKernels", dependencies: ["ImagingCore"]),
+    .target(name: "ImageKernels", dependencies: ["ImagingCore"], swiftSettings: pixelSettings),
     // Layer 2: detectors with descriptors and 0–1 confidences; their fitted models as data
     // (Models/*.json, copied beside every binary built).
     .target(
         name: "QualityMetrics", dependencies: ["ImagingCore", "ImageCodecs", "ImageKernels"],
-        resources: [.copy("Models")]),
+        resources: [.copy("Models")], swiftSettings: pixelSettings),
     // Layer 3: the gate (policy, decisions with reasons), profiles, the JSON values records are written as.
     .target(name: "QualityGating", dependencies: ["QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 3: the assessment pipeline above the gate (decode once, analyse, gate), the record

@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix="${1:-$HOME/.local}"
 Scripts/bootstrap.sh
+# The pixel code compiled for this machine's CPU level (Package.swift, Scripts/cpu-level.sh).
+export IMGQUALITY_CPU="$(Scripts/cpu-level.sh)"
 swift build -c release --product imgquality >&2
 binary="$(swift build -c release --show-bin-path)/imgquality"
 swift package plugin generate-manual --multi-page >&2

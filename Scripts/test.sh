@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh --tests
+# The pixel code compiled for this machine's CPU level (Package.swift, Scripts/cpu-level.sh).
+export IMGQUALITY_CPU="$(Scripts/cpu-level.sh)"
 FLAGS=(-c release -Xswiftc -enable-testing)
 start=$(date +%s)
 swift build "${FLAGS[@]}" --build-tests

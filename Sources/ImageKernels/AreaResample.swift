@@ -91,6 +91,23 @@ public enum AreaResample {
                 starts[o] -= shift
             }
         }
+        // The SIMD path's tables, per output sample (pixel × channel) of a row: where its
+        // first tap reads in the accumulator row, and its tap weights, planar (tap k of
+        // sample j at k × samples + j), so eight samples are computed at once.
+        let samples = outWidth * channels
+        let vectorised = implementation == .simd && (taps == 2 || taps == 3)
+        var sampleIndex = [Int32](), sampleWeights = [Float]()
+        if vectorised {
+            sampleIndex.reserveCapacity(samples)
+            sampleWeights = [Float](repeating: 0, count: taps * samples)
+            for o in 0..<outWidth {
+                for c in 0..<channels {
+                    let j = o * channels + c
+                    sampleIndex.append(Int32(starts[o] * channels + c))
+                    for k in 0..<taps { sampleWeights[k * samples + j] = flatWeights[o * taps + k] }
+                }
+            }
+        }
         // Vertical pass first, streaming: input rows are added, weighted, into the float rows
         // of the (at most two) output rows in progress; a finished row is resampled
         // horizontally and rounded. Two rows of input width are all the float memory used.
@@ -115,9 +132,19 @@ public enum AreaResample {
                                     guard y == lastInputRow[outRow] else { continue }
                                     let target = destination.baseAddress! + outRow * outWidth * channels
                                     totals.withUnsafeMutableBufferPointer { totals in
-                                        resampleRow(
-                                            accumulator, into: totals.baseAddress!, count: outWidth, channels: channels, taps: taps,
-                                            weights: weights.baseAddress!, first: first.baseAddress!)
+                                        if vectorised {
+                                            sampleIndex.withUnsafeBufferPointer { index in
+                                                sampleWeights.withUnsafeBufferPointer { planar in
+                                                    resampleRow(
+                                                        accumulator, into: totals.baseAddress!, samples: samples, channels: channels,
+                                                        taps: taps, index: index.baseAddress!, weights: planar.baseAddress!)
+                                                }
+                                            }
+                                        } else {
+                                            resampleRow(
+                                                accumulator, into: totals.baseAddress!, count: outWidth, channels: channels, taps: taps,
+                                                weights: weights.baseAddress!, first: first.baseAddress!)
+                                        }
                                         round(totals.baseAddress!, into: target, count: outWidth * channels, implementation)
                                     }
                                 }
@@ -166,6 +193,55 @@ public enum AreaResample {
                 }
             }
         }
+    }
+
+    /// `resampleRow(_:into:count:channels:taps:weights:first:)` for two or three taps, eight
+    /// output samples at a time: the taps gathered into vectors, then the same products
+    /// summed in the same order, so every sample has the same bits as the scalar loop's.
+    @inline(__always)
+    static func resampleRow(
+        _ accumulator: UnsafeMutablePointer<Float>, into target: UnsafeMutablePointer<Float>, samples: Int, channels: Int,
+        taps: Int, index: UnsafePointer<Int32>, weights: UnsafePointer<Float>
+    ) {
+        let w0 = weights, w1 = weights + samples, w2 = weights + 2 * samples
+        let step = channels, step2 = 2 * channels
+        var j = 0
+        if taps == 3 {
+            while j + 8 <= samples {
+                var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
+                for lane in 0..<8 {
+                    let s = accumulator + Int(index[j + lane])
+                    s0[lane] = s[0]
+                    s1[lane] = s[step]
+                    s2[lane] = s[step2]
+                }
+                let total = load(w0 + j) * s0 + load(w1 + j) * s1 + load(w2 + j) * s2
+                UnsafeMutableRawPointer(target + j).storeBytes(of: total, as: SIMD8<Float>.self)
+                j += 8
+            }
+        } else {
+            while j + 8 <= samples {
+                var s0 = SIMD8<Float>(), s1 = SIMD8<Float>()
+                for lane in 0..<8 {
+                    let s = accumulator + Int(index[j + lane])
+                    s0[lane] = s[0]
+                    s1[lane] = s[step]
+                }
+                let total = load(w0 + j) * s0 + load(w1 + j) * s1
+                UnsafeMutableRawPointer(target + j).storeBytes(of: total, as: SIMD8<Float>.self)
+                j += 8
+            }
+        }
+        while j < samples {
+            let s = accumulator + Int(index[j])
+            target[j] = taps == 3 ? w0[j] * s[0] + w1[j] * s[step] + w2[j] * s[step2] : w0[j] * s[0] + w1[j] * s[step]
+            j += 1
+        }
+    }
+
+    @inline(__always)
+    static func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {
+        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
     }
 
     /// Non-negative totals rounded to 8 bits (+ 0.5, then truncation), clamped at 255. The SIMD

@@ -186,30 +186,84 @@ struct DetailTones {
         let width = plane.width, height = plane.height, stride = plane.rowStride
         guard width >= 3, height >= 3 else { return }
         var bright = 0.0
+        // Per row, eight pixels at a time: each pixel's squared doubled gradient, its 3 × 3 mean's
+        // bin and whether its neighbourhood is all bright; then the weights are added in pixel
+        // order, so every sum has the bits of a pixel-by-pixel loop.
+        let interior = width - 2
+        var squares = [Int32](repeating: 0, count: interior + 8)
+        var levels = [Int32](repeating: 0, count: interior + 8)
+        var brightFlags = [Int32](repeating: 0, count: interior + 8)
         plane.withUnsafeBufferPointer { pixels in
             weights.withUnsafeMutableBufferPointer { bins in
-                for y in 1..<(height - 1) {
-                    let above = pixels.baseAddress! + (y - 1) * stride
-                    let row = above + stride, below = row + stride
-                    for x in 1..<(width - 1) {
-                        let gx = Double(Int(row[x + 1]) - Int(row[x - 1])) / 2
-                        let gy = Double(Int(below[x]) - Int(above[x])) / 2
-                        let magnitude = (gx * gx + gy * gy).squareRoot()
-                        guard magnitude > 0 else { continue }
-                        var sum = 0, darkest = 255
-                        for dx in -1...1 {
-                            let a = Int(above[x + dx]), b = Int(row[x + dx]), c = Int(below[x + dx])
-                            sum += a + b + c
-                            darkest = min(darkest, a, b, c)
+                squares.withUnsafeMutableBufferPointer { square in
+                    levels.withUnsafeMutableBufferPointer { level in
+                        brightFlags.withUnsafeMutableBufferPointer { isBright in
+                            for y in 1..<(height - 1) {
+                                let above = pixels.baseAddress! + (y - 1) * stride
+                                Self.measureRow(
+                                    above: above, row: above + stride, below: above + 2 * stride, count: interior,
+                                    square: square.baseAddress!, level: level.baseAddress!, bright: isBright.baseAddress!)
+                                for i in 0..<interior {
+                                    guard square[i] > 0 else { continue }
+                                    // √(dx² + dy²) / 2 has the bits of √((dx/2)² + (dy/2)²).
+                                    let m = Double(square[i]).squareRoot() / 2
+                                    bins[Int(level[i])] += m
+                                    if isBright[i] != 0 { bright += m }
+                                }
+                            }
                         }
-                        bins[(sum + 4) / 9] += magnitude
-                        if darkest > Self.brightFloor { bright += magnitude }
                     }
                 }
             }
         }
         total = weights.reduce(0, +)
         brightWeight = bright
+    }
+
+    /// For the interior pixels 1...`count` of a row (written from index 0): the sum of the
+    /// squared central differences (the doubled gradient's squared length), the bin of the rounded 3 × 3 mean, and whether
+    /// the 3 × 3 neighbourhood's darkest pixel is above `brightFloor` (non-zero).
+    @inline(__always)
+    static func measureRow(
+        above: UnsafePointer<UInt8>, row: UnsafePointer<UInt8>, below: UnsafePointer<UInt8>, count: Int,
+        square: UnsafeMutablePointer<Int32>, level: UnsafeMutablePointer<Int32>, bright: UnsafeMutablePointer<Int32>
+    ) {
+        func load(_ p: UnsafePointer<UInt8>) -> SIMD8<Int32> {
+            SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
+        }
+        var i = 0
+        while i + 8 <= count {
+            // Pixel x = i + 1 + lane; its neighbours start at column i.
+            let a0 = load(above + i), a1 = load(above + i + 1), a2 = load(above + i + 2)
+            let b0 = load(row + i), b1 = load(row + i + 1), b2 = load(row + i + 2)
+            let c0 = load(below + i), c1 = load(below + i + 1), c2 = load(below + i + 2)
+            let dx = b2 &- b0, dy = c1 &- a1
+            UnsafeMutableRawPointer(square + i).storeBytes(of: dx &* dx &+ dy &* dy, as: SIMD8<Int32>.self)
+            let sum = a0 &+ b0 &+ c0 &+ a1 &+ b1 &+ c1 &+ a2 &+ b2 &+ c2
+            // (sum + 4) / 9 as a multiply and shift, exact for sums up to 9 × 255.
+            UnsafeMutableRawPointer(level + i).storeBytes(of: ((sum &+ 4) &* 7282) &>> 16, as: SIMD8<Int32>.self)
+            let darkest = pointwiseMin(
+                pointwiseMin(pointwiseMin(a0, b0), pointwiseMin(c0, a1)),
+                pointwiseMin(pointwiseMin(b1, c1), pointwiseMin(a2, pointwiseMin(b2, c2))))
+            // −1 where darkest > brightFloor (the difference's sign bit), 0 elsewhere.
+            let isBright = (Int32(brightFloor) &- darkest) &>> 31
+            UnsafeMutableRawPointer(bright + i).storeBytes(of: isBright, as: SIMD8<Int32>.self)
+            i += 8
+        }
+        while i < count {
+            let x = i + 1
+            let dx = Int32(row[x + 1]) - Int32(row[x - 1]), dy = Int32(below[x]) - Int32(above[x])
+            square[i] = dx * dx + dy * dy
+            var sum = 0, darkest = 255
+            for dx in -1...1 {
+                let a = Int(above[x + dx]), b = Int(row[x + dx]), c = Int(below[x + dx])
+                sum += a + b + c
+                darkest = min(darkest, a, b, c)
+            }
+            level[i] = Int32((sum + 4) / 9)
+            bright[i] = darkest > brightFloor ? 1 : 0
+            i += 1
+        }
     }
 
     /// The level below which a share `q` of the detail lies; nil for a flat image.

@@ -143,3 +143,23 @@ private func crc32(_ bytes: [UInt8]) -> UInt32 {
     }
     return ~crc
 }
+
+@Suite("Colour conversion")
+struct ColourConversionTests {
+    /// RGB rows converted sixteen pixels at a time give the luma of the per-pixel formula
+    /// (libjpeg's 16-bit fixed point), tail included: every width from 1 to 40, random samples.
+    @Test func vectorisedLumaMatchesThePerPixelFormula() {
+        var generator = SeededGenerator(seed: 11)
+        for width in 1...40 {
+            let height = 3
+            let samples = (0..<(3 * width * height)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let stored = PixelBuffer<UInt8>(width: width, height: height, channels: 3, samples: samples)
+            var luma = PixelBuffer<UInt8>(), rgb: PixelBuffer<UInt8>? = nil
+            ColorMath<UInt8>.convert(stored, model: .rgb, luma: &luma, rgb: &rgb)
+            let expected = (0..<(width * height)).map { i in
+                ColorMath<UInt8>.lumaOf(UInt64(samples[3 * i]), UInt64(samples[3 * i + 1]), UInt64(samples[3 * i + 2]))
+            }
+            #expect(luma.samples == expected, "width \(width)")
+        }
+    }
+}

@@ -56,6 +56,31 @@ struct ExposureTests {
         #expect(darkened.direction == .under)
     }
 
+    /// The row-vectorised measure gives the bits of the pixel-by-pixel definition: weights
+    /// added in pixel order, on a random plane whose width leaves a tail after the vectors.
+    @Test func detailTonesMatchThePixelByPixelDefinition() {
+        let width = 61, height = 23
+        var generator = SeededGenerator(seed: 7)
+        let samples = (0..<(width * height)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        var weights = [Double](repeating: 0, count: 256), bright = 0.0
+        for y in 1..<(height - 1) {
+            for x in 1..<(width - 1) {
+                let at = { (dx: Int, dy: Int) in Int(samples[(y + dy) * width + x + dx]) }
+                let gx = Double(at(1, 0) - at(-1, 0)) / 2, gy = Double(at(0, 1) - at(0, -1)) / 2
+                let magnitude = (gx * gx + gy * gy).squareRoot()
+                guard magnitude > 0 else { continue }
+                var sum = 0, darkest = 255
+                for dy in -1...1 { for dx in -1...1 { sum += at(dx, dy); darkest = min(darkest, at(dx, dy)) } }
+                weights[(sum + 4) / 9] += magnitude
+                if darkest > DetailTones.brightFloor { bright += magnitude }
+            }
+        }
+        let tones = DetailTones(PixelBuffer(width: width, height: height, samples: samples))
+        #expect(tones.weights == weights)
+        #expect(tones.brightWeight == bright)
+        #expect(tones.total == weights.reduce(0, +))
+    }
+
     /// Texture between 205 and 245 is all highlight detail.
     @Test func faintTextureInTheHighlightsIsHighlightDetail() {
         let width = 16, height = 16
