@@ -176,10 +176,16 @@ public enum TextFinder {
                             sum &+= columns[x &+ radius]
                             sums[x] = sum
                         }
-                        for x in min(entering, leaving)..<max(entering, leaving) {
-                            if x < entering { sum &+= columns[x &+ radius] }
-                            if x >= leaving { sum &-= columns[x &- radius &- 1] }
-                            sums[x] = sum
+                        if leaving < entering {
+                            // The usual case (the row wider than the window): a column enters
+                            // and one leaves at every step, with no test in the loop.
+                            for x in leaving..<entering {
+                                sum = sum &+ columns[x &+ radius] &- columns[x &- radius &- 1]
+                                sums[x] = sum
+                            }
+                        } else {
+                            // The window wider than the row: the middle steps only hold every column.
+                            for x in entering..<leaving { sums[x] = sum }
                         }
                         for x in max(entering, leaving)..<width {
                             sum &-= columns[x &- radius &- 1]
@@ -225,6 +231,17 @@ public enum TextFinder {
                         continue
                     }
                     let start = x
+                    x += 1
+                    // The run's end, eight pixels at a time: the first byte that differs from
+                    // `value` is the first non-zero byte of the word XOR the repeated value.
+                    while x + 8 <= width {
+                        let difference = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
+                        if difference != 0 {
+                            x += difference.trailingZeroBitCount / 8
+                            break
+                        }
+                        x += 8
+                    }
                     while x < width && row[x] == value { x += 1 }
                     runStart.append(Int32(start))
                     runEnd.append(Int32(x - 1))
