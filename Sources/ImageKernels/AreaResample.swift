@@ -282,7 +282,7 @@ public enum AreaResample {
             let w = SIMD8<Float>(repeating: weight)
             while i + 8 <= count {
                 let bytes = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<UInt8>.self)
-                let s = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: bytes))
+                let s = SIMD8<Float>(SIMD8<Int32>(widening: bytes))
                 let d = UnsafeRawPointer(destination + i).loadUnaligned(as: SIMD8<Float>.self)
                 UnsafeMutableRawPointer(destination + i).storeBytes(of: d + w * s, as: SIMD8<Float>.self)
                 i += 8

@@ -26,9 +26,9 @@ public struct Colourfulness: Sendable, Equatable {
                     // 32 bytes are loaded for 8 pixels' 24: stop where that would pass the row.
                     while x + 11 <= width {
                         let v = UnsafeRawPointer(row + 3 * x).loadUnaligned(as: SIMD32<UInt8>.self)
-                        let r = SIMD8<Int32>(truncatingIfNeeded: SIMD8<UInt8>(v[0], v[3], v[6], v[9], v[12], v[15], v[18], v[21]))
-                        let g = SIMD8<Int32>(truncatingIfNeeded: SIMD8<UInt8>(v[1], v[4], v[7], v[10], v[13], v[16], v[19], v[22]))
-                        let b = SIMD8<Int32>(truncatingIfNeeded: SIMD8<UInt8>(v[2], v[5], v[8], v[11], v[14], v[17], v[20], v[23]))
+                        let r = SIMD8<Int32>(widening: SIMD8<UInt8>(v[0], v[3], v[6], v[9], v[12], v[15], v[18], v[21]))
+                        let g = SIMD8<Int32>(widening: SIMD8<UInt8>(v[1], v[4], v[7], v[10], v[13], v[16], v[19], v[22]))
+                        let b = SIMD8<Int32>(widening: SIMD8<UInt8>(v[2], v[5], v[8], v[11], v[14], v[17], v[20], v[23]))
                         let rg = r &- g, yb = r &+ g &- 2 &* b
                         aRG &+= rg; aRG2 &+= rg &* rg; aYB &+= yb; aYB2 &+= yb &* yb
                         x += 8

@@ -84,7 +84,7 @@ public enum Stencil: Sendable, CaseIterable {
     ) {
         typealias V = SIMD16<Int16>
         @inline(__always) func load(_ p: UnsafePointer<UInt8>, _ x: Int) -> V {
-            V(truncatingIfNeeded: UnsafeRawPointer(p + x).loadUnaligned(as: SIMD16<UInt8>.self))
+            V(widening: UnsafeRawPointer(p + x).loadUnaligned(as: SIMD16<UInt8>.self))
         }
         let last = width - 1  // exclusive end of the interior
         var x = 1

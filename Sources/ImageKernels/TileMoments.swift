@@ -105,7 +105,7 @@ func simdMoments(_ values: UnsafePointer<Int16>, count: Int) -> Moments {
         var s = SIMD8<Int32>(), q = SIMD8<Int32>(), a = SIMD8<Int32>()
         var blocks = 0
         while i + 8 <= count && blocks < 64 {
-            let v = SIMD8<Int32>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i * 2, as: SIMD8<Int16>.self))
+            let v = SIMD8<Int32>(widening: raw.loadUnaligned(fromByteOffset: i * 2, as: SIMD8<Int16>.self))
             s &+= v
             q &+= v &* v
             // |v| without a lane mask (Swift lowers SIMD masks lane by lane here):

@@ -55,8 +55,8 @@ public struct DirectionalEdges: Sendable, Equatable {
             var laneXX = SIMD8<Int32>(), laneXY = SIMD8<Int32>(), laneYY = SIMD8<Int32>()
             var i = 0
             while i + 8 <= count {
-                let x = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(gx + i).loadUnaligned(as: SIMD8<Int16>.self))
-                let y = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(gy + i).loadUnaligned(as: SIMD8<Int16>.self))
+                let x = SIMD8<Int32>(widening: UnsafeRawPointer(gx + i).loadUnaligned(as: SIMD8<Int16>.self))
+                let y = SIMD8<Int32>(widening: UnsafeRawPointer(gy + i).loadUnaligned(as: SIMD8<Int16>.self))
                 laneXX &+= x &* x
                 laneXY &+= x &* y
                 laneYY &+= y &* y
@@ -101,8 +101,8 @@ public struct DirectionalEdges: Sendable, Equatable {
                         forEachGradientRow(plane) { gx, gy, count in
                             var i = 0
                             while i + 8 <= count {
-                                let x = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(gx + i).loadUnaligned(as: SIMD8<Int16>.self)))
-                                let y = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(gy + i).loadUnaligned(as: SIMD8<Int16>.self)))
+                                let x = SIMD8<Float>(SIMD8<Int32>(widening: UnsafeRawPointer(gx + i).loadUnaligned(as: SIMD8<Int16>.self)))
+                                let y = SIMD8<Float>(SIMD8<Int32>(widening: UnsafeRawPointer(gy + i).loadUnaligned(as: SIMD8<Int16>.self)))
                                 UnsafeMutableRawPointer(softProjection.baseAddress! + i).storeBytes(of: x * softX + y * softY, as: SIMD8<Float>.self)
                                 UnsafeMutableRawPointer(strongProjection.baseAddress! + i).storeBytes(of: x * strongX + y * strongY, as: SIMD8<Float>.self)
                                 i += 8

@@ -229,7 +229,7 @@ struct DetailTones {
         square: UnsafeMutablePointer<Int32>, level: UnsafeMutablePointer<Int32>, bright: UnsafeMutablePointer<Int32>
     ) {
         func load(_ p: UnsafePointer<UInt8>) -> SIMD8<Int32> {
-            SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
+            SIMD8<Int32>(widening: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
         }
         var i = 0
         while i + 8 <= count {
