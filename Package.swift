@@ -31,9 +31,6 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CTIFF", pkgConfig: "libtiff-4",
         providers: [.apt(["libtiff-dev"])]),
-    .systemLibrary(
-        name: "CTesseract", pkgConfig: "tesseract",
-        providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
 ]
 
 // MARK: - Implementation details (no stable API)
@@ -43,6 +40,9 @@ let implementation: [Target] = [
     .target(
         name: "_CImagingShims",
         dependencies: ["CJPEG", "CPNG", "CTIFF"]),
+    // libtesseract's C API, opened with dlopen when first used instead of linked, so a process
+    // that recognizes nothing never loads it (headers from libtesseract-dev).
+    .target(name: "CTesseract", linkerSettings: [.linkedLibrary("dl")]),
 ]
 
 // MARK: - Code generation for the pixel work

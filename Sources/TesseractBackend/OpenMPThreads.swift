@@ -1,3 +1,4 @@
+private import CTesseract
 import Foundation
 
 #if canImport(Glibc)
@@ -8,8 +9,8 @@ import Glibc
 ///
 /// libtesseract parallelises small loops with OpenMP; on a few cores its threads spin
 /// against each other and against imgquality's own jobs, and recognition runs 5–10 times
-/// slower than with `OMP_THREAD_LIMIT=1`. libgomp reads that variable only when it loads,
-/// before `main`, so it cannot be set from here; instead the OpenMP runtime's maximum
+/// slower than with `OMP_THREAD_LIMIT=1`. libgomp reads that variable only when it loads
+/// (with libtesseract, on first use) and for the whole process; instead the OpenMP runtime's maximum
 /// number of active parallel levels is set to 0 (`omp_set_max_active_levels`), which makes
 /// every parallel region run with a team of one. libgomp keeps that setting per thread,
 /// so it is set on the thread of each recognition, before Tesseract runs. A user who sets
@@ -32,10 +33,12 @@ enum OpenMPThreads {
     }
 
     /// `omp_set_max_active_levels`, or nil when `environment` configures OpenMP or the
-    /// runtime is not in the process.
+    /// runtime cannot be loaded.
     static func setter(environment: [String: String]) -> (@convention(c) (Int32) -> Void)? {
         guard userVariables.allSatisfy({ environment[$0] == nil }) else { return nil }
-        // The process's global scope holds libgomp, which libtesseract loads.
+        // The process's global scope holds libgomp once libtesseract, which brings it, is
+        // loaded (it is opened on first use: CTesseract).
+        guard iq_tesseract_load() == 0 else { return nil }
         guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "omp_set_max_active_levels") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Void).self)
     }

@@ -272,6 +272,10 @@ final class Engine: Sendable {
     private let pageSegmentationMode: Int
 
     init(_ key: EngineKey) throws(RecognitionError) {
+        // The library first (it is opened on first use), then its OpenMP runtime can be found.
+        guard iq_tesseract_load() == 0 else {
+            throw RecognitionError(.engineUnavailable, iq_tesseract_load_error().map { String(cString: $0) } ?? "libtesseract did not load")
+        }
         OpenMPThreads.limitCurrentThread()
         guard let api = TessBaseAPICreate() else { throw RecognitionError(.engineUnavailable, "TessBaseAPICreate failed") }
         var names: [String] = [], values: [String] = []

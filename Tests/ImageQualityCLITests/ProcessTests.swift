@@ -501,6 +501,20 @@ struct OCRProcessTests {
     static let documents = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Datasets/documents/images").path
 
+    /// libtesseract is opened when something is recognized, not when the process starts:
+    /// `score` on a photo never loads it, `ocr` does (the loader's own log says what it opened).
+    @Test func tesseractLoadsOnlyWhenSomethingIsRecognized() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_DEBUG"] = "files"
+        let score = try Binary.run(["score", "--format", "jsonl", Fixtures.path("jpeg/large.jpg")], environment: environment)
+        #expect(score.status == 0 && score.records.count == 1)
+        #expect(score.stderr.contains("libjpeg"), "the loader's log is there")
+        #expect(!score.stderr.contains("libtesseract"))
+        let ocr = try Binary.run(["ocr", "--format", "jsonl", Self.documents + "/page02_clean.png"], environment: environment)
+        #expect(ocr.status == 0 && ocr.records.count == 1)
+        #expect(ocr.stderr.contains("libtesseract.so"))
+    }
+
     @Test func recognizesWhatPassesAndSaysWhyNot() throws {
         let clean = Self.documents + "/page02_clean.png"
         let blurred = Self.documents + "/page02_gaussian-2.5.jpg"
