@@ -213,20 +213,33 @@ struct Score: ParsableCommand {
 
     mutating func run() throws {
         try input.requireInputs()
-        var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
-        let recognizer = TesseractRecognizer()
-        configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: language.options)
-        let summary = BatchRun(
-            inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
-            jobs: input.jobs, configuration: configuration,
-            output: .records(output.resolvedFormat), showsProgress: output.showsProgress, showsSummary: !output.quiet,
-            contactSheet: try output.contactSheet()
-        ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
-        // Tesseract's engines end here, on this thread, not while the process exits.
-        recognizer.releaseIdleEngines()
-        if summary.contactSheetFailed { throw ExitCode(74) }
-        if summary.failed > 0 { throw ExitCode(2) }
+        _ = try runBatch(
+            input: input, decode: decode, analysis: analysis, language: language, output: output,
+            mode: .records(output.resolvedFormat))
     }
+}
+
+/// What `score` and `gate` share: the assessment configured from their options, the batch
+/// run, Tesseract's engines ended, and the exit statuses of failures (74 when the contact
+/// sheet cannot be written, 2 when an input failed).
+func runBatch(
+    input: InputOptions, decode: DecodeFlags, analysis: AnalysisFlags, language: LanguageOption, output: OutputFlags,
+    mode: BatchRun.Output, keepBest: Double? = nil
+) throws -> BatchSummary {
+    var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
+    let recognizer = TesseractRecognizer()
+    configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: language.options)
+    let summary = BatchRun(
+        inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
+        jobs: input.jobs, configuration: configuration,
+        output: mode, showsProgress: output.showsProgress, showsSummary: !output.quiet, keepBest: keepBest,
+        contactSheet: try output.contactSheet()
+    ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
+    // Tesseract's engines end here, on this thread, not while the process exits.
+    recognizer.releaseIdleEngines()
+    if summary.contactSheetFailed { throw ExitCode(74) }
+    if summary.failed > 0 { throw ExitCode(2) }
+    return summary
 }
 
 /// Each detector and what its number means, for `--help`.
@@ -306,18 +319,9 @@ struct Gate: ParsableCommand {
         } else {
             mode = .records(output.resolvedFormat)
         }
-        var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
-        let recognizer = TesseractRecognizer()
-        configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: language.options)
-        let summary = BatchRun(
-            inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
-            jobs: input.jobs, configuration: configuration,
-            output: mode, showsProgress: output.showsProgress, showsSummary: !output.quiet, keepBest: keepBest?.fraction,
-            contactSheet: try output.contactSheet()
-        ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
-        recognizer.releaseIdleEngines()
-        if summary.contactSheetFailed { throw ExitCode(74) }
-        if summary.failed > 0 { throw ExitCode(2) }
+        let summary = try runBatch(
+            input: input, decode: decode, analysis: analysis, language: language, output: output, mode: mode,
+            keepBest: keepBest?.fraction)
         if summary.rejected > 0 { throw ExitCode(1) }
     }
 }
