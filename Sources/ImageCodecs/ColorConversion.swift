@@ -52,27 +52,14 @@ enum ColorMath<Sample: FixedWidthInteger & UnsignedInteger & Sendable> {
         return (c &* k &+ full / 2) / full
     }
 
-    /// Luma of the leading pixels of a row of 8-bit RGB, sixteen at a time, with the
-    /// integer arithmetic of `lumaOf`: the channels picked out of three 16-byte loads (the
-    /// compiler turns the constant picks into byte shuffles) and weighted in 32 bits.
+    /// Luma of the leading pixels of a row of 8-bit RGB, sixteen at a time (`rgbLanes`), with
+    /// the integer arithmetic of `lumaOf` in 32 bits.
     /// Returns how many pixels it did, a multiple of 16; the caller does the rest.
     @inline(__always)
     static func lumaOfRGB(_ row: UnsafeRawPointer, into out: UnsafeMutableRawPointer, width: Int) -> Int {
         var x = 0
         while x + 16 <= width {
-            let p = row + 3 * x
-            let v0 = p.loadUnaligned(as: SIMD16<UInt8>.self)
-            let v1 = p.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
-            let v2 = p.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
-            let r = SIMD16<UInt8>(
-                v0[0], v0[3], v0[6], v0[9], v0[12], v0[15], v1[2], v1[5],
-                v1[8], v1[11], v1[14], v2[1], v2[4], v2[7], v2[10], v2[13])
-            let g = SIMD16<UInt8>(
-                v0[1], v0[4], v0[7], v0[10], v0[13], v1[0], v1[3], v1[6],
-                v1[9], v1[12], v1[15], v2[2], v2[5], v2[8], v2[11], v2[14])
-            let b = SIMD16<UInt8>(
-                v0[2], v0[5], v0[8], v0[11], v0[14], v1[1], v1[4], v1[7],
-                v1[10], v1[13], v2[0], v2[3], v2[6], v2[9], v2[12], v2[15])
+            let (r, g, b) = rgbLanes(row + 3 * x)
             let y = (19595 &* SIMD16<UInt32>(truncatingIfNeeded: r) &+ 38470 &* SIMD16<UInt32>(truncatingIfNeeded: g)
                 &+ 7471 &* SIMD16<UInt32>(truncatingIfNeeded: b) &+ 32768) &>> 16
             (out + x).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: y), as: SIMD16<UInt8>.self)

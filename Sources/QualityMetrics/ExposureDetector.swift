@@ -151,7 +151,15 @@ public struct ExposureDetector: Detector {
         rgb.withUnsafeBufferPointer { pixels in
             for y in 0..<rgb.height {
                 let row = pixels.baseAddress! + y * stride
-                for x in 0..<width where max(row[3 * x], row[3 * x + 1], row[3 * x + 2]) >= 250 { clipped += 1 }
+                var x = 0
+                while x + 16 <= width {
+                    let (r, g, b) = rgbLanes(UnsafeRawPointer(row + 3 * x))
+                    // 1 in each lane whose brightest channel is at least 250: (max + 6) carries past 255.
+                    let brightest = SIMD16<Int16>(widening: pointwiseMax(r, pointwiseMax(g, b)))
+                    clipped += Int(((brightest &+ 6) &>> 8).wrappedSum())
+                    x += 16
+                }
+                for x in x..<width where max(row[3 * x], row[3 * x + 1], row[3 * x + 2]) >= 250 { clipped += 1 }
             }
         }
         return Double(clipped) / Double(max(1, width * rgb.height))

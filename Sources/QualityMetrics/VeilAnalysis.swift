@@ -80,7 +80,13 @@ struct VeilAnalysis {
             darkest.withUnsafeMutableBufferPointer { target in
                 for y in 0..<rgb.height {
                     let row = source.baseAddress! + y * from, out = target.baseAddress! + y * to
-                    for x in 0..<rgb.width { out[x] = min(row[3 * x], row[3 * x + 1], row[3 * x + 2]) }
+                    var x = 0
+                    while x + 16 <= rgb.width {
+                        let (r, g, b) = rgbLanes(UnsafeRawPointer(row + 3 * x))
+                        UnsafeMutableRawPointer(out + x).storeBytes(of: pointwiseMin(r, pointwiseMin(g, b)), as: SIMD16<UInt8>.self)
+                        x += 16
+                    }
+                    for x in x..<rgb.width { out[x] = min(row[3 * x], row[3 * x + 1], row[3 * x + 2]) }
                 }
             }
         }
@@ -131,7 +137,30 @@ struct VeilAnalysis {
         Self.logLuminance.withUnsafeBufferPointer { table in
             luma.withUnsafeBufferPointer { pixels in
                 for by in stride(from: 0, through: height - b, by: b) {
-                    for bx in stride(from: 0, through: width - b, by: b) {
+                    // Four blocks side by side in the lanes of one vector: each lane adds its
+                    // block's values in the order the one-block loop below does, so the sums
+                    // have the same bits, without one long chain of dependent additions.
+                    let blocks = width >= b ? width / b : 0
+                    var bx = 0
+                    while bx + 4 * b <= blocks * b {
+                        var sum = SIMD4<Double>(), squares = SIMD4<Double>()
+                        for y in by..<(by + b) {
+                            let row = pixels.baseAddress! + y * luma.rowStride + bx
+                            for x in 0..<b {
+                                let v = SIMD4<Double>(
+                                    table[Int(row[x])], table[Int(row[b + x])], table[Int(row[2 * b + x])], table[Int(row[3 * b + x])])
+                                sum += v
+                                squares += v * v
+                            }
+                        }
+                        let count = Double(b * b)
+                        for lane in 0..<4 {
+                            let mean = sum[lane] / count
+                            deviations.append(max(0, squares[lane] / count - mean * mean).squareRoot())
+                        }
+                        bx += 4 * b
+                    }
+                    for bx in stride(from: bx, through: width - b, by: b) {
                         var sum = 0.0, squares = 0.0
                         for y in by..<(by + b) {
                             let row = pixels.baseAddress! + y * luma.rowStride
@@ -166,24 +195,57 @@ struct VeilAnalysis {
         // smooth tile's mean Laplacian magnitude, half the 2-level threshold.
         let blockColumns = columns * n / 2, blockRows = rows * n / 2
         var sums = [Int32](repeating: 0, count: blockColumns * blockRows)
-        luma.withUnsafeBufferPointer { pixels in
-            for by in 0..<blockRows {
-                let top = pixels.baseAddress! + 2 * by * luma.rowStride, bottom = top + luma.rowStride
-                for bx in 0..<blockColumns {
-                    sums[by * blockColumns + bx] =
-                        Int32(top[2 * bx]) + Int32(top[2 * bx + 1]) + Int32(bottom[2 * bx]) + Int32(bottom[2 * bx + 1])
-                }
-            }
-        }
         var totals = [Int](repeating: 0, count: columns * rows), counts = totals
-        for by in 1..<(blockRows - 1) {
-            let row = by * blockColumns, tileRow = (by * 2 / n) * columns
-            for bx in 1..<(blockColumns - 1) {
-                let i = row + bx
-                let laplacian = 4 * sums[i] - sums[i - 1] - sums[i + 1] - sums[i - blockColumns] - sums[i + blockColumns]
-                let t = tileRow + bx * 2 / n
-                totals[t] += Int(abs(laplacian))
-                counts[t] += 1
+        luma.withUnsafeBufferPointer { pixels in
+            sums.withUnsafeMutableBufferPointer { sums in
+                let sum = sums.baseAddress!
+                for by in 0..<blockRows {
+                    let top = pixels.baseAddress! + 2 * by * luma.rowStride, bottom = top + luma.rowStride
+                    let out = sum + by * blockColumns
+                    var bx = 0
+                    // Eight blocks at a time: the even and odd pixels of 16 in each row.
+                    while bx + 8 <= blockColumns {
+                        let t = UnsafeRawPointer(top + 2 * bx).loadUnaligned(as: SIMD16<UInt8>.self)
+                        let b = UnsafeRawPointer(bottom + 2 * bx).loadUnaligned(as: SIMD16<UInt8>.self)
+                        let total = SIMD8<Int32>(widening: t.evenHalf) &+ SIMD8<Int32>(widening: t.oddHalf)
+                            &+ SIMD8<Int32>(widening: b.evenHalf) &+ SIMD8<Int32>(widening: b.oddHalf)
+                        UnsafeMutableRawPointer(out + bx).storeBytes(of: total, as: SIMD8<Int32>.self)
+                        bx += 8
+                    }
+                    for bx in bx..<blockColumns {
+                        out[bx] = Int32(top[2 * bx]) + Int32(top[2 * bx + 1]) + Int32(bottom[2 * bx]) + Int32(bottom[2 * bx + 1])
+                    }
+                }
+                // |4c − n − s − e − w| over the interior blocks, tile by tile along each row
+                // (a tile is n / 2 blocks wide): integer sums, so any order gives the same.
+                let blocksPerTile = n / 2
+                for by in 1..<(blockRows - 1) {
+                    let row = sum + by * blockColumns, tileRow = (by * 2 / n) * columns
+                    for tile in 0..<columns {
+                        let first = max(1, tile * blocksPerTile), end = min(blockColumns - 1, (tile + 1) * blocksPerTile)
+                        guard first < end else { continue }
+                        var total = 0
+                        var bx = first
+                        var lanes = SIMD8<Int32>()
+                        while bx + 8 <= end {
+                            @inline(__always) func load(_ p: UnsafeMutablePointer<Int32>) -> SIMD8<Int32> {
+                                UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int32>.self)
+                            }
+                            let laplacian = 4 &* load(row + bx) &- load(row + bx - 1) &- load(row + bx + 1)
+                                &- load(row + bx - blockColumns) &- load(row + bx + blockColumns)
+                            let sign = laplacian &>> 31
+                            lanes &+= (laplacian ^ sign) &- sign
+                            bx += 8
+                        }
+                        total += Int(lanes.wrappedSum())
+                        for bx in bx..<end {
+                            let laplacian = 4 * row[bx] - row[bx - 1] - row[bx + 1] - row[bx - blockColumns] - row[bx + blockColumns]
+                            total += Int(abs(laplacian))
+                        }
+                        totals[tileRow + tile] += total
+                        counts[tileRow + tile] += end - first
+                    }
+                }
             }
         }
         // Sums are 4 × the block means, so the threshold is 4 × `structureLevel` in their units.

@@ -81,6 +81,18 @@ struct ExposureTests {
         #expect(tones.total == weights.reduce(0, +))
     }
 
+    /// Clipping counted sixteen pixels at a time gives the per-pixel count: random RGB
+    /// around the 250 threshold, a width that leaves a tail.
+    @Test func clippedShareMatchesThePixelByPixelCount() {
+        var generator = SeededGenerator(seed: 9)
+        let width = 53, height = 7
+        let samples = (0..<(3 * width * height)).map { _ in UInt8(240 + generator.next() % 16) }
+        let expected = (0..<(width * height)).filter { max(samples[3 * $0], samples[3 * $0 + 1], samples[3 * $0 + 2]) >= 250 }.count
+        let share = ExposureDetector.clippedShare(rgb: PixelBuffer(width: width, height: height, channels: 3, samples: samples))
+        #expect(share == Double(expected) / Double(width * height))
+        #expect(expected > 0 && expected < width * height)
+    }
+
     /// Texture between 205 and 245 is all highlight detail.
     @Test func faintTextureInTheHighlightsIsHighlightDetail() {
         let width = 16, height = 16

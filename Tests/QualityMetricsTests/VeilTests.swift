@@ -23,6 +23,67 @@ struct VeilTests {
         VeilAnalysis(AnalysisImage(luma: Scenes.plane(pixels, width: width, height: height), fullSize: ImageSize(width: width, height: height)))
     }
 
+    /// The vectorised loops give the bits of their one-pixel-at-a-time definitions, on random
+    /// planes whose sizes leave remainders: which tiles hold structure (mean |4c − n − s − e − w|
+    /// of the 2 × 2 block sums), the 90th percentile of the 8 × 8 blocks' log-luminance
+    /// deviations, and the darkest channel of RGB.
+    @Test func vectorisedLoopsMatchTheirDefinitions() {
+        var generator = SeededGenerator(seed: 5)
+        for (width, height) in [(100, 70), (257, 129), (64, 64)] {
+            // A flat top and a noisy bottom, so some tiles are structured and some are not.
+            let samples = (0..<(width * height)).map { i -> UInt8 in
+                let noise = UInt8(truncatingIfNeeded: generator.next())
+                return i / width < 40 ? 100 : noise
+            }
+            let luma = PixelBuffer<UInt8>(width: width, height: height, samples: samples)
+            let n = VeilAnalysis.tile, columns = width / n, rows = height / n
+            let blockColumns = columns * n / 2, blockRows = rows * n / 2
+            var sums = [Int](repeating: 0, count: blockColumns * blockRows)
+            for by in 0..<blockRows {
+                for bx in 0..<blockColumns {
+                    sums[by * blockColumns + bx] = [(0, 0), (1, 0), (0, 1), (1, 1)].map { Int(samples[(2 * by + $0.1) * width + 2 * bx + $0.0]) }.reduce(0, +)
+                }
+            }
+            var totals = [Int](repeating: 0, count: columns * rows), counts = totals
+            for by in 1..<(blockRows - 1) {
+                for bx in 1..<(blockColumns - 1) {
+                    let i = by * blockColumns + bx
+                    let laplacian = 4 * sums[i] - sums[i - 1] - sums[i + 1] - sums[i - blockColumns] - sums[i + blockColumns]
+                    totals[(by * 2 / n) * columns + bx * 2 / n] += abs(laplacian)
+                    counts[(by * 2 / n) * columns + bx * 2 / n] += 1
+                }
+            }
+            let structured = zip(totals, counts).map { $1 > 0 && Double($0) / Double($1) >= 4 * VeilAnalysis.structureLevel }
+            #expect(VeilAnalysis.structuredTiles(luma) == structured, "\(width)×\(height)")
+            #expect(structured.contains(true) && structured.contains(false), "both kinds of tile in \(width)×\(height)")
+
+            let b = VeilAnalysis.block
+            var deviations: [Double] = []
+            for by in stride(from: 0, through: height - b, by: b) {
+                for bx in stride(from: 0, through: width - b, by: b) {
+                    var sum = 0.0, squares = 0.0
+                    for y in by..<(by + b) {
+                        for x in bx..<(bx + b) {
+                            let v = VeilAnalysis.logLuminance[Int(samples[y * width + x])]
+                            sum += v
+                            squares += v * v
+                        }
+                    }
+                    let mean = sum / Double(b * b)
+                    deviations.append(max(0, squares / Double(b * b) - mean * mean).squareRoot())
+                }
+            }
+            deviations.sort()
+            let image = AnalysisImage(luma: luma, fullSize: luma.size)
+            #expect(VeilAnalysis(image).localContrast == percentile(deviations, 0.9), "\(width)×\(height)")
+
+            let rgbSamples = (0..<(3 * width * height)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let rgb = PixelBuffer<UInt8>(width: width, height: height, channels: 3, samples: rgbSamples)
+            let darkest = VeilAnalysis.darkestChannel(AnalysisImage(luma: luma, rgb: rgb, fullSize: luma.size))
+            #expect(darkest.samples == (0..<(width * height)).map { min(rgbSamples[3 * $0], rgbSamples[3 * $0 + 1], rgbSamples[3 * $0 + 2]) })
+        }
+    }
+
     @Test func aStrongerVeilLiftsTheBlacksAndTakesContrastAway() {
         let scene = Scenes.photo(width: width, height: height, seed: 21)
         let strengths = [0, 0.1, 0.2, 0.4, 0.6]
