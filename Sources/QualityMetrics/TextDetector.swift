@@ -93,24 +93,7 @@ public struct TextDetector: Detector {
         let split = analysis.split
         let threshold = split.threshold
         let ink = split.darkShare
-        var runs = [Int](repeating: 0, count: 65)
-        var runCount = 0
-        for y in 0..<detail.height {
-            var length = 0
-            var touchesEdge = true
-            for x in 0..<detail.width {
-                if Int(detail[x, y]) <= threshold {
-                    length += 1
-                } else {
-                    if length > 0 && !touchesEdge && length <= 64 {
-                        runs[length] += 1
-                        runCount += 1
-                    }
-                    length = 0
-                    touchesEdge = false
-                }
-            }
-        }
+        let (runs, runCount, profile) = darkRuns(detail, threshold: threshold)
         // The median run, refined to the mean of runs up to twice it: integer medians
         // are too coarse for thin strokes, and long runs are bars and blobs, not strokes.
         var strokeWidth = 0.0
@@ -133,7 +116,7 @@ public struct TextDetector: Detector {
         // Text is many short runs: strokes, not a dark foreground.
         let runsPerRow = Double(runCount) / Double(max(1, detail.height))
         let detected = split.looksLikeInkOnPaper && runCount >= 100 && runsPerRow >= 2 && strokeWidth / scale <= 16
-        let lines = linePitch(detail, threshold: threshold)
+        let lines = linePitch(profile: profile)
         let edges = measuresEdges ? DirectionalEdges.measure(detail, histogram: histogram) : .none
         return TextObservation(
             detected: detected, strokeWidth: strokeWidth, inkFraction: ink,
@@ -153,18 +136,83 @@ public struct TextDetector: Detector {
         return ((width * width - sharp * sharp) * scale * scale + sharp * sharp).squareRoot()
     }
 
-    /// The distance between text lines in detail pixels: the period, 6 to 200 pixels, of
-    /// the ink-per-row profile (the first peak of its autocorrelation after lag 0 that
-    /// reaches half the highest). 0 when there is no clear period.
-    static func linePitch(_ detail: PixelBuffer<UInt8>, threshold: Int) -> (pitch: Double, regularity: Double) {
-        let height = detail.height
-        guard height >= 24 else { return (0, 0) }
-        var profile = [Double](repeating: 0, count: height)
-        for y in 0..<height {
-            var ink = 0
-            for x in 0..<detail.width where Int(detail[x, y]) <= threshold { ink += 1 }
-            profile[y] = Double(ink)
+    /// The dark runs of `detail` (pixels at or below `threshold`) bounded by light pixels on
+    /// both sides, counted by length up to 64 (a run touching either edge of its row is not
+    /// a stroke one can measure), their number, and each row's dark pixels (for the line
+    /// pitch). Rows are read as bits, 64 pixels to a word, and runs found from bit to bit.
+    static func darkRuns(_ detail: PixelBuffer<UInt8>, threshold: Int) -> (runs: [Int], count: Int, profile: [Double]) {
+        var runs = [Int](repeating: 0, count: 65)
+        var runCount = 0
+        let width = detail.width, wordsPerRow = (width + 63) / 64
+        var profile = [Double](repeating: 0, count: detail.height)
+        var words = [UInt64](repeating: 0, count: wordsPerRow)
+        detail.withUnsafeBufferPointer { pixels in
+            words.withUnsafeMutableBufferPointer { words in
+                let bits = words.baseAddress!
+                for y in 0..<detail.height {
+                    darkBits(pixels.baseAddress! + y * detail.rowStride, width: width, threshold: threshold, into: bits)
+                    var ink = 0
+                    for i in 0..<wordsPerRow { ink += bits[i].nonzeroBitCount }
+                    profile[y] = Double(ink)
+                    var x = 0
+                    while x < width {
+                        let start = nextBit(bits, words: wordsPerRow, from: x, set: true, limit: width)
+                        guard start < width else { break }
+                        let end = nextBit(bits, words: wordsPerRow, from: start, set: false, limit: width)
+                        if start > 0 && end < width && end - start <= 64 {
+                            runs[end - start] += 1
+                            runCount += 1
+                        }
+                        x = end
+                    }
+                }
+            }
         }
+        return (runs, runCount, profile)
+    }
+
+    /// Bit x of `bits` (word x / 64, bit x % 64) set where the row's pixel x is at or below
+    /// `threshold`; the bits past `width` in the last word clear.
+    @inline(__always)
+    static func darkBits(_ row: UnsafePointer<UInt8>, width: Int, threshold: Int, into bits: UnsafeMutablePointer<UInt64>) {
+        let level = UInt8(clamping: threshold), none = threshold < 0
+        var base = 0, word = 0
+        while base + 64 <= width {
+            var value: UInt64 = 0
+            for i in 0..<64 { value |= (row[base + i] <= level ? 1 : 0) << UInt64(i) }
+            bits[word] = none ? 0 : value
+            base += 64
+            word += 1
+        }
+        if base < width {
+            var value: UInt64 = 0
+            for i in 0..<(width - base) { value |= (row[base + i] <= level ? 1 : 0) << UInt64(i) }
+            bits[word] = none ? 0 : value
+        }
+    }
+
+    /// The first position at or after `from` whose bit is `set` (or clear), `limit` if none
+    /// before it.
+    @inline(__always)
+    static func nextBit(_ bits: UnsafePointer<UInt64>, words: Int, from: Int, set: Bool, limit: Int) -> Int {
+        var word = from >> 6
+        guard word < words else { return limit }
+        var mask = (set ? bits[word] : ~bits[word]) & (~0 << UInt64(from & 63))
+        while mask == 0 {
+            word += 1
+            guard word < words else { return limit }
+            mask = set ? bits[word] : ~bits[word]
+        }
+        return min(limit, word << 6 | mask.trailingZeroBitCount)
+    }
+
+    /// The distance between text lines in detail pixels: the period, 6 to 200 pixels, of
+    /// the ink-per-row `profile` (the first peak of its autocorrelation after lag 0 that
+    /// reaches half the highest). 0 when there is no clear period.
+    static func linePitch(profile: [Double]) -> (pitch: Double, regularity: Double) {
+        var profile = profile
+        let height = profile.count
+        guard height >= 24 else { return (0, 0) }
         let mean = profile.reduce(0, +) / Double(height)
         for y in 0..<height { profile[y] -= mean }
         let energy = profile.reduce(0) { $0 + $1 * $1 }
@@ -172,10 +220,29 @@ public struct TextDetector: Detector {
         let maxLag = min(200, height / 3)
         guard maxLag > 6 else { return (0, 0) }
         var correlation = [Double](repeating: 0, count: maxLag + 2)
-        for lag in 1...(maxLag + 1) {
-            var sum = 0.0
-            for y in 0..<(height - lag) { sum += profile[y] * profile[y + lag] }
-            correlation[lag] = sum / energy
+        profile.withUnsafeBufferPointer { p in
+            // Four lags to a vector, each lane adding its products in the order one lag alone
+            // would (over the rows all four share, then its own last rows), so each sum has
+            // the bits of the one-lag loop without one chain of dependent additions.
+            var lag = 1
+            while lag + 3 <= maxLag + 1 {
+                var sums = SIMD4<Double>()
+                let shared = height - (lag + 3)
+                for y in 0..<shared {
+                    sums += SIMD4<Double>(repeating: p[y]) * UnsafeRawPointer(p.baseAddress! + y + lag).loadUnaligned(as: SIMD4<Double>.self)
+                }
+                for k in 0..<4 {
+                    var sum = sums[k]
+                    for y in shared..<(height - lag - k) { sum += p[y] * p[y + lag + k] }
+                    correlation[lag + k] = sum / energy
+                }
+                lag += 4
+            }
+            for lag in lag..<(maxLag + 2) {
+                var sum = 0.0
+                for y in 0..<(height - lag) { sum += p[y] * p[y + lag] }
+                correlation[lag] = sum / energy
+            }
         }
         var bestLag = 0, best = 0.1
         for lag in 6...maxLag where correlation[lag] > correlation[lag - 1] && correlation[lag] >= correlation[lag + 1] {
