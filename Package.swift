@@ -98,7 +98,7 @@ let libraries: [Target] = [
         name: "ImageQualityCLI",
         dependencies: [
             "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityAssessment", "QualityReports", "QualityCalibration",
-            "TextRecognition", "GatedRecognition", "TesseractBackend",
+            "TextRecognition", "GatedRecognition", "TesseractBackend", "_CImagingShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(

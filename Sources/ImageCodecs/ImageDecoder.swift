@@ -184,7 +184,10 @@ extension ImageDecoder {
     ) -> (AnyPixelBuffer, AnyPixelBuffer?) {
         var rgbOut = wantsRGB ? rgb ?? PixelBuffer() : nil
         ColorMath<S>.convert(stored, model: model, luma: &luma, rgb: &rgbOut)
-        if wantsRGB { rgb = rgbOut }
+        // RGB that is the stored buffer itself (an RGB file) is not kept a second time: the
+        // workspace holding it twice would make the next decode copy the stored buffer
+        // before writing into it (9 MB for a 12 MP JPEG decoded at half size).
+        if wantsRGB { rgb = model == .rgb ? PixelBuffer() : rgbOut }
         return (wrap(luma), rgbOut.map(wrap))
     }
 }

@@ -1,11 +1,12 @@
 import ArgumentParser
+private import _CImagingShims
 import Foundation
 import ImagingCore
 import QualityMetrics
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: AsyncParsableCommand {
-    public static let version = "0.19.0"
+    public static let version = "0.20.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "imgquality",
@@ -46,6 +47,16 @@ public struct IMGQuality: AsyncParsableCommand {
         let message = fullMessage(for: error)
         if !message.isEmpty { Terminal.write(message + "\n", to: code == .success ? STDOUT_FILENO : STDERR_FILENO) }
         Foundation.exit(code.rawValue)
+    }
+
+    /// Lets a batch reuse its large buffers: the C library keeps blocks up to 32 MiB in its
+    /// heap, and up to 64 MiB of freed memory at the heap's top, rather than mapping each
+    /// image's planes afresh and unmapping them after (the default once a block passes
+    /// 128 KiB), so the pages are not faulted in and zeroed again for every image (`score`
+    /// on 12 MP JPEGs: about 5% of its time, for about 1 MiB more peak memory). The entry
+    /// point calls it before anything allocates.
+    public static func reuseLargeAllocations() {
+        _ = iq_keep_large_allocations(32 << 20, 64 << 20)
     }
 
     /// Every command reads the detector models (their defaults are in the help too): an

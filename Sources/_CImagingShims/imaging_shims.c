@@ -8,6 +8,9 @@
 #include "imaging_shims.h"
 
 #include <setjmp.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +43,18 @@ static void iq_warn(iq_diagnostics *d, int kind, const char *message) {
     iq_warning *w = &d->warnings[d->kept_warnings++];
     w->kind = kind;
     snprintf(w->message, sizeof(w->message), "%s", message);
+}
+
+/* ---- allocation ------------------------------------------------------- */
+
+int iq_keep_large_allocations(int mmap_threshold, int trim_threshold) {
+#ifdef __GLIBC__
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
+#else
+    (void)mmap_threshold;
+    (void)trim_threshold;
+    return 0;
+#endif
 }
 
 /* ---- time limit ------------------------------------------------------- */

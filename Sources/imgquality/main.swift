@@ -1,6 +1,7 @@
 import ImageQualityCLI
 
 // Top-level code before the first `await` runs on the main thread.
+IMGQuality.reuseLargeAllocations()
 IMGQuality.endInterruptsBetweenRecords()
 IMGQuality.requireModels()
 await IMGQuality.runFromCommandLine()

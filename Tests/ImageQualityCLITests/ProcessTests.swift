@@ -474,7 +474,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.19.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.20.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {

@@ -55,6 +55,12 @@ typedef struct iq_diagnostics {
    between rows (JPEG, PNG) or strips and tiles (TIFF) and fail with IQ_FAIL_TIME. */
 uint64_t iq_monotonic_ns(void);
 
+/* Keeps allocations up to mmap_threshold bytes in the heap, and up to trim_threshold bytes
+   of freed memory at the heap's top, instead of mapping each large block afresh and
+   unmapping it when freed (glibc's mallopt M_MMAP_THRESHOLD and M_TRIM_THRESHOLD); 1 when
+   both were taken, 0 otherwise or without glibc. */
+int iq_keep_large_allocations(int mmap_threshold, int trim_threshold);
+
 /* ---- JPEG (libjpeg-turbo) --------------------------------------------- */
 
 enum { IQ_JPEG_GRAY = 1, IQ_JPEG_YCBCR = 2, IQ_JPEG_RGB = 3, IQ_JPEG_CMYK = 4, IQ_JPEG_YCCK = 5, IQ_JPEG_OTHER = 6 };
