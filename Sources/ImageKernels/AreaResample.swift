@@ -4,8 +4,8 @@ import ImagingCore
 /// area it covers, with fractional pixels at its borders weighted by coverage.
 ///
 /// Downscaling only (the output is never larger than the input in either axis).
-/// Rows stream through: two Float rows of input width, for the output rows in
-/// progress, are all the memory it needs, never a float copy of the input.
+/// One output row at a time: one Float row of input width, the weighted sum of the input
+/// rows it covers, is all the memory it needs, never a float copy of the input.
 public enum AreaResample {
     /// Coverage spans of the output cells along one axis, in flat arrays (one allocation
     /// each, not one per cell).
@@ -63,19 +63,6 @@ public enum AreaResample {
         let channels = plane.channels
         let horizontal = Spans(input: plane.width, output: size.width)
         let vertical = Spans(input: plane.height, output: size.height)
-        // For each input row, the output rows it contributes to, with weights, lower row
-        // first (at most two: an input row straddles at most one border between output rows);
-        // row −1 is none.
-        var contributionRows = [Int](repeating: -1, count: 2 * plane.height)
-        var contributionWeights = [Float](repeating: 0, count: 2 * plane.height)
-        for o in 0..<size.height {
-            for k in 0..<vertical.count[o] {
-                let y = vertical.first[o] + k, slot = contributionRows[2 * y] < 0 ? 2 * y : 2 * y + 1
-                contributionRows[slot] = o
-                contributionWeights[slot] = vertical.weight(o, k)
-            }
-        }
-        let lastInputRow = (0..<size.height).map { vertical.first[$0] + vertical.count[$0] - 1 }
         let outWidth = size.width, width = plane.width, rowLength = width * channels
         // Horizontal weights flattened to `taps` per output pixel (zero-padded) for a tight loop.
         let taps = horizontal.count.max() ?? 1
@@ -108,41 +95,38 @@ public enum AreaResample {
                 }
             }
         }
-        // Vertical pass first, streaming: input rows are added, weighted, into the float rows
-        // of the (at most two) output rows in progress; a finished row is resampled
-        // horizontally and rounded. Two rows of input width are all the float memory used.
-        var accumulators = [Float](repeating: 0, count: 2 * rowLength)
+        // Vertical pass first, one output row at a time: the weighted sum of the input rows it
+        // covers, in their order, into one float row of input width (the only float memory
+        // used); then that row is resampled horizontally and rounded.
+        var accumulator = [Float](repeating: 0, count: rowLength)
         // The finished output row in floats, before rounding.
         var totals = [Float](repeating: 0, count: outWidth * channels)
         var out = PixelBuffer<UInt8>(width: size.width, height: size.height, channels: channels)
         let stride = plane.rowStride
         plane.withUnsafeBufferPointer { pixels in
             out.withUnsafeMutableBufferPointer { destination in
-                accumulators.withUnsafeMutableBufferPointer { rows in
+                accumulator.withUnsafeMutableBufferPointer { row in
                     flatWeights.withUnsafeBufferPointer { weights in
                         starts.withUnsafeBufferPointer { first in
-                            for y in 0..<plane.height {
-                                let source = pixels.baseAddress! + y * stride
-                                for slot in (2 * y)..<(2 * y + 2) {
-                                    let outRow = contributionRows[slot], weight = contributionWeights[slot]
-                                    guard outRow >= 0 else { break }
-                                    let accumulator = rows.baseAddress! + (outRow % 2) * rowLength
-                                    if y == vertical.first[outRow] { accumulator.update(repeating: 0, count: rowLength) }
-                                    addScaled(source, weight, into: accumulator, count: rowLength, implementation)
-                                    guard y == lastInputRow[outRow] else { continue }
+                            vertical.values.withUnsafeBufferPointer { verticalWeights in
+                                for outRow in 0..<size.height {
+                                    weightedRows(
+                                        pixels.baseAddress! + vertical.first[outRow] * stride, stride: stride,
+                                        weights: verticalWeights.baseAddress! + vertical.offset[outRow], count: vertical.count[outRow],
+                                        into: row.baseAddress!, length: rowLength, implementation)
                                     let target = destination.baseAddress! + outRow * outWidth * channels
                                     totals.withUnsafeMutableBufferPointer { totals in
                                         if vectorised {
                                             sampleIndex.withUnsafeBufferPointer { index in
                                                 sampleWeights.withUnsafeBufferPointer { planar in
                                                     resampleRow(
-                                                        accumulator, into: totals.baseAddress!, samples: samples, channels: channels,
+                                                        row.baseAddress!, into: totals.baseAddress!, samples: samples, channels: channels,
                                                         taps: taps, index: index.baseAddress!, weights: planar.baseAddress!)
                                                 }
                                             }
                                         } else {
                                             resampleRow(
-                                                accumulator, into: totals.baseAddress!, count: outWidth, channels: channels, taps: taps,
+                                                row.baseAddress!, into: totals.baseAddress!, count: outWidth, channels: channels, taps: taps,
                                                 weights: weights.baseAddress!, first: first.baseAddress!)
                                         }
                                         round(totals.baseAddress!, into: target, count: outWidth * channels, implementation)
@@ -271,25 +255,30 @@ public enum AreaResample {
         }
     }
 
-    /// `destination[i] += weight * Float(source[i])`: element-wise, so SIMD and scalar agree exactly.
+    /// `destination[i] = 0 + w₀·s₀[i] + w₁·s₁[i] + …` over `count` rows `stride` apart, added
+    /// in row order (what adding each row into a zeroed row in turn gives, bit for bit);
+    /// element-wise, so SIMD and scalar agree exactly.
     @inline(__always)
-    static func addScaled(
-        _ source: UnsafePointer<UInt8>, _ weight: Float, into destination: UnsafeMutablePointer<Float>, count: Int,
-        _ implementation: KernelImplementation
+    static func weightedRows(
+        _ source: UnsafePointer<UInt8>, stride: Int, weights: UnsafePointer<Float>, count: Int,
+        into destination: UnsafeMutablePointer<Float>, length: Int, _ implementation: KernelImplementation
     ) {
         var i = 0
         if implementation == .simd {
-            let w = SIMD8<Float>(repeating: weight)
-            while i + 8 <= count {
-                let bytes = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<UInt8>.self)
-                let s = SIMD8<Float>(SIMD8<Int32>(widening: bytes))
-                let d = UnsafeRawPointer(destination + i).loadUnaligned(as: SIMD8<Float>.self)
-                UnsafeMutableRawPointer(destination + i).storeBytes(of: d + w * s, as: SIMD8<Float>.self)
+            while i + 8 <= length {
+                var total = SIMD8<Float>()
+                for k in 0..<count {
+                    let bytes = UnsafeRawPointer(source + k * stride + i).loadUnaligned(as: SIMD8<UInt8>.self)
+                    total = total + SIMD8<Float>(repeating: weights[k]) * SIMD8<Float>(SIMD8<Int32>(widening: bytes))
+                }
+                UnsafeMutableRawPointer(destination + i).storeBytes(of: total, as: SIMD8<Float>.self)
                 i += 8
             }
         }
-        while i < count {
-            destination[i] = destination[i] + weight * Float(source[i])
+        while i < length {
+            var total: Float = 0
+            for k in 0..<count { total = total + weights[k] * Float(source[k * stride + i]) }
+            destination[i] = total
             i += 1
         }
     }
