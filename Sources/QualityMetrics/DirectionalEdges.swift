@@ -50,10 +50,12 @@ public struct DirectionalEdges: Sendable, Equatable {
         // Pass 1: the structure tensor, in doubled gradients (integer sums are exact).
         var xx = 0, xy = 0, yy = 0
         forEachGradientRow(plane) { gx, gy, count in
-            // Eight lanes of 32-bit sums: a row's products (|g| ≤ 510, so each ≤ 260 100)
-            // stay below 2³¹ for rows up to 8 000 pixels per lane; integers, so exact.
+            // Eight lanes of 32-bit sums, added lane by lane into the row's Int sums every 1 024
+            // vectors: a product is at most 510² = 260 100, so a lane stays below 2³¹.
+            // Integers, so exact.
+            var rowXX = 0, rowXY = 0, rowYY = 0
             var laneXX = SIMD8<Int32>(), laneXY = SIMD8<Int32>(), laneYY = SIMD8<Int32>()
-            var i = 0
+            var i = 0, vectors = 0
             while i + 8 <= count {
                 let x = SIMD8<Int32>(widening: UnsafeRawPointer(gx + i).loadUnaligned(as: SIMD8<Int16>.self))
                 let y = SIMD8<Int32>(widening: UnsafeRawPointer(gy + i).loadUnaligned(as: SIMD8<Int16>.self))
@@ -61,8 +63,19 @@ public struct DirectionalEdges: Sendable, Equatable {
                 laneXY &+= x &* y
                 laneYY &+= y &* y
                 i += 8
+                vectors += 1
+                if vectors == 1024 || i + 8 > count {
+                    for lane in 0..<8 {
+                        rowXX += Int(laneXX[lane])
+                        rowXY += Int(laneXY[lane])
+                        rowYY += Int(laneYY[lane])
+                    }
+                    laneXX = SIMD8()
+                    laneXY = SIMD8()
+                    laneYY = SIMD8()
+                    vectors = 0
+                }
             }
-            var rowXX = Int(laneXX.wrappedSum()), rowXY = Int(laneXY.wrappedSum()), rowYY = Int(laneYY.wrappedSum())
             while i < count {
                 let x = Int(gx[i]), y = Int(gy[i])
                 rowXX += x * x
