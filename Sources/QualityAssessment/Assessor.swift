@@ -64,8 +64,8 @@ public final class Assessor {
             var probed: LayoutProbeResult?
             if let layoutProbe, let text = report.text, gate.judgedContent(report) == .document {
                 let start = timings?.begin()
-                probed = LayoutProbeResult.run(layoutProbe, on: image.luma, text: text)
-                if let start { timings!.end("probe", start) } else { probed?.milliseconds = nil }
+                probed = LayoutProbeResult.run(layoutProbe, on: image.luma, text: text, timed: start != nil)
+                if let start { timings!.end("probe", start) }
             }
             guard timings != nil else { return (report, gate.decide(report, probe: probed)) }
             let decision = timings!.measure("gate") { gate.decide(report, probe: probed) }
@@ -188,13 +188,5 @@ extension Assessor {
     /// - Throws: `ImagingError` when the input cannot be read or decoded.
     public func analysisImage(_ input: Input) throws(ImagingError) -> AnalysisImage {
         AnalysisImage(try decode(input))
-    }
-}
-
-extension Duration {
-    /// The duration in milliseconds.
-    public var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }

@@ -43,23 +43,23 @@ public struct LayoutProbeResult: Sendable, Equatable, Codable {
         self.error = error
     }
 
-    /// Runs `probe` on `plane`, a page whose text `text` describes. A probe that throws
-    /// gives a result with its error.
-    public static func run(_ probe: any TextLayoutProbe, on plane: PixelBuffer<UInt8>, text: TextObservation) -> Self {
+    /// Runs `probe` on `plane`, a page whose text `text` describes; with `timed`, the result
+    /// holds its wall time. A probe that throws gives a result with its error.
+    public static func run(_ probe: any TextLayoutProbe, on plane: PixelBuffer<UInt8>, text: TextObservation, timed: Bool = false) -> Self {
         let clock = ContinuousClock()
         let start = clock.now
+        var result: Self
         do {
             let lines = try probe.textLines(in: plane)
             let characters = lines.reduce(0.0) { $0 + Double($1.width) / (0.5 * Double(max(1, $1.height))) }
-            return Self(
+            result = Self(
                 probe: probe.name, lines: lines.count, characters: characters,
-                laidOutShare: ReadingPredictor.laidOutShare(laidOut: characters, found: text.characters),
-                milliseconds: (clock.now - start).seconds * 1000)
+                laidOutShare: ReadingPredictor.laidOutShare(laidOut: characters, found: text.characters), milliseconds: nil)
         } catch {
-            return Self(
-                probe: probe.name, lines: 0, characters: 0, laidOutShare: 0, milliseconds: (clock.now - start).seconds * 1000,
-                error: "\(error)")
+            result = Self(probe: probe.name, lines: 0, characters: 0, laidOutShare: 0, milliseconds: nil, error: "\(error)")
         }
+        if timed { result.milliseconds = (clock.now - start).milliseconds }
+        return result
     }
 }
 
@@ -167,13 +167,5 @@ public struct ReadingPredictor: Sendable, Equatable {
             }
         }
         return Prediction(accuracy: 1 / (1 + exp(-logit)), usedLayout: usedLayout, mainShortfall: shortfall)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
