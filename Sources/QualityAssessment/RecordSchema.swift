@@ -21,7 +21,7 @@ public enum RecordSchema {
             ("description", .string(
                 "One JSON object per input, in input order, as `imgquality score` and `gate` print them: an assessed image, or an input that failed with an error code.")),
             ("oneOf", .array([.object([("$ref", .string("#/$defs/assessed"))]), .object([("$ref", .string("#/$defs/failed"))])])),
-            ("$defs", .object([("assessed", assessed(registry)), ("failed", failed), ("gate", gate), ("coded", coded(codes: nil))] + detectors)),
+            ("$defs", .object([("assessed", assessed(registry)), ("failed", failed), ("gate", gate(registry)), ("coded", coded(codes: nil))] + detectors)),
         ])
     }
 
@@ -79,8 +79,9 @@ public enum RecordSchema {
         ])
     }
 
-    static var gate: JSONValue {
-        let reasons = JSONValue.array(GateReason.allCases.map { .string($0.rawValue) })
+    /// The gate's decision, its reasons those of `registry`'s photo criteria and the gate's own.
+    static func gate(_ registry: DetectorRegistry) -> JSONValue {
+        let reasons = JSONValue.array(GateReason.all(registry: registry).map { .string($0.rawValue) })
         return .object([
             ("type", .string("object")),
             ("description", .string("The quality gate's decision for text recognition.")),

@@ -10,12 +10,10 @@ import QualityMetrics
 /// `{"blur":0.8,"smudge":0.7,"exposure":0.7,"minimumPredictedAccuracy":0.6,"minimumTextContrast":12}`
 /// (the defaults come from the bundled models).
 public struct QualityPolicy: Sendable, Equatable, Codable {
-    /// Highest blur confidence that passes.
-    public var blur: Double
-    /// Highest smudge confidence that passes.
-    public var smudge: Double
-    /// Highest exposure confidence that passes.
-    public var exposure: Double
+    /// Highest confidence that passes a photo, by photo criterion (the detector's name:
+    /// `blur`, `smudge`, `exposure`, or a registered detector's). A criterion without a
+    /// value here uses its `PhotoCriterion.defaultThreshold`.
+    public var confidenceThresholds: [String: Double]
     /// Smallest predicted word accuracy (`GateDecision.predictedAccuracy`, 0–1) that passes a
     /// document; below it the reason is `predictedAccuracy`.
     public var minimumPredictedAccuracy: Double = ModelSet.bundled.threshold("minimumPredictedAccuracy", of: "text")
@@ -40,6 +38,27 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     /// default. Profiles set it, policy files do not.
     public var accuracyMapping: AccuracyMapping?
 
+    /// Highest blur confidence that passes.
+    public var blur: Double {
+        get { threshold(of: "blur") }
+        set { confidenceThresholds["blur"] = newValue }
+    }
+    /// Highest smudge confidence that passes.
+    public var smudge: Double {
+        get { threshold(of: "smudge") }
+        set { confidenceThresholds["smudge"] = newValue }
+    }
+    /// Highest exposure confidence that passes.
+    public var exposure: Double {
+        get { threshold(of: "exposure") }
+        set { confidenceThresholds["exposure"] = newValue }
+    }
+
+    /// The threshold of the built-in photo criterion `name`.
+    private func threshold(of name: String) -> Double {
+        confidenceThresholds[name] ?? DetectorRegistry.builtIn[name]?.photoCriterion?.defaultThreshold ?? .nan
+    }
+
     /// The built-in thresholds, from the bundled detector models: each model file
     /// (`Sources/QualityMetrics/Models/`) states its thresholds with the rule they were
     /// chosen by (`thresholds.<key>.rule`) and the command that chose them (`fit.command`).
@@ -62,55 +81,82 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         minimumLegibility: Double = ModelSet.bundled.threshold("minimumLegibility", of: "text"),
         minimumTextContrast: Double = ModelSet.bundled.threshold("minimumTextContrast", of: "text")
     ) {
-        self.blur = blur
-        self.smudge = smudge
-        self.exposure = exposure
+        confidenceThresholds = ["blur": blur, "smudge": smudge, "exposure": exposure]
         self.minimumLinePitch = minimumLinePitch
         self.minimumLegibility = minimumLegibility
         self.minimumTextContrast = minimumTextContrast
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let fallback = QualityPolicy.default
-        blur = try container.decodeIfPresent(Double.self, forKey: .blur) ?? fallback.blur
-        smudge = try container.decodeIfPresent(Double.self, forKey: .smudge) ?? fallback.smudge
-        exposure = try container.decodeIfPresent(Double.self, forKey: .exposure) ?? fallback.exposure
-        minimumPredictedAccuracy =
-            try container.decodeIfPresent(Double.self, forKey: .minimumPredictedAccuracy) ?? fallback.minimumPredictedAccuracy
-        minimumLinePitch = try container.decodeIfPresent(Double.self, forKey: .minimumLinePitch) ?? fallback.minimumLinePitch
-        minimumLegibility = try container.decodeIfPresent(Double.self, forKey: .minimumLegibility) ?? fallback.minimumLegibility
-        minimumTextContrast = try container.decodeIfPresent(Double.self, forKey: .minimumTextContrast) ?? fallback.minimumTextContrast
-        minimumScore = try container.decodeIfPresent(Double.self, forKey: .minimumScore) ?? fallback.minimumScore
-        content = try container.decodeIfPresent(ContentJudgement.self, forKey: .content) ?? fallback.content
+    /// The gate's own numeric keys, after the photo criteria.
+    static let ownThresholdKeys = ["minimumPredictedAccuracy", "minimumLinePitch", "minimumLegibility", "minimumTextContrast", "minimumScore"]
+
+    /// The numeric keys with the detectors of `registry`: their photo criteria, then the gate's own.
+    public static func thresholdKeys(registry: DetectorRegistry) -> [String] {
+        registry.photoCriteria.map(\.name) + ownThresholdKeys
     }
 
     /// The keys of a policy file, in the order the help lists them.
-    public static let keys = [
-        "blur", "smudge", "exposure", "minimumPredictedAccuracy", "minimumLinePitch", "minimumLegibility", "minimumTextContrast",
-        "minimumScore", "content",
-    ]
+    public static let keys = thresholdKeys(registry: .builtIn) + ["content"]
 
     /// The keys that hold a number, which `--threshold NAME=VALUE` sets.
-    public static let thresholdKeys = Array(keys.dropLast())
+    public static let thresholdKeys = thresholdKeys(registry: .builtIn)
 
-    /// Sets the threshold named by a policy key.
+    /// The numeric keys this policy takes: those of `registry` and any photo criterion it holds a value for.
+    private func thresholdKeys(registry: DetectorRegistry) -> [String] {
+        let known = Self.thresholdKeys(registry: registry)
+        return known + confidenceThresholds.keys.filter { !known.contains($0) }.sorted()
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case minimumPredictedAccuracy, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore, content
+    }
+
+    /// Reads the keys of a policy file with the built-in detectors, each optional.
+    public init(from decoder: any Decoder) throws {
+        self = QualityPolicy.default
+        let criteria = try decoder.container(keyedBy: FieldKey.self)
+        for name in Self.thresholdKeys(registry: .builtIn).prefix(while: { !Self.ownThresholdKeys.contains($0) }) {
+            if let value = try criteria.decodeIfPresent(Double.self, forKey: FieldKey(name)) { confidenceThresholds[name] = value }
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        minimumPredictedAccuracy = try container.decodeIfPresent(Double.self, forKey: .minimumPredictedAccuracy) ?? minimumPredictedAccuracy
+        minimumLinePitch = try container.decodeIfPresent(Double.self, forKey: .minimumLinePitch) ?? minimumLinePitch
+        minimumLegibility = try container.decodeIfPresent(Double.self, forKey: .minimumLegibility) ?? minimumLegibility
+        minimumTextContrast = try container.decodeIfPresent(Double.self, forKey: .minimumTextContrast) ?? minimumTextContrast
+        minimumScore = try container.decodeIfPresent(Double.self, forKey: .minimumScore) ?? minimumScore
+        content = try container.decodeIfPresent(ContentJudgement.self, forKey: .content) ?? content
+    }
+
+    /// Writes the keys of a policy file: every photo criterion's threshold, then the gate's own.
+    public func encode(to encoder: any Encoder) throws {
+        var criteria = encoder.container(keyedBy: FieldKey.self)
+        for (name, value) in confidenceThresholds.sorted(by: { $0.key < $1.key }) { try criteria.encode(value, forKey: FieldKey(name)) }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(minimumPredictedAccuracy, forKey: .minimumPredictedAccuracy)
+        try container.encode(minimumLinePitch, forKey: .minimumLinePitch)
+        try container.encode(minimumLegibility, forKey: .minimumLegibility)
+        try container.encode(minimumTextContrast, forKey: .minimumTextContrast)
+        try container.encode(minimumScore, forKey: .minimumScore)
+        try container.encode(content, forKey: .content)
+    }
+
+    /// Sets the threshold named by a policy key: a photo criterion of `registry`'s detectors
+    /// (or one the policy holds), or one of the gate's own.
     /// - Throws: `PolicyError` of kind `unknownKey` naming the known keys, or `invalid` for a
     ///   value outside its range.
-    public mutating func setThreshold(_ key: String, to value: Double) throws(PolicyError) {
+    public mutating func setThreshold(_ key: String, to value: Double, registry: DetectorRegistry = .builtIn) throws(PolicyError) {
         // Confidences and the gate score lie in 0–1 and the text minimums are sizes and levels:
         // a value outside would pass or reject every image.
+        let isCriterion = confidenceThresholds[key] != nil || registry.photoCriteria.contains { $0.name == key }
         switch key {
-        case "blur", "smudge", "exposure", "minimumPredictedAccuracy", "minimumScore":
+        case _ where isCriterion, "minimumPredictedAccuracy", "minimumScore":
             guard (0...1).contains(value) else { throw PolicyError(.invalid, "\(key) must be from 0 to 1, got \(value)") }
         case "minimumLinePitch", "minimumLegibility", "minimumTextContrast":
             guard value >= 0 else { throw PolicyError(.invalid, "\(key) must be 0 or more, got \(value)") }
         default: break
         }
         switch key {
-        case "blur": blur = value
-        case "smudge": smudge = value
-        case "exposure": exposure = value
+        case _ where isCriterion: confidenceThresholds[key] = value
         case "minimumPredictedAccuracy": minimumPredictedAccuracy = value
         case "minimumLinePitch": minimumLinePitch = value
         case "minimumLegibility": minimumLegibility = value
@@ -118,14 +164,15 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         case "minimumScore": minimumScore = value
         default:
             throw PolicyError(
-                .unknownKey, "unknown threshold \"\(key)\" (known: \(Self.thresholdKeys.joined(separator: ", ")))")
+                .unknownKey, "unknown threshold \"\(key)\" (known: \(thresholdKeys(registry: registry).joined(separator: ", ")))")
         }
     }
 
     /// Sets the keys a policy file holds, keeping the others.
+    /// - Parameter registry: the detectors whose photo criteria the file may set.
     /// - Throws: `PolicyError` when the file cannot be read, is not a JSON object of known
     ///   keys, or a value has the wrong type.
-    public mutating func update(contentsOf path: String) throws(PolicyError) {
+    public mutating func update(contentsOf path: String, registry: DetectorRegistry = .builtIn) throws(PolicyError) {
         let data: Data
         do {
             data = Data(try FileAccess.readAll(path))
@@ -135,10 +182,11 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         guard let object = try? JSONSerialization.jsonObject(with: data), let members = object as? [String: Any] else {
             throw PolicyError(.invalid, "the policy \(path) is not a JSON object such as {\"blur\":0.3}")
         }
+        let keys = thresholdKeys(registry: registry) + ["content"]
         for key in members.keys.sorted() {
-            guard Self.keys.contains(key) else {
+            guard keys.contains(key) else {
                 throw PolicyError(
-                    .unknownKey, "the policy \(path) has an unknown key \"\(key)\" (known: \(Self.keys.joined(separator: ", ")))")
+                    .unknownKey, "the policy \(path) has an unknown key \"\(key)\" (known: \(keys.joined(separator: ", ")))")
             }
             if key == "content" {
                 guard let name = members[key] as? String, let judgement = ContentJudgement(rawValue: name) else {
@@ -151,7 +199,7 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
                     throw PolicyError(.invalid, "the policy \(path): \"\(key)\" must be a number")
                 }
                 do {
-                    try setThreshold(key, to: value)
+                    try setThreshold(key, to: value, registry: registry)
                 } catch {
                     throw PolicyError(error.kind, "the policy \(path): \(error.message)")
                 }
@@ -161,9 +209,9 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
 
     /// Reads a policy file: the built-in policy with the file's keys set.
     /// - Throws: `PolicyError`.
-    public static func load(contentsOf path: String) throws(PolicyError) -> QualityPolicy {
+    public static func load(contentsOf path: String, registry: DetectorRegistry = .builtIn) throws(PolicyError) -> QualityPolicy {
         var policy = QualityPolicy.default
-        try policy.update(contentsOf: path)
+        try policy.update(contentsOf: path, registry: registry)
         return policy
     }
 }
@@ -289,82 +337,115 @@ public struct GateDecision: Sendable, Equatable, Codable {
 }
 
 /// Why the gate rejected an image: one criterion. Codes are part of the record contract.
-public enum GateReason: String, Sendable, Equatable, Codable, CaseIterable {
+///
+/// The photo criteria are the registered detectors whose observations have a
+/// `DetectorObservation.photoCriterion` (the built-in `blur`, `smudge`, `exposure`), each
+/// under its detector's name; the others are the gate's own (`predictedAccuracy`, the text
+/// minimums, `score`, `tooSmall`).
+public struct GateReason: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The code, as records write it.
+    public let rawValue: String
+    /// What the criterion measures, in words, for help texts and messages.
+    public let measure: String
+    /// What a failure means, in a few words (`blurred`, `text illegible`).
+    public let words: String
+    /// The criterion in one line, for `--help` and the README: what fails and when.
+    public let explanation: String
+    /// Whether the criterion fails above its threshold (confidences) or below it (text measures).
+    public let failsAbove: Bool
+
+    init(_ code: String, measure: String, words: String, explanation: String, failsAbove: Bool = false) {
+        rawValue = code
+        self.measure = measure
+        self.words = words
+        self.explanation = explanation
+        self.failsAbove = failsAbove
+    }
+
+    /// The photo criterion of the detector called `name`.
+    public init(_ name: String, criterion: PhotoCriterion) {
+        self.init(name, measure: criterion.measure, words: criterion.words, explanation: criterion.explanation, failsAbove: true)
+    }
+
+    /// The reason with code `rawValue`: one of the gate's own, a built-in detector's, or
+    /// (a code from a detector registered elsewhere) its bare name.
+    public init(rawValue: String) {
+        if let known = Self.allCases.first(where: { $0.rawValue == rawValue }) {
+            self = known
+        } else {
+            self.init(rawValue, measure: "\(rawValue) confidence", words: rawValue, explanation: rawValue, failsAbove: true)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static func == (a: GateReason, b: GateReason) -> Bool { a.rawValue == b.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    public var description: String { rawValue }
+
     /// A photo whose blur confidence is above the policy's `blur`.
-    case blur
+    public static let blur = Self.photo("blur")
     /// A photo whose smudge confidence is above the policy's `smudge`.
-    case smudge
+    public static let smudge = Self.photo("smudge")
     /// A photo whose exposure confidence is above the policy's `exposure`.
-    case exposure
+    public static let exposure = Self.photo("exposure")
     /// A document the recognizer is predicted to read with a word accuracy under
     /// `minimumPredictedAccuracy`; its words say which measure lowered the prediction most.
-    case predictedAccuracy
+    public static let predictedAccuracy = GateReason(
+        "predictedAccuracy", measure: "predicted accuracy", words: "predicted to read poorly",
+        explanation:
+            "a document's predicted word accuracy (the recognizer's expected word F1 from its text measures and, with a probe, its layout analysis) is under minimumPredictedAccuracy"
+    )
     /// Text whose legibility (line pitch over the blur-limited resolution) is under `minimumLegibility`.
-    case textLegibility
+    public static let textLegibility = GateReason(
+        "textLegibility", measure: "legibility", words: "text illegible",
+        explanation: "a document's legibility (line pitch over the resolution blur leaves) is under minimumLegibility")
     /// Text whose ink and paper are closer than `minimumTextContrast` levels.
-    case textContrast
+    public static let textContrast = GateReason(
+        "textContrast", measure: "ink-paper contrast", words: "faint text",
+        explanation: "a document's ink and paper are closer than minimumTextContrast levels (of 255)")
     /// Text whose lines are closer than `minimumLinePitch` full-resolution pixels.
-    case textSize
+    public static let textSize = GateReason(
+        "textSize", measure: "line pitch", words: "text too small",
+        explanation: "a document's text lines are closer than minimumLinePitch full-resolution pixels")
     /// A gate score under the policy's `minimumScore`.
-    case score
+    public static let score = GateReason(
+        "score", measure: "gate score", words: "low gate score",
+        explanation: "the gate score (0-1, every criterion together) is under minimumScore (--fail-under)")
     /// An image whose shorter side is under `QualityAnalyzer.minimumSide` pixels: too small
     /// to measure, so no detector ran.
-    case tooSmall
+    public static let tooSmall = GateReason(
+        "tooSmall", measure: "shorter side (px)", words: "image too small",
+        explanation: "the image's shorter side is under \(QualityAnalyzer.minimumSide) px (one analysis tile), too small to measure")
 
-    /// What the criterion measures, in words, for help texts and messages.
-    public var measure: String {
-        switch self {
-        case .blur: "blur confidence"
-        case .smudge: "smudge confidence"
-        case .exposure: "exposure confidence"
-        case .predictedAccuracy: "predicted accuracy"
-        case .textLegibility: "legibility"
-        case .textContrast: "ink-paper contrast"
-        case .textSize: "line pitch"
-        case .score: "gate score"
-        case .tooSmall: "shorter side (px)"
+    /// The gate's own criteria, after the photo criteria.
+    static let gateOwn: [GateReason] = [.predictedAccuracy, .textLegibility, .textContrast, .textSize, .score, .tooSmall]
+
+    /// The built-in detector `name`'s photo criterion.
+    private static func photo(_ name: String) -> GateReason {
+        guard let criterion = DetectorRegistry.builtIn[name]?.photoCriterion else {
+            preconditionFailure("the built-in \(name) detector has no photo criterion")
         }
+        return GateReason(name, criterion: criterion)
     }
 
-    /// What a failure means, in a few words (`blurred`, `text illegible`).
-    public var words: String {
-        switch self {
-        case .blur: "blurred"
-        case .smudge: "smudged lens"
-        case .exposure: "badly exposed"
-        case .predictedAccuracy: "predicted to read poorly"
-        case .textLegibility: "text illegible"
-        case .textContrast: "faint text"
-        case .textSize: "text too small"
-        case .score: "low gate score"
-        case .tooSmall: "image too small"
-        }
+    /// Every reason the gate can give with the detectors of `registry`: their photo
+    /// criteria in record order, then the gate's own.
+    public static func all(registry: DetectorRegistry) -> [GateReason] {
+        registry.photoCriteria.map { GateReason($0.name, criterion: $0.criterion) } + gateOwn
     }
 
-    /// The criterion in one line, for `--help` and the README: what fails and when.
-    public var explanation: String {
-        switch self {
-        case .blur: "a photo's blur confidence (edge width, defocus or motion) is above the policy's blur threshold"
-        case .smudge: "a photo's smudge confidence (veil, soft islands on the lens) is above the policy's smudge threshold"
-        case .exposure: "a photo's exposure confidence is above the policy's exposure threshold (underexposed or overexposed)"
-        case .predictedAccuracy:
-            "a document's predicted word accuracy (the recognizer's expected word F1 from its text measures and, with a probe, its layout analysis) is under minimumPredictedAccuracy"
-        case .textLegibility:
-            "a document's legibility (line pitch over the resolution blur leaves) is under minimumLegibility"
-        case .textContrast: "a document's ink and paper are closer than minimumTextContrast levels (of 255)"
-        case .textSize: "a document's text lines are closer than minimumLinePitch full-resolution pixels"
-        case .score: "the gate score (0-1, every criterion together) is under minimumScore (--fail-under)"
-        case .tooSmall: "the image's shorter side is under \(QualityAnalyzer.minimumSide) px (one analysis tile), too small to measure"
-        }
-    }
-
-    /// Whether the criterion fails above its threshold (confidences) or below it (text measures).
-    public var failsAbove: Bool {
-        switch self {
-        case .blur, .smudge, .exposure: true
-        case .predictedAccuracy, .textLegibility, .textContrast, .textSize, .score, .tooSmall: false
-        }
-    }
+    /// Every reason with the built-in detectors.
+    public static let allCases = all(registry: .builtIn)
 }
 
 /// One failed criterion: the value measured and the threshold it failed.
@@ -443,9 +524,11 @@ public struct QualityGate: Sendable {
     /// policy's own minimums (off by default). Smudge and photographic exposure are reported
     /// but do not decide: a dark but clean page or a softened page of large text reads well.
     ///
-    /// A photo, even one with a sign or a label in it, is judged by the blur, smudge and
-    /// exposure confidences against their thresholds. Its score multiplies one factor per
-    /// confidence, `1 − confidence` scaled to 0.5 at its threshold. A policy's `minimumScore`
+    /// A photo, even one with a sign or a label in it, is judged by the confidences of the
+    /// observations that have a photo criterion (`DetectorObservation.photoCriterion`: blur,
+    /// smudge, exposure, and any registered detector's), each against the policy's threshold
+    /// under the detector's name, else the criterion's default. Its score multiplies one
+    /// factor per confidence, `1 − confidence` scaled to 0.5 at its threshold. A policy's `minimumScore`
     /// rejects a lower score with the reason `score`.
     public func decide(_ report: QualityReport, probe: LayoutProbeResult? = nil) -> GateDecision {
         guard QualityAnalyzer.canMeasure(report.fullSize) else {
@@ -477,23 +560,14 @@ public struct QualityGate: Sendable {
             check(.textLegibility, text.legibility, policy.minimumLegibility)
             if text.linePitch > 0 { check(.textSize, text.linePitch, policy.minimumLinePitch) }
         } else {
-            if let blur = report.blur {
-                check(.blur, blur.confidence, policy.blur)
-                score *= factor(blur.confidence, threshold: policy.blur)
-            }
-            if let smudge = report.smudge {
-                check(.smudge, smudge.confidence, policy.smudge)
-                score *= factor(smudge.confidence, threshold: policy.smudge)
-            }
-            if let exposure = report.exposure {
-                let words = switch exposure.direction {
-                case .under: "underexposed"
-                case .over: "overexposed"
-                case .backlit: "backlit (subject in shadow)"
-                case .ok: GateReason.exposure.words
+            // Every observation whose kind has a photo criterion, in record order.
+            for (name, observation) in report.observations {
+                guard let criterion = type(of: observation).photoCriterion, let confidence = observation.measurement(criterion.field) else {
+                    continue
                 }
-                check(.exposure, exposure.confidence, policy.exposure, words: words)
-                score *= factor(exposure.confidence, threshold: policy.exposure)
+                let threshold = policy.confidenceThresholds[name] ?? criterion.defaultThreshold
+                check(GateReason(name, criterion: criterion), confidence, threshold, words: observation.failureWords)
+                score *= factor(confidence, threshold: threshold)
             }
         }
         score = max(0, min(1, score))

@@ -82,6 +82,11 @@ public struct BlurDetector: Detector {
 
 /// The blur detector's answer.
 public struct BlurObservation: DetectorObservation {
+    public static let photoCriterion: PhotoCriterion? = PhotoCriterion(
+        measure: "blur confidence", words: "blurred",
+        explanation: "a photo's blur confidence (edge width, defocus or motion) is above the policy's blur threshold",
+        defaultThreshold: ModelSet.bundled.threshold("blur", of: "blur"))
+
     /// 0 = clearly sharp, 1 = clearly blurred.
     public var confidence = 0.0
     public var edgeWidth = 0.0

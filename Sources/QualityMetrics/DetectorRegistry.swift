@@ -29,12 +29,15 @@ public struct AnyDetector: Sendable {
     public let descriptor: MetricDescriptor
     /// The detector itself (its configuration: models, mappings).
     public let base: any Detector
+    /// What the gate checks of its observation on photos (`DetectorObservation.photoCriterion`).
+    public let photoCriterion: PhotoCriterion?
     let run: @Sendable (AnalysisContext) -> any DetectorObservation
     let decode: @Sendable (KeyedDecodingContainer<FieldKey>, FieldKey) throws -> (any DetectorObservation)?
 
     public init<D: Detector>(_ detector: D) {
         descriptor = D.descriptor
         base = detector
+        photoCriterion = D.Observation.photoCriterion
         run = { detector.analyze($0) }
         decode = { container, key in try container.decodeIfPresent(D.Observation.self, forKey: key) }
     }
@@ -92,6 +95,11 @@ public struct DetectorRegistry: Sendable {
 
     /// The descriptors, in record order.
     public var descriptors: [MetricDescriptor] { detectors.map(\.descriptor) }
+
+    /// The detectors the gate checks on photos, each with its criterion, in record order.
+    public var photoCriteria: [(name: String, criterion: PhotoCriterion)] {
+        detectors.compactMap { detector in detector.photoCriterion.map { (detector.name, $0) } }
+    }
 
     /// The configured detector of type `D` called `D.descriptor.name`.
     /// - Precondition: the registry holds one, of that type (the built-in names always do).

@@ -291,6 +291,21 @@ struct DetailTones {
 
 /// The exposure detector's answer.
 public struct ExposureObservation: DetectorObservation {
+    public static let photoCriterion: PhotoCriterion? = PhotoCriterion(
+        measure: "exposure confidence", words: "badly exposed",
+        explanation: "a photo's exposure confidence is above the policy's exposure threshold (underexposed or overexposed)",
+        defaultThreshold: ModelSet.bundled.threshold("exposure", of: "exposure"))
+
+    /// The direction in words; nil when it is `ok` (the criterion's words then).
+    public var failureWords: String? {
+        switch direction {
+        case .under: "underexposed"
+        case .over: "overexposed"
+        case .backlit: "backlit (subject in shadow)"
+        case .ok: nil
+        }
+    }
+
     /// A numeric field, or `evidence`: the larger of the two evidences, which calibration maps.
     public func measurement(_ name: String) -> Double? {
         name == ExposureDetector.descriptor.calibration?.measure ? evidence : numericField(name)

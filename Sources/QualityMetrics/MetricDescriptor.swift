@@ -165,6 +165,39 @@ public protocol DetectorObservation: Sendable, Equatable, Codable {
     /// The numeric measurement called `name`: a numeric field, or (for a detector whose
     /// calibrated measure is derived from several fields) that measure; nil for neither.
     func measurement(_ name: String) -> Double?
+    /// What the gate checks of a photo's observation of this kind, or nil when it checks
+    /// nothing (the default): a detector with a criterion is a gate criterion under its own
+    /// name, with no other code changed.
+    static var photoCriterion: PhotoCriterion? { get }
+    /// What this observation's failure means in words, when more specific than the
+    /// criterion's (`underexposed` rather than `badly exposed`); nil by default.
+    var failureWords: String? { get }
+}
+
+/// A confidence the gate holds against a threshold on photos: it fails above it.
+///
+/// The reason and the policy key are the detector's name; the threshold is the policy's
+/// value under that key, else `defaultThreshold`.
+public struct PhotoCriterion: Sendable, Equatable {
+    /// The numeric field compared with the threshold (`confidence`).
+    public var field: String
+    /// What is compared, in words (`blur confidence`).
+    public var measure: String
+    /// What a failure means, in a few words (`blurred`).
+    public var words: String
+    /// The criterion in one line, for `--help`: what fails and when.
+    public var explanation: String
+    /// The threshold when the policy sets none (the built-in detectors' come from their
+    /// model files).
+    public var defaultThreshold: Double
+
+    public init(field: String = "confidence", measure: String, words: String, explanation: String, defaultThreshold: Double) {
+        self.field = field
+        self.measure = measure
+        self.words = words
+        self.explanation = explanation
+        self.defaultThreshold = defaultThreshold
+    }
 }
 
 /// A coding key made from a field name.
@@ -189,6 +222,10 @@ extension DetectorObservation {
     }
 
     public func measurement(_ name: String) -> Double? { numericField(name) }
+
+    public static var photoCriterion: PhotoCriterion? { nil }
+
+    public var failureWords: String? { nil }
 
     public var includesDiagnostics: Bool {
         get { true }

@@ -349,6 +349,11 @@ public struct SmudgeDetector: Detector {
 
 /// The smudge detector's answer.
 public struct SmudgeObservation: DetectorObservation {
+    public static let photoCriterion: PhotoCriterion? = PhotoCriterion(
+        measure: "smudge confidence", words: "smudged lens",
+        explanation: "a photo's smudge confidence (veil, soft islands on the lens) is above the policy's smudge threshold",
+        defaultThreshold: ModelSet.bundled.threshold("smudge", of: "smudge"))
+
     /// 0 = clean lens, 1 = clearly smudged.
     public var confidence = 0.0
     public var spectralSlope = 0.0

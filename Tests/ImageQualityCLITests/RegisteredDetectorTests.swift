@@ -11,7 +11,8 @@ import _ImagingTestSupport
 @testable import ImageQualityCLI
 
 /// A detector registered by a test and nowhere else: how dark the frame is. With no other
-/// file changed, it reaches the record, the schema, the flat formats and calibration.
+/// file changed, it reaches the record, the schema, the flat formats, calibration and the
+/// gate's photo criteria (its observation has a `photoCriterion`).
 struct Darkness: Detector {
     static let descriptor = MetricDescriptor(
         name: "darkness", meaning: "confidence that the frame is dark", direction: "defect",
@@ -32,6 +33,10 @@ struct Darkness: Detector {
 struct DarknessObservation: DetectorObservation {
     var confidence = 0.0
     var depth = 0.0
+
+    static let photoCriterion: PhotoCriterion? = PhotoCriterion(
+        measure: "darkness confidence", words: "too dark", explanation: "a photo darker than the policy's darkness threshold",
+        defaultThreshold: 0.6)
 
     static let fields: [ObservationField<Self>] = [
         .number("confidence", \.confidence, "confidence that the frame is dark", units: "probability", range: 0...1),
@@ -117,5 +122,45 @@ struct RegisteredDetectorTests {
         #expect(result.auc == 1)
         // Not a built-in detector: the report, without a profile or model to load.
         #expect(result.profile == nil && result.model == nil)
+    }
+
+    @Test func theGateHoldsItsConfidenceAgainstItsThreshold() throws {
+        // Flat frames: a dark one fails the criterion at its default threshold, 0.6.
+        let dark = try assess(20)
+        let failures = try #require(dark.image?.decision.failures)
+        let failure = try #require(failures.first { $0.reason.rawValue == "darkness" })
+        #expect(failure.measured == 235.0 / 255 && failure.threshold == 0.6)
+        #expect(failure.message == "too dark: darkness confidence 0.9216 > 0.6" && failure.reason.failsAbove)
+        #expect(try assess(128).image?.decision.failures.contains { $0.reason.rawValue == "darkness" } == false)
+
+        // The reason is in the registry's schema, and the record with it validates.
+        let withDetector = try SchemaValidator(schema: RecordSchema.scoreRecord(registry: registry).serialized)
+        #expect(withDetector.problems(dark.record.serialized) == [])
+        #expect(GateReason.all(registry: registry).map(\.rawValue).prefix(4) == ["blur", "smudge", "exposure", "darkness"])
+        #expect(!GateReason.allCases.contains { $0.rawValue == "darkness" })
+
+        // A policy sets its threshold under the detector's name, by key or from a file.
+        var policy = QualityPolicy.default
+        #expect(throws: PolicyError(.unknownKey, "unknown threshold \"darkness\" (known: \(QualityPolicy.thresholdKeys.joined(separator: ", ")))")) {
+            try policy.setThreshold("darkness", to: 0.3)
+        }
+        try policy.setThreshold("darkness", to: 0.3, registry: registry)
+        #expect(policy.confidenceThresholds["darkness"] == 0.3)
+        #expect(throws: PolicyError(.invalid, "darkness must be from 0 to 1, got 2.0")) {
+            try policy.setThreshold("darkness", to: 2, registry: registry)
+        }
+        let gate = QualityGate(policy: policy)
+        let report = try #require(try assess(128).image?.report)
+        let strict = gate.decide(report).failures.first { $0.reason.rawValue == "darkness" }
+        #expect(strict?.threshold == 0.3 && strict?.measured == 127.0 / 255)
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("darkness-policy-\(getpid()).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(#"{"darkness":0.95}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let lenient = try QualityPolicy.load(contentsOf: file, registry: registry)
+        #expect(lenient.confidenceThresholds["darkness"] == 0.95 && lenient.blur == QualityPolicy.default.blur)
+        let darkReport = try #require(dark.image?.report)
+        #expect(!QualityGate(policy: lenient).decide(darkReport).failures.contains { $0.reason.rawValue == "darkness" })
+        #expect(throws: PolicyError.self) { try QualityPolicy.load(contentsOf: file) }
     }
 }
