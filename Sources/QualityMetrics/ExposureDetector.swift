@@ -190,6 +190,10 @@ struct DetailTones {
     var brightWeight = 0.0
     static let brightFloor = 200
 
+    /// √s / 2 for every squared doubled gradient s (0…2 × 255²): √(dx² + dy²) / 2 has the
+    /// bits of √((dx/2)² + (dy/2)²), and a table read costs less than a square root.
+    static let halfRoots: [Double] = (0...(2 * 255 * 255)).map { Double($0).squareRoot() / 2 }
+
     init(_ plane: PixelBuffer<UInt8>) {
         let width = plane.width, height = plane.height, stride = plane.rowStride
         guard width >= 3, height >= 3 else { return }
@@ -206,18 +210,24 @@ struct DetailTones {
                 squares.withUnsafeMutableBufferPointer { square in
                     levels.withUnsafeMutableBufferPointer { level in
                         brightFlags.withUnsafeMutableBufferPointer { isBright in
-                            for y in 1..<(height - 1) {
-                                let above = pixels.baseAddress! + (y - 1) * stride
-                                Self.measureRow(
-                                    above: above, row: above + stride, below: above + 2 * stride, count: interior,
-                                    square: square.baseAddress!, level: level.baseAddress!, bright: isBright.baseAddress!)
-                                for i in 0..<interior {
-                                    guard square[i] > 0 else { continue }
-                                    // √(dx² + dy²) / 2 has the bits of √((dx/2)² + (dy/2)²).
-                                    let m = Double(square[i]).squareRoot() / 2
-                                    bins[Int(level[i])] += m
-                                    if isBright[i] != 0 { bright += m }
+                            Self.halfRoots.withUnsafeBufferPointer { halfRoot in
+                                let bins = bins.baseAddress!, halfRoot = halfRoot.baseAddress!
+                                let square = square.baseAddress!, level = level.baseAddress!, isBright = isBright.baseAddress!
+                                var brightSum = 0.0
+                                for y in 1..<(height - 1) {
+                                    let above = pixels.baseAddress! + (y - 1) * stride
+                                    Self.measureRow(
+                                        above: above, row: above + stride, below: above + 2 * stride, count: interior,
+                                        square: square, level: level, bright: isBright)
+                                    for i in 0..<interior {
+                                        let s = Int(square[i])
+                                        guard s > 0 else { continue }
+                                        let m = halfRoot[s]
+                                        bins[Int(level[i])] += m
+                                        if isBright[i] != 0 { brightSum += m }
+                                    }
                                 }
+                                bright = brightSum
                             }
                         }
                     }
