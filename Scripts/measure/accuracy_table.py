@@ -34,6 +34,7 @@ import numpy as np
 from PIL import Image
 
 from fit_camera import DEFECTS as CORPUS_DEFECTS
+from ladder_measure import ladder_figures, ladder_rows
 from measurelib import spearman
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -51,6 +52,7 @@ SEEN = {
     "mate-backgrounds": "sources of the camera corpus: 8 of its 11 photos are train photos (fitted), 3 test",
     "lomiri-wallpapers-16.04": "sources of the camera corpus: 10 of its 14 photos are train photos (fitted), 4 test",
     "camera": "fitted on the corpus's train photos: the exposure model and the blur and exposure thresholds (not smudge); these rows are its test photos, other source photos",
+    "distortion": "the aesthetic model is fitted on the train photos' ladders (its smoothness and colour knee chosen by cross-validation over them); these are its test photos, other source photos",
     "exif-samples": "seen: the page rule, and the exposure and smudge cues and the acceptable exposure shift, were checked on its clean photos; the EXIF flash rule came from two of them",
 }
 
@@ -214,6 +216,20 @@ def corpus_gate(table, name, rows, records):
 NOT_PHOTOS = {"umang_by_Abhishek_Mudgal.jpg"}
 
 
+def ladder_set(table, name, rows, records):
+    """The aesthetic score along the test photos' distortion ladders: the mean per-ladder
+    Spearman with −rung, beside the Laplacian variance and the mean luminance's nearness
+    to mid-grey read the same way; per kind, and pooled over scenes, in the gate column."""
+    rows = [r for r in rows if r["file"] in records and "error" not in records[r["file"]]]
+    base = {r["file"]: baselines(r["file"]) for r in rows}
+    ours = ladder_figures(rows, lambda r: records[r["file"]]["aesthetic"]["score"])
+    lap = ladder_figures(rows, lambda r: base[r["file"]]["lapvar"])
+    lum = ladder_figures(rows, lambda r: -abs(base[r["file"]]["mean"] - 128))
+    kinds = ", ".join(f"{kind} {within:.2f}" for kind, (within, _) in ours["kinds"].items())
+    table.add(name, len(rows), "mean Spearman of aesthetic.score with −rung, per ladder", ours["within"], lap["within"], lum["within"], None,
+              f"per kind: {kinds}; pooled over scenes (per kind, then the mean) {ours['pooled']:.3f}")
+
+
 def package_photos(package):
     """The photographs (JPEG files not in NOT_PHOTOS) an installed Debian package ships,
     sorted; none when it is not installed."""
@@ -238,6 +254,8 @@ def main():
     parser.add_argument("--sources", action="store_true", help="add a per-source breakdown")
     parser.add_argument("--page-corpus", metavar="DIR",
                         help="a page corpus (Scripts/corpus/make-page-corpus.sh): its held-out test documents, each read in its language")
+    parser.add_argument("--ladders", metavar="DIR",
+                        help="graded distortion ladders (Scripts/corpus/make-ladders.sh): the aesthetic score on its test photos")
     parser.add_argument("--camera-corpus", metavar="DIR",
                         help="a camera-simulator corpus (Scripts/corpus/make-camera-corpus.sh): its held-out test photos")
     args = parser.parse_args()
@@ -273,6 +291,9 @@ def main():
                          [{**r, "label": "1" if r["label"] == "1" and r["defect"] in kinds else "0"} for r in corpus], detector))
         sets.append(("camera corpus test · gate", "corpus", corpus, None))
 
+    if args.ladders:
+        sets.append(("distortion ladders test · aesthetic", "ladders", ladder_rows(args.ladders, "test"), None))
+
     if args.page_corpus:
         sets.append(("page corpus test", "pages", rows_of(os.path.join(args.page_corpus, "labels.csv"), test), None))
 
@@ -296,6 +317,8 @@ def main():
             score_set(table, name, rows, records, page_decisions)
         elif kind == "corpus":
             corpus_gate(table, name, rows, records)
+        elif kind == "ladders":
+            ladder_set(table, name, rows, records)
         else:
             photo_set(table, name, rows, records)
     print("\n".join(table.lines))

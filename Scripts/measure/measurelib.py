@@ -84,12 +84,16 @@ def write_model(path, detector, data, figures, evidence=None, mapping=None, thre
             sys.exit(f"{path} holds a model of {model.get('detector')!r}, not {detector!r}")
     r = lambda x: round(float(x), 4)
     if evidence is not None:
-        # (intercept, weights) or (intercept, weights, reference).
-        model["evidence"] = {
-            name: {"intercept": r(fitted[0]), "weights": {k: r(v) for k, v in fitted[1].items()},
-                   **({"reference": {k: r(v) for k, v in fitted[2].items()}} if len(fitted) > 2 else {})}
-            for name, fitted in evidence.items()
-        }
+        # (intercept, weights), (intercept, weights, reference) or (intercept, weights, scale).
+        def linear(fitted):
+            out = {"intercept": r(fitted[0]), "weights": {k: r(v) for k, v in fitted[1].items()}}
+            if len(fitted) > 2 and isinstance(fitted[2], dict):
+                out["reference"] = {k: r(v) for k, v in fitted[2].items()}
+            elif len(fitted) > 2:
+                out["scale"] = r(fitted[2])
+            return out
+
+        model["evidence"] = {name: linear(fitted) for name, fitted in evidence.items()}
     if mapping is not None:
         model["mapping"] = {"midpoint": r(mapping["midpoint"]), "slope": r(mapping["slope"]), "logarithmic": bool(mapping["logarithmic"])}
     if thresholds is not None:

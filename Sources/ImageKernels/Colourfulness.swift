@@ -54,6 +54,16 @@ public struct Colourfulness: Sendable, Equatable {
         sumRG = sRG; sumRG2 = sRG2; sumYB2x = sYB; sumYB2x2 = sYB2
     }
 
+    /// The length of the mean chroma (μrg, μyb) in 8-bit levels: how far the frame's average
+    /// colour is from grey, as a white-balance cast moves it (and as a sunset or a forest
+    /// does on purpose).
+    public var meanChroma: Double {
+        guard count > 0 else { return 0 }
+        let n = Double(count)
+        let meanRG = Double(sumRG) / n, meanYB = Double(sumYB2x) / n / 2
+        return (meanRG * meanRG + meanYB * meanYB).squareRoot()
+    }
+
     /// M, in the 0…~180 units of the paper (8-bit samples).
     public var value: Double {
         guard count > 0 else { return 0 }

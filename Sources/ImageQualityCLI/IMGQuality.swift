@@ -6,7 +6,7 @@ import QualityMetrics
 
 /// The `imgquality` command: its subcommands are thin shells over the libraries.
 public struct IMGQuality: AsyncParsableCommand {
-    public static let version = "0.20.0"
+    public static let version = "0.21.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "imgquality",

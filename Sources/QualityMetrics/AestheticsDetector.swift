@@ -1,26 +1,75 @@
 import ImageKernels
 import ImagingCore
 
-/// A 0–1 aesthetic score from sharpness, exposure, contrast, colourfulness, noise and
-/// a composition cue, and whether the image is a utility shot (document, receipt,
-/// screenshot, whiteboard) rather than a photograph.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A 0–1 aesthetic score that falls with every distortion a photo suffers (blur, noise,
+/// JPEG blocking, under- and over-exposure, washed-out colour, a colour cast), and whether
+/// the image is a utility shot (document, receipt, screenshot, whiteboard) rather than a
+/// photograph.
 ///
-/// The score is a fixed weighted mean of those cues (weights below), each mapped to
-/// 0–1; utility images are scored lower, as Apple's aesthetics request does. It is a
-/// heuristic stand-in for a learned model, not a judgment of taste.
+/// The score is a product of penalties, one per distortion, each a soft hinge on one
+/// measurement, fitted on graded distortion ladders of real photographs (the model file
+/// `aesthetic.json`, written by `Scripts/measure/fit_aesthetic.py`):
+/// `L = −Σ scale · softplus(intercept + weight · measure)`, and the score is the model's
+/// logistic map of L. Utility images are scored lower (× `utilityFactor`), as Apple's
+/// aesthetics request does. It judges technical quality, not taste.
 public struct AestheticsDetector: Detector {
-    public init() {}
+    /// The penalties, by name (`sharpness`, `noise`, …), each over one measure of `measures`.
+    public var penalties: [String: DetectorModel.LinearModel]
+    /// The map from L to the score.
+    public var mapping: LogisticMapping
+
+    /// How much a utility image's score is lowered: a design choice, not fitted.
+    public static let utilityFactor = 0.7
+
+    /// What the detector reads of its model: one penalty per distortion, each over its measure.
+    public static let modelRequirements = DetectorModel.Requirements(
+        evidence: [
+            "sharpness": ["logEdgeWidth"], "noise": ["logNoise"], "blocking": ["blockiness"], "underExposure": ["underEvidence"],
+            "overExposure": ["overEvidence"], "colour": ["logChromaSpread"], "cast": ["colourCast"],
+        ], mapping: true, thresholds: [])
+
+    /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
+    public init(model: DetectorModel = ModelSet.bundled["aesthetic"]) {
+        penalties = model.evidence
+        mapping = model.mapping!
+    }
 
     public static let descriptor = MetricDescriptor(
         name: "aesthetic",
         meaning: "overall aesthetic score (0 poor, 1 excellent) and whether the image is a utility shot",
         direction: "quality",
         fields: AestheticsObservation.descriptorFields,
-        cost: "the shared tile analysis and one colour pass over the analysis image; runs blur and exposure",
-        caveats: "A heuristic: it rewards technically clean, colourful, contrasty images.")
+        cost: "the shared tile analysis, one colour pass over the analysis image and one over the detail crop; runs blur and exposure",
+        caveats: "Technical quality, not taste: a soft, dark or colourless photo made so on purpose scores low. A colour cast on a scene tinted the other way first reads as less cast.")
 
-    /// Weights of sharpness, exposure, contrast, colourfulness, noise and composition.
-    public static let weights = (sharpness: 0.3, exposure: 0.2, contrast: 0.15, colour: 0.15, noise: 0.1, composition: 0.1)
+    /// The measures the penalties read, from the observations (the transforms the fit uses).
+    public static func measures(blur: BlurObservation, exposure: ExposureObservation, observation: AestheticsObservation) -> [String: Double] {
+        [
+            "logEdgeWidth": log(blur.edgeWidthMedian + 0.5),
+            "logNoise": log(observation.noise + 0.1),
+            "blockiness": observation.blockiness,
+            "underEvidence": exposure.underEvidence,
+            "overEvidence": exposure.overEvidence,
+            "logChromaSpread": log(max(0, observation.colourfulness - 0.3 * observation.colourCast) + 1),
+            "colourCast": observation.colourCast,
+        ]
+    }
+
+    /// L: minus the sum of the penalties, 0 for none.
+    public func logScore(_ measures: [String: Double]) -> Double {
+        -penalties.sorted { $0.key < $1.key }.reduce(0.0) { sum, penalty in
+            let x = penalty.value.predict { measures[$0] ?? 0 }
+            // softplus(x) = ln(1 + eˣ), written to stay finite for large x.
+            let softplus = x > 30 ? x : log1p(exp(x))
+            return sum + (penalty.value.scale ?? 1) * softplus
+        }
+    }
 
     public func analyze(_ context: AnalysisContext) -> AestheticsObservation {
         context.measured("aesthetic") {
@@ -80,14 +129,24 @@ public struct AestheticsDetector: Detector {
         let utilityEvidence = max(showsPage ? 1 : 0, document, screenshot)
         let isUtility = utilityEvidence >= 0.5
 
-        let w = Self.weights
-        var score = w.sharpness * (1 - blur.confidence) + w.exposure * (1 - exposure.confidence)
-        score += w.contrast * ramp(contrast, from: 15, to: 60) + w.colour * ramp(colourfulness, from: 5, to: 60)
-        score += w.noise * (1 - ramp(noise, from: 2, to: 10)) + w.composition * composition
-        if isUtility { score *= 0.7 }
-        return AestheticsObservation(
-            score: max(0, min(1, score)), isUtility: isUtility, contrast: contrast, colourfulness: colourfulness,
+        var observation = AestheticsObservation(
+            score: 0, isUtility: isUtility, contrast: contrast, colourfulness: colourfulness,
             noise: noise, composition: composition, utilityEvidence: utilityEvidence)
+        observation.blockiness = Self.blockiness(image)
+        observation.colourCast = measured?.meanChroma ?? 0
+        let score = mapping(logScore(Self.measures(blur: blur, exposure: exposure, observation: observation)))
+        observation.score = max(0, min(1, isUtility ? score * Self.utilityFactor : score))
+        return observation
+    }
+
+    /// JPEG blocking on the detail crop, at decode resolution: the 8-pixel grid of the file
+    /// is 8 / `detailScale` pixels there (4 after a half-size decode); 0 when that is not a
+    /// whole number of at least 2 pixels.
+    static func blockiness(_ image: AnalysisImage) -> Double {
+        let period = 8 / image.detailScale
+        let whole = period.rounded()
+        guard whole >= 2, abs(period - whole) < 0.01 else { return 0 }
+        return Blockiness.measure(image.detail, period: Int(whole))
     }
 }
 
@@ -102,6 +161,10 @@ public struct AestheticsObservation: DetectorObservation {
     public var noise = 0.0
     public var composition = 0.0
     public var utilityEvidence = 0.0
+    /// JPEG blocking at decode resolution (`Blockiness`): 0 none, 0.2 and more visible.
+    public var blockiness = 0.0
+    /// The mean chroma's length (`Colourfulness.meanChroma`): a colour cast, 0 without colour.
+    public var colourCast = 0.0
 
     public init() {}
 
@@ -129,5 +192,7 @@ public struct AestheticsObservation: DetectorObservation {
         .number("noise", \.noise, "noise σ by Immerkær's mask over the flattest quarter of tiles", units: "8-bit levels", range: 0...64),
         .number("composition", \.composition, "how near the centre of detail is to a rule-of-thirds point, 0–1", units: "score", range: 0...1),
         .number("utilityEvidence", \.utilityEvidence, "utility evidence, 0–1: 1 for a page of text found, else a bright colourless page or a screenshot's flat areas", units: "score", range: 0...1),
+        .number("blockiness", \.blockiness, "how much more the luma steps across the JPEG block grid than beside it, at decode resolution (0 none)", units: "ratio", range: 0...10),
+        .number("colourCast", \.colourCast, "length of the mean chroma (R − G, (R + G)/2 − B): how far the average colour is from grey", units: "8-bit levels", range: 0...255),
     ]
 }

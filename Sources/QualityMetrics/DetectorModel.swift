@@ -44,17 +44,27 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         /// pages that read well), against which a prediction's shortfall is put down to the
         /// measure that lowers it most.
         public var reference: [String: Double]?
+        /// Optional: how much this model's output counts where a detector adds several
+        /// (the aesthetic score's penalties); 1 when absent.
+        public var scale: Double?
 
-        public init(intercept: Double, weights: [String: Double], reference: [String: Double]? = nil) {
+        public init(intercept: Double, weights: [String: Double], reference: [String: Double]? = nil, scale: Double? = nil) {
             self.intercept = intercept
             self.weights = weights
             self.reference = reference
+            self.scale = scale
         }
 
         /// The weight of the measure called `name`; 0 for one the model does not use.
         public subscript(_ name: String) -> Double { weights[name] ?? 0 }
 
-        package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights, reference }
+        /// `intercept + Σ weights[name] · measure(name)`, added in the names' order so the
+        /// sum has the same bits in every process.
+        public func predict(_ measure: (String) -> Double) -> Double {
+            weights.sorted { $0.key < $1.key }.reduce(intercept) { $0 + $1.value * measure($1.key) }
+        }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights, reference, scale }
     }
 
     /// A default threshold and why it sits there.
@@ -173,8 +183,8 @@ public struct DetectorModel: Sendable, Equatable, Codable {
                         "\(source): evidence \"\(name)\" must weigh \(Self.list(measures)), has \(Self.list(model.weights.keys))")
                 }
             }
-            guard model.intercept.isFinite, model.weights.values.allSatisfy(\.isFinite) else {
-                throw ModelError(.invalid, "\(source): evidence \"\(name)\" has a weight that is not a finite number")
+            guard model.intercept.isFinite, model.weights.values.allSatisfy(\.isFinite), model.scale.map({ $0.isFinite && $0 >= 0 }) ?? true else {
+                throw ModelError(.invalid, "\(source): evidence \"\(name)\" has a weight that is not a finite number (or a negative scale)")
             }
             if let reference = model.reference {
                 guard Set(reference.keys) == weighed, reference.values.allSatisfy(\.isFinite) else {

@@ -14,6 +14,7 @@ public struct ModelSet: Sendable, Equatable {
 
     /// What each detector reads of its model, by detector name.
     public static let requirements: [String: DetectorModel.Requirements] = [
+        "aesthetic": AestheticsDetector.modelRequirements,
         "blur": BlurDetector.modelRequirements,
         "smudge": SmudgeDetector.modelRequirements,
         "exposure": ExposureDetector.modelRequirements,

@@ -50,7 +50,7 @@ struct ProcessTests {
     /// broken one stops every command at once with the loader's words and status 78.
     @Test func theModelFolderCanBeNamedAndABrokenOneIsSaid() throws {
         let folder = try TemporaryDirectory()
-        for name in ["blur", "exposure", "smudge", "text"] {
+        for name in ["aesthetic", "blur", "exposure", "smudge", "text"] {
             try folder.write(name + ".json", Fixtures.bytesOfRepositoryFile("Sources/QualityMetrics/Models/\(name).json"))
         }
         let good = try Binary.run(["score", Fixtures.path("jpeg/large.jpg")], environment: ["IMGQUALITY_MODELS": folder.path])
@@ -474,7 +474,7 @@ struct ProcessTests {
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.20.0")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.21.0")
     }
 
     @Test func scoreOutputValidatesAgainstThePrintedSchema() throws {

@@ -1,0 +1,58 @@
+"""How well a score follows the graded distortion ladders (Scripts/corpus/ladders.py).
+
+Within a ladder (one source photo, one distortion kind, rungs 0–5 where 0 is the clean
+reference) every rung is worse than the one before it, so a quality score should fall along
+it: a ladder's figure is the Spearman correlation of the score with −rung. Two summaries:
+
+- `within`: the mean over ladders of that correlation (does the score fall with the
+  distortion, photo by photo);
+- `pooled`: per kind, the Spearman of the score with −rung over all the kind's ladders
+  together (are the rungs comparable across scenes), then the mean over kinds.
+"""
+import csv
+import os
+from collections import defaultdict
+
+from measurelib import spearman
+
+
+def ladder_rows(folder, split=None):
+    """The rows of ladders.csv (of `split` when given), each with `file`, the absolute path."""
+    rows = []
+    for row in csv.DictReader(open(os.path.join(folder, "ladders.csv"))):
+        if split and row["split"] != split:
+            continue
+        row["file"] = os.path.abspath(os.path.join(folder, row["path"]))
+        row["level"] = int(row["level"])
+        rows.append(row)
+    return rows
+
+
+def ladder_figures(rows, value):
+    """{'within': mean per-ladder Spearman, 'pooled': mean per-kind pooled Spearman,
+    'kinds': {kind: (within, pooled)}} of `value(row)` (None rows are skipped) with −rung."""
+    ladders = defaultdict(list)
+    kinds = defaultdict(list)
+    for row in rows:
+        v = value(row)
+        if v is None:
+            continue
+        ladders[(row["source"], row["kind"])].append((row["level"], v))
+        kinds[row["kind"]].append((row["level"], v))
+    per_kind = defaultdict(list)
+    for (_, kind), points in ladders.items():
+        if len(points) >= 3:
+            rho = spearman([-p[0] for p in points], [p[1] for p in points])
+            per_kind[kind].append(0.0 if rho != rho else rho)
+    result = {}
+    for kind in sorted(kinds):
+        points = kinds[kind]
+        pooled = spearman([-p[0] for p in points], [p[1] for p in points])
+        within = sum(per_kind[kind]) / len(per_kind[kind]) if per_kind[kind] else float("nan")
+        result[kind] = (within, pooled)
+    within_all = [rho for values in per_kind.values() for rho in values]
+    return {
+        "within": sum(within_all) / len(within_all) if within_all else float("nan"),
+        "pooled": sum(p for _, p in result.values()) / len(result) if result else float("nan"),
+        "kinds": result,
+    }

@@ -1,0 +1,103 @@
+import Foundation
+import ImageCodecs
+import ImagingCore
+import Testing
+import _ImagingTestSupport
+
+@testable import QualityMetrics
+
+/// The aesthetic score along graded distortions of one scene: each rung is worse than the
+/// one before, so the score must fall, whatever the distortion.
+@Suite("Aesthetic score on distortion ladders")
+struct AestheticsTests {
+    let width = 512, height = 384
+    /// Decodes as the analyzer asks (with colour).
+    let decoder = ImageDecoder(options: QualityAnalyzer().decodeOptions())
+
+    /// A colourful scene: the photo-like luma, each region tinted by a second scene.
+    func colourScene(saturation: Double = 1) -> PixelBuffer<UInt8> {
+        let luma = Scenes.photo(width: width, height: height, seed: 21), tint = Scenes.photo(width: width, height: height, seed: 22)
+        var rgb = PixelBuffer<UInt8>(width: width, height: height, channels: 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let l = Double(luma[y * width + x]), t = Double(tint[y * width + x]) / 255
+                let chroma = (r: 60 * (t - 0.5), b: 60 * (0.5 - abs(t - 0.5) * 2))
+                let r = l + saturation * chroma.r, b = l + saturation * chroma.b
+                let g = l - saturation * (0.299 * chroma.r + 0.114 * chroma.b) / 0.587
+                for (c, v) in [r, g, b].enumerated() { rgb[x, y, c] = UInt8(max(0, min(255, v.rounded()))) }
+            }
+        }
+        return rgb
+    }
+
+    /// The score of an RGB image saved as a quality-95 JPEG.
+    func score(rgb: PixelBuffer<UInt8>) throws -> Double {
+        score(try decoder.decode(try JPEGEncoder.encode(rgb, quality: 95)))
+    }
+
+    func score(luma pixels: [Float]) -> Double {
+        let plane = Scenes.plane(pixels, width: width, height: height)
+        return QualityAnalyzer().analyze(AnalysisImage(luma: plane, fullSize: plane.size)).aesthetic!.score
+    }
+
+    func score(_ image: DecodedImage) -> Double {
+        QualityAnalyzer().analyze(AnalysisImage(image)).aesthetic!.score
+    }
+
+    func score(jpeg pixels: [Float], quality: Int) throws -> Double {
+        let bytes = try JPEGEncoder.encode(Scenes.plane(pixels, width: width, height: height), quality: quality)
+        return score(try decoder.decode(bytes))
+    }
+
+    func expectFalling(_ scores: [Double], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for (a, b) in zip(scores, scores.dropFirst()) where b >= a {
+            Issue.record("\(what): the score does not fall along the ladder: \(scores)", sourceLocation: sourceLocation)
+            return
+        }
+    }
+
+    @Test func itFallsWithDefocus() {
+        let scene = Scenes.photo(width: width, height: height, seed: 21)
+        expectFalling([0, 1, 2, 4].map { score(luma: Scenes.gaussian(scene, width: width, height: height, sigma: Float($0))) }, "defocus")
+    }
+
+    @Test func itFallsWithNoise() {
+        let scene = Scenes.photo(width: width, height: height, seed: 21)
+        let scores = [0, 3, 8, 20].map { sigma in
+            var generator = SeededGenerator(seed: 9)
+            return score(luma: scene.map { value in
+                // The sum of four uniforms, scaled to standard deviation σ.
+                let u = (0..<4).map { _ in Float.random(in: -1...1, using: &generator) }.reduce(0, +)
+                return value + Float(sigma) * u * 0.866
+            })
+        }
+        expectFalling(scores, "noise")
+    }
+
+    @Test func itFallsWithJPEGCompression() throws {
+        let scene = Scenes.photo(width: width, height: height, seed: 21)
+        expectFalling(try [95, 40, 15, 5].map { try score(jpeg: scene, quality: $0) }, "JPEG quality 95, 40, 15, 5")
+    }
+
+    @Test func itFallsWithUnderAndOverExposure() {
+        let scene = Scenes.photo(width: width, height: height, seed: 21)
+        expectFalling([0, -1, -2, -3].map { score(luma: Scenes.exposed(scene, stops: Float($0))) }, "under-exposure")
+        expectFalling([0, 1, 2, 3].map { score(luma: Scenes.exposed(scene, stops: Float($0))) }, "over-exposure")
+    }
+
+    @Test func itFallsAsColourWashesOut() throws {
+        expectFalling(try [1, 0.5, 0.2, 0].map { try score(rgb: colourScene(saturation: $0)) }, "saturation 1, 0.5, 0.2, 0")
+    }
+
+    @Test func theModelsPenaltiesAreReadFromItsFile() throws {
+        let detector = AestheticsDetector()
+        #expect(Set(detector.penalties.keys) == Set(AestheticsDetector.modelRequirements.evidence.keys))
+        // No penalty at all maps L = 0 through the map alone.
+        var none = detector
+        none.penalties = [:]
+        #expect(none.logScore(["logNoise": 3]) == 0)
+        // One penalty: scale · softplus(intercept + weight · measure).
+        none.penalties = ["noise": .init(intercept: -1, weights: ["logNoise": 2], scale: 0.5)]
+        #expect(abs(none.logScore(["logNoise": 1]) - -0.5 * log(1 + exp(1.0))) < 1e-12)
+    }
+}
