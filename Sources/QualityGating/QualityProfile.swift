@@ -212,6 +212,7 @@ extension DetectorModel {
         case "blur": analyzer.blur = BlurDetector(model: self)
         case "smudge": analyzer.smudge = SmudgeDetector(model: self)
         case "exposure": analyzer.exposure = ExposureDetector(model: self)
+        case "aesthetic": analyzer.aesthetics = AestheticsDetector(model: self)
         default: break
         }
         for (key, threshold) in thresholds.sorted(by: { $0.key < $1.key }) {

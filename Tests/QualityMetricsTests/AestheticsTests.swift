@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityGating
 import Testing
 import _ImagingTestSupport
 
@@ -99,5 +100,17 @@ struct AestheticsTests {
         // One penalty: scale · softplus(intercept + weight · measure).
         none.penalties = ["noise": .init(intercept: -1, weights: ["logNoise": 2], scale: 0.5)]
         #expect(abs(none.logScore(["logNoise": 1]) - -0.5 * log(1 + exp(1.0))) < 1e-12)
+    }
+
+    /// A model given with `--model` or held by a profile replaces the bundled one.
+    @Test func aModelPutInForceReplacesTheBundledOne() {
+        var model = ModelSet.bundled["aesthetic"]
+        model.evidence["noise"]?.scale = 0
+        var analyzer = QualityAnalyzer()
+        var policy = QualityPolicy.default
+        model.apply(to: &analyzer, policy: &policy)
+        #expect(analyzer.aesthetics.penalties["noise"]?.scale == 0)
+        #expect(QualityAnalyzer().aesthetics.penalties["noise"]?.scale == ModelSet.bundled["aesthetic"].evidence["noise"]?.scale)
+        #expect(policy == QualityPolicy.default)
     }
 }
