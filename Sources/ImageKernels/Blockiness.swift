@@ -9,7 +9,8 @@ import ImagingCore
 /// the grid's phase is the one whose mean is highest, so no offset, crop or mirroring needs
 /// to be known. A direction's blockiness is that mean over the mean of the other phases,
 /// minus 1; the measure is the mean of the two directions. Noise and texture step alike at
-/// every phase (near 0); a blocky JPEG steps more at its grid (0.2 to 1 and more).
+/// every phase (near 0); a blocky JPEG steps more at its grid (0.2 to 1 and more; at most
+/// `maximum`).
 public enum Blockiness {
     /// The blockiness of `plane` for a grid of `period` pixels (2…8); 0 for a plane under two
     /// periods in either direction, or with no step at all.
@@ -73,11 +74,17 @@ public enum Blockiness {
         return (d ^ sign) &- sign
     }
 
-    /// The highest phase mean over the mean of the others, minus 1 (0 when they are all 0).
+    /// The most a direction's blockiness can be: a plane that steps only at its grid (flat
+    /// blocks, no texture) would otherwise measure without bound.
+    public static let maximum = 100.0
+
+    /// The highest phase mean over the mean of the others, minus 1 (0 when they are all 0),
+    /// at most `maximum`.
     static func contrast(_ means: [Double]) -> Double {
         guard let peak = means.indices.max(by: { means[$0] < means[$1] }) else { return 0 }
         let others = means.indices.filter { $0 != peak }.map { means[$0] }
         let rest = others.reduce(0, +) / Double(others.count)
-        return rest > 0 ? means[peak] / rest - 1 : 0
+        guard means[peak] > 0 else { return 0 }
+        return rest > 0 ? min(maximum, means[peak] / rest - 1) : maximum
     }
 }

@@ -192,7 +192,7 @@ public struct AestheticsObservation: DetectorObservation {
         .number("noise", \.noise, "noise σ by Immerkær's mask over the flattest quarter of tiles", units: "8-bit levels", range: 0...64),
         .number("composition", \.composition, "how near the centre of detail is to a rule-of-thirds point, 0–1", units: "score", range: 0...1),
         .number("utilityEvidence", \.utilityEvidence, "utility evidence, 0–1: 1 for a page of text found, else a bright colourless page or a screenshot's flat areas", units: "score", range: 0...1),
-        .number("blockiness", \.blockiness, "how much more the luma steps across the JPEG block grid than beside it, at decode resolution (0 none)", units: "ratio", range: 0...10),
+        .number("blockiness", \.blockiness, "how much more the luma steps across the JPEG block grid than beside it, at decode resolution (0 none, at most 100)", units: "ratio", range: 0...100),
         .number("colourCast", \.colourCast, "length of the mean chroma (R − G, (R + G)/2 − B): how far the average colour is from grey", units: "8-bit levels", range: 0...255),
     ]
 }
