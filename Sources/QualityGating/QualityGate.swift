@@ -108,14 +108,14 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case minimumPredictedAccuracy, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore, content
+        case minimumPredictedAccuracy, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore, content, accuracyMapping
     }
 
     /// Reads the keys of a policy file with the built-in detectors, each optional.
     public init(from decoder: any Decoder) throws {
         self = QualityPolicy.default
         let criteria = try decoder.container(keyedBy: FieldKey.self)
-        for name in Self.thresholdKeys(registry: .builtIn).prefix(while: { !Self.ownThresholdKeys.contains($0) }) {
+        for (name, _) in DetectorRegistry.builtIn.photoCriteria {
             if let value = try criteria.decodeIfPresent(Double.self, forKey: FieldKey(name)) { confidenceThresholds[name] = value }
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -127,7 +127,8 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         content = try container.decodeIfPresent(ContentJudgement.self, forKey: .content) ?? content
     }
 
-    /// Writes the keys of a policy file: every photo criterion's threshold, then the gate's own.
+    /// Writes the keys of a policy file: every photo criterion's threshold, then the gate's
+    /// own, and a profile's accuracy mapping when it holds one (which reading leaves out).
     public func encode(to encoder: any Encoder) throws {
         var criteria = encoder.container(keyedBy: FieldKey.self)
         for (name, value) in confidenceThresholds.sorted(by: { $0.key < $1.key }) { try criteria.encode(value, forKey: FieldKey(name)) }
@@ -138,6 +139,7 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         try container.encode(minimumTextContrast, forKey: .minimumTextContrast)
         try container.encode(minimumScore, forKey: .minimumScore)
         try container.encode(content, forKey: .content)
+        try container.encodeIfPresent(accuracyMapping, forKey: .accuracyMapping)
     }
 
     /// Sets the threshold named by a policy key: a photo criterion of `registry`'s detectors

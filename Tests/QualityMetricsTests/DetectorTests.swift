@@ -335,6 +335,20 @@ struct GateTests {
         #expect(!QualityGate(policy: policy).decide(report(blur: 0.1, exposure: 0)).pass)
         #expect(QualityGate().decide(report(blur: 0.1, exposure: 0)).pass)
     }
+
+    /// A policy written as JSON reads back as the same policy: its photo criteria by name,
+    /// the gate's own keys beside them.
+    @Test func aPolicyWrittenAsJSONReadsBack() throws {
+        var policy = QualityPolicy.default
+        try policy.setThreshold("smudge", to: 0.42)
+        try policy.setThreshold("minimumTextContrast", to: 17)
+        policy.content = .photo
+        let data = try JSONEncoder().encode(policy)
+        let members = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(members["smudge"] as? Double == 0.42 && members["minimumTextContrast"] as? Double == 17 && members["content"] as? String == "photo")
+        #expect(try JSONDecoder().decode(QualityPolicy.self, from: data) == policy)
+        #expect(try JSONDecoder().decode(QualityPolicy.self, from: Data("{}".utf8)) == QualityPolicy.default)
+    }
 }
 
 @Suite("Vision-style requests")
