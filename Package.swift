@@ -61,6 +61,10 @@ let pixelSettings: [SwiftSetting] = cpu.isEmpty || cpu == "generic" ? [] : [.uns
 let libraries: [Target] = [
     // Layer 0: pixel buffers, sizes, limits, errors.
     .target(name: "ImagingCore"),
+    // Layer 0: the JSON values records, schemas and responses are written as (members in
+    // order, numbers rounded as records print them). Internal: the modules that hand out
+    // such values re-export it.
+    .target(name: "JSONSupport"),
     // Layer 1: JPEG/PNG/TIFF decoding, format sniffing, EXIF orientation.
     .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims"], swiftSettings: pixelSettings),
     // Layer 1: SIMD kernels, each with its scalar reference.
@@ -70,11 +74,11 @@ let libraries: [Target] = [
     .target(
         name: "QualityMetrics", dependencies: ["ImagingCore", "ImageCodecs", "ImageKernels"],
         resources: [.copy("Models")], swiftSettings: pixelSettings),
-    // Layer 3: the gate (policy, decisions with reasons), profiles, the JSON values records are written as.
+    // Layer 3: the gate (policy, decisions with reasons), profiles.
     .target(name: "QualityGating", dependencies: ["QualityMetrics", "ImageCodecs", "ImagingCore"]),
     // Layer 3: the assessment pipeline above the gate (decode once, analyse, gate), the record
     // and its schema, Vision-style requests, and the batch engine.
-    .target(name: "QualityAssessment", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
+    .target(name: "QualityAssessment", dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "JSONSupport"]),
     // Layer 4: reports a person reads: the contact sheet, SVG plots, thumbnails from decoded
     // pixels, number formatting and command quoting, shared with the calibration report.
     .target(
@@ -90,7 +94,9 @@ let libraries: [Target] = [
     // Layer 1: the TextRecognizer seam, its conformance checks, a fake, and the command backend.
     .target(name: "TextRecognition", dependencies: ["ImagingCore"]),
     // Layer 4: the gated flow: assess, then recognize what passes.
-    .target(name: "GatedRecognition", dependencies: ["TextRecognition", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore"]),
+    .target(
+        name: "GatedRecognition",
+        dependencies: ["TextRecognition", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "JSONSupport"]),
     // Layer 4: the Tesseract backend (libtesseract's C API).
     .target(name: "TesseractBackend", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CTesseract"]),
     // Layer 5: the command line, a thin shell over the libraries.
@@ -98,7 +104,7 @@ let libraries: [Target] = [
         name: "ImageQualityCLI",
         dependencies: [
             "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityAssessment", "QualityReports", "QualityCalibration",
-            "TextRecognition", "GatedRecognition", "TesseractBackend", "_CImagingShims",
+            "TextRecognition", "GatedRecognition", "TesseractBackend", "JSONSupport", "_CImagingShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(
@@ -119,7 +125,7 @@ let tests: [Target] = [
         dependencies: ["QualityCalibration", "QualityReports", "QualityAssessment", "QualityGating", "QualityMetrics", "_ImagingTestSupport"]),
     .testTarget(
         name: "QualityGatingTests",
-        dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+        dependencies: ["QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "JSONSupport", "_ImagingTestSupport"]),
     .testTarget(name: "QualityReportsTests", dependencies: ["QualityReports", "_ImagingTestSupport"]),
     .testTarget(
         name: "QualityAssessmentTests",

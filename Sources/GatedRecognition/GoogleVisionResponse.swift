@@ -1,5 +1,6 @@
 import Foundation
 import ImagingCore
+@_exported import JSONSupport
 import QualityGating
 import TextRecognition
 

@@ -1,4 +1,5 @@
 import ImagingCore
+import JSONSupport
 import QualityAssessment
 import QualityGating
 import QualityMetrics

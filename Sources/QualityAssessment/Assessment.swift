@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagingCore
+@_exported import JSONSupport
 import QualityGating
 import QualityMetrics
 

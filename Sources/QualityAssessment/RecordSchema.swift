@@ -1,5 +1,6 @@
 import ImageCodecs
 import ImagingCore
+import JSONSupport
 import QualityGating
 import QualityMetrics
 

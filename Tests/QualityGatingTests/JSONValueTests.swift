@@ -1,5 +1,5 @@
 import Foundation
-import QualityGating
+import JSONSupport
 import Testing
 
 @Suite("JSON values")
