@@ -52,6 +52,8 @@ SEEN = {
     "mate-backgrounds": "sources of the camera corpus: 8 of its 11 photos are train photos (fitted), 3 test",
     "lomiri-wallpapers-16.04": "sources of the camera corpus: 10 of its 14 photos are train photos (fitted), 4 test",
     "camera": "fitted on the corpus's train photos: the exposure model and the blur and exposure thresholds (not smudge); these rows are its test photos, other source photos",
+    "Datasets/blur · aesthetic": "the aesthetic model is not fitted on it (ladders only): across scenes, the blurred test images against the clean ones",
+    "Datasets/exposure · aesthetic": "the aesthetic model is not fitted on it (ladders only): across scenes, the badly exposed test images against the clean ones",
     "distortion": "the aesthetic model is fitted on the train photos' ladders (its smoothness and colour knee chosen by cross-validation over them); these are its test photos, other source photos",
     "exif-samples": "seen: the page rule, and the exposure and smudge cues and the acceptable exposure shift, were checked on its clean photos; the EXIF flash rule came from two of them",
 }
@@ -111,7 +113,7 @@ class Table:
                       "|---|---|---|---|---|---|---|---|---|"]
 
     def add(self, name, n, measure, value, lap, lum, pixels, gate):
-        self.lines.append(f"| {name} | {n} | {measure} | **{fmt(value)}** | {fmt(lap)} | {fmt(lum)} | {fmt(pixels)} | {gate} | {SEEN.get(name.split(' ')[0], '')} |")
+        self.lines.append(f"| {name} | {n} | {measure} | **{fmt(value)}** | {fmt(lap)} | {fmt(lum)} | {fmt(pixels)} | {gate} | {SEEN.get(name, SEEN.get(name.split(' ')[0], ''))} |")
 
 
 def binary_set(table, name, rows, records, detector, sources):
@@ -230,6 +232,17 @@ def ladder_set(table, name, rows, records):
               f"per kind: {kinds}; pooled over scenes (per kind, then the mean) {ours['pooled']:.3f}")
 
 
+def aesthetic_across(table, name, rows, records):
+    """Whether the aesthetic score ranks a set's defective images (another scene's, mostly)
+    below its clean ones: the AUC of −aesthetic.score for the binary labels."""
+    rows = [r for r in rows if r["file"] in records and "aesthetic" in records[r["file"]]]
+    labels = [int(r["label"]) for r in rows]
+    base = [baselines(r["file"]) for r in rows]
+    value = auc([-records[r["file"]]["aesthetic"]["score"] for r in rows], labels)
+    table.add(name, len(rows), "AUC of −aesthetic.score (defective below clean)", value,
+              auc([-b["lapvar"] for b in base], labels), auc([abs(b["mean"] - 128) for b in base], labels), None, "—")
+
+
 def package_photos(package):
     """The photographs (JPEG files not in NOT_PHOTOS) an installed Debian package ships,
     sorted; none when it is not installed."""
@@ -293,6 +306,9 @@ def main():
 
     if args.ladders:
         sets.append(("distortion ladders test · aesthetic", "ladders", ladder_rows(args.ladders, "test"), None))
+        for detector in ("blur", "exposure"):
+            sets.append((f"Datasets/{detector} · aesthetic", "aesthetic",
+                         rows_of(os.path.join(ROOT, "Datasets", detector, "labels.csv"), test), None))
 
     if args.page_corpus:
         sets.append(("page corpus test", "pages", rows_of(os.path.join(args.page_corpus, "labels.csv"), test), None))
@@ -319,6 +335,8 @@ def main():
             corpus_gate(table, name, rows, records)
         elif kind == "ladders":
             ladder_set(table, name, rows, records)
+        elif kind == "aesthetic":
+            aesthetic_across(table, name, rows, records)
         else:
             photo_set(table, name, rows, records)
     print("\n".join(table.lines))

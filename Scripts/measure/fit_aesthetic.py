@@ -14,7 +14,7 @@ with the measures (the same transforms in `AestheticsDetector`):
 
 | penalty | measure m | from |
 |---|---|---|
-| sharpness | ln(blur.edgeWidthMedian + 0.5) | wide edges |
+| sharpness | ln(blur.edgeWidth + 0.5) | wide edges where the image is sharpest |
 | noise | ln(aesthetic.noise + 0.1) | sensor noise |
 | blocking | aesthetic.blockiness | JPEG blocks |
 | underExposure, overExposure | exposure.underEvidence, overEvidence | exposure |
@@ -23,16 +23,18 @@ with the measures (the same transforms in `AestheticsDetector`):
 
 Each penalty is a soft hinge: flat on the good side of a knee, rising with slope `c` past it,
 its smoothness `s` shared. The fit minimises a ranking loss on the train photos' ladders
-(for every two rungs of one ladder, the milder should score higher), from several starts.
-The smoothness, and whether the colour penalty's knee is fitted or held at a quantile of the
-clean photos' colour (so that a distortion that adds colour, as over-exposure does, earns
-nothing), are chosen by cross-validation over the train photos (folds by photo). The test
+(for every two rungs of one ladder, the milder should score higher; and, at half weight, as
+many pairs of one kind's rungs two or more apart on different photos, so scores compare
+across scenes), from several starts. The smoothness, and whether the colour penalty's knee is
+fitted or held at a quantile of the clean photos' colour (so that a distortion that adds
+colour, as over-exposure does, earns nothing), are chosen by cross-validation over the train
+photos (folds by photo), on the mean of the within-ladder and pooled figures. The test
 photos are scored once, at the end. The logistic map puts the clean photos and the first rung
 (label 1) against the fourth and fifth (label 0), so 0.5 lies between them; it does not
 change the order.
 
-Figures written to the model: `cvWithin` (the chosen variant's cross-validated mean
-per-ladder Spearman), `trainWithin`, `testWithin`, `testPooled` and each kind's test
+Figures written to the model: `cvWithin` and `cvPooled` (the chosen variant's
+cross-validated figures), `trainWithin`, `testWithin`, `testPooled` and each kind's test
 `within` (ladder_measure.py says what they are).
 """
 import argparse
@@ -54,7 +56,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # Penalty → (measure name in the model, how it is read from a record, direction: +1 when a
 # larger value is worse, −1 when a smaller one is).
 PENALTIES = {
-    "sharpness": ("logEdgeWidth", lambda r: math.log(r["blur"]["edgeWidthMedian"] + 0.5), 1),
+    "sharpness": ("logEdgeWidth", lambda r: math.log(r["blur"]["edgeWidth"] + 0.5), 1),
     "noise": ("logNoise", lambda r: math.log(r["aesthetic"]["noise"] + 0.1), 1),
     "blocking": ("blockiness", lambda r: r["aesthetic"]["blockiness"], 1),
     "underExposure": ("underEvidence", lambda r: r["exposure"]["underEvidence"], 1),
@@ -65,6 +67,7 @@ PENALTIES = {
 }
 NAMES = list(PENALTIES)
 TAU = 0.05      # the ranking loss's temperature on the log score
+CROSS = 0.5     # the weight of pairs across photos (a kind's rungs two or more apart)
 RIDGE = 1e-4    # on the fitted parameters (log slopes, knees), standardised units
 STARTS = 4      # random starts per fit
 
@@ -101,18 +104,35 @@ class Fit:
         files = sorted({r["file"] for r in rows})
         self.standardise(records, files, sorted({r["file"] for r in rows if r["level"] == 0}))
         u = {f: self.u(np.array([PENALTIES[k][1](records[f]) for k in NAMES])) for f in files}
-        good, bad = [], []
+        good, bad, weight = [], [], []
         for rungs in ladders(rows).values():
             for a, b in itertools.combinations(rungs, 2):
                 if a["level"] != b["level"]:
                     g, w = (a, b) if a["level"] < b["level"] else (b, a)
                     good.append(u[g["file"]])
                     bad.append(u[w["file"]])
-        good, bad = np.array(good), np.array(bad)
+                    weight.append(1.0)
+        # As many pairs again across photos, drawn per kind, so rungs compare across scenes.
+        draw = np.random.default_rng(3)
+        by_kind = {}
+        for r in rows:
+            by_kind.setdefault(r["kind"], []).append(r)
+        per_kind = len(good) // len(by_kind)
+        for kind in sorted(by_kind):
+            members = by_kind[kind]
+            for _ in range(per_kind):
+                a, b = members[draw.integers(len(members))], members[draw.integers(len(members))]
+                if a["source"] == b["source"] or abs(a["level"] - b["level"]) < 2:
+                    continue
+                g, w = (a, b) if a["level"] < b["level"] else (b, a)
+                good.append(u[g["file"]])
+                bad.append(u[w["file"]])
+                weight.append(CROSS)
+        good, bad, weight = np.array(good), np.array(bad), np.array(weight)
 
         def loss(theta):
             d = (self.log_score(theta, good) - self.log_score(theta, bad)) / TAU
-            return np.mean(np.logaddexp(0, -d)) + RIDGE * np.sum(theta ** 2)
+            return np.sum(weight * np.logaddexp(0, -d)) / weight.sum() + RIDGE * np.sum(theta ** 2)
 
         rng = np.random.default_rng(20261127)
         best = None
@@ -179,16 +199,20 @@ def main():
     # Cross-validation over the train photos, folds by photo.
     sources = sorted({r["source"] for r in train})
     fold_of = {s: i % args.folds for i, s in enumerate(sources)}
-    variants = [(s, q) for s in (2.0, 4.0, 8.0) for q in (None, 0.75, 0.9)]
-    cv = {}
+    variants = [(s, q) for s in (2.0, 4.0) for q in (None, 0.75)]
+    cv, cv_within, cv_pooled = {}, {}, {}
     for smoothness, quantile in variants:
-        figures = []
+        held_out = []
         for k in range(args.folds):
             fit = Fit(smoothness, quantile).fit(records, [r for r in train if fold_of[r["source"]] != k])
-            figures.append(within(fit, records, [r for r in train if fold_of[r["source"]] == k])["within"])
-        cv[(smoothness, quantile)] = float(np.mean(figures))
+            held_out.append(within(fit, records, [r for r in train if fold_of[r["source"]] == k]))
+        key = (smoothness, quantile)
+        cv_within[key] = float(np.mean([f["within"] for f in held_out]))
+        cv_pooled[key] = float(np.mean([f["pooled"] for f in held_out]))
+        # Falling along each ladder and comparable across scenes count alike.
+        cv[key] = (cv_within[key] + cv_pooled[key]) / 2
         print(f"smoothness {smoothness}, colour knee {'fitted' if quantile is None else f'clean p{quantile * 100:.0f}'}: "
-              f"cross-validated within-ladder Spearman {cv[(smoothness, quantile)]:.3f}", flush=True)
+              f"cross-validated within {cv_within[key]:.3f}, pooled {cv_pooled[key]:.3f}", flush=True)
     smoothness, quantile = max(cv, key=cv.get)
 
     fit = Fit(smoothness, quantile).fit(records, train)
@@ -202,7 +226,8 @@ def main():
     intercept, (slope,) = fit_logistic(x[:, None], y)
     mapping = {"midpoint": -intercept / slope, "slope": slope, "logarithmic": False}
 
-    figures = {"cvWithin": cv[(smoothness, quantile)], "trainWithin": on_train["within"], "testWithin": on_test["within"],
+    figures = {"cvWithin": cv_within[(smoothness, quantile)], "cvPooled": cv_pooled[(smoothness, quantile)],
+               "trainWithin": on_train["within"], "testWithin": on_test["within"],
                "testPooled": on_test["pooled"]}
     for kind, (rho, _) in on_test["kinds"].items():
         figures[f"testWithin.{kind}"] = rho

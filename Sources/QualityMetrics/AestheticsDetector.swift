@@ -51,7 +51,7 @@ public struct AestheticsDetector: Detector {
     /// The measures the penalties read, from the observations (the transforms the fit uses).
     public static func measures(blur: BlurObservation, exposure: ExposureObservation, observation: AestheticsObservation) -> [String: Double] {
         [
-            "logEdgeWidth": log(blur.edgeWidthMedian + 0.5),
+            "logEdgeWidth": log(blur.edgeWidth + 0.5),
             "logNoise": log(observation.noise + 0.1),
             "blockiness": observation.blockiness,
             "underEvidence": exposure.underEvidence,

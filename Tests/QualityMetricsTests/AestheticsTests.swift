@@ -62,6 +62,13 @@ struct AestheticsTests {
         expectFalling([0, 1, 2, 4].map { score(luma: Scenes.gaussian(scene, width: width, height: height, sigma: Float($0))) }, "defocus")
     }
 
+    /// Comparable across scenes: a sharp scene scores above another scene blurred.
+    @Test func aSharpSceneOutscoresAnotherSceneBlurred() {
+        let sharp = Scenes.photo(width: width, height: height, seed: 31)
+        let blurred = Scenes.gaussian(Scenes.photo(width: width, height: height, seed: 32), width: width, height: height, sigma: 3)
+        #expect(score(luma: sharp) > score(luma: blurred))
+    }
+
     @Test func itFallsWithNoise() {
         let scene = Scenes.photo(width: width, height: height, seed: 21)
         let scores = [0, 3, 8, 20].map { sigma in
