@@ -252,6 +252,20 @@ def discover_sources():
     return kept, excluded
 
 
+def select_sources(sources, ids):
+    """The sources named in `ids` (comma-separated; all when empty), in discovery order.
+    Exits naming any unknown id, or when there is no source at all."""
+    if ids:
+        want = [x for x in ids.split(",") if x]
+        unknown = sorted(set(want) - {s["id"] for s in sources})
+        if unknown:
+            sys.exit("unknown source ids: " + ", ".join(unknown))
+        sources = [s for s in sources if s["id"] in want]
+    if not sources:
+        sys.exit("no source photographs found: install the packages (see make-camera-corpus.sh)")
+    return sources
+
+
 def split_of(source_id):
     """train/test by a hash of the source id alone: every variant of a photo shares its split,
     and the split does not move with --seed."""
@@ -934,14 +948,7 @@ def main():
         return
     if not args.out:
         sys.exit("--out is required")
-    if args.sources:
-        want = [x for x in args.sources.split(",") if x]
-        unknown = sorted(set(want) - {s["id"] for s in sources})
-        if unknown:
-            sys.exit("unknown source ids: " + ", ".join(unknown))
-        sources = [s for s in sources if s["id"] in want]
-    if not sources:
-        sys.exit("no source photographs found: install the packages (see make-camera-corpus.sh)")
+    sources = select_sources(sources, args.sources)
 
     for s in sources:
         s["stats"] = source_stats(load_source(s["path"]))

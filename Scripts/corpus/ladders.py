@@ -164,14 +164,7 @@ def main():
         sys.exit("--long-side >= 64 and --jobs >= 1")
 
     sources, _ = cam.discover_sources()
-    if args.sources:
-        want = [x for x in args.sources.split(",") if x]
-        unknown = sorted(set(want) - {s["id"] for s in sources})
-        if unknown:
-            sys.exit("unknown source ids: " + ", ".join(unknown))
-        sources = [s for s in sources if s["id"] in want]
-    if not sources:
-        sys.exit("no source photographs found: install the packages (see make-camera-corpus.sh)")
+    sources = cam.select_sources(sources, args.sources)
     for s in sources:
         s["split"] = cam.split_of(s["id"])
 

@@ -19,9 +19,7 @@ OUT="${XDG_CACHE_HOME:-$HOME/.cache}/imgquality/camera-corpus"
 # The packages whose photographs are used (camera.py lists every file it keeps or skips:
 # camera.py --list-sources). ukui-wallpapers, gnome-backgrounds, sway-backgrounds and
 # lomiri-wallpapers were looked at too and ship no photograph, so they are not installed.
-required=(plasma-workspace-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds)
-
-install_packages "${required[@]}"
+install_packages "${CAMERA_PACKAGES[@]}"
 
 ensure_venv
 

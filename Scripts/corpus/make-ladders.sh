@@ -9,9 +9,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 . "$ROOT/Scripts/corpus/setup.sh"
 OUT="${XDG_CACHE_HOME:-$HOME/.cache}/imgquality/ladders"
 
-required=(plasma-workspace-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds)
-
-install_packages "${required[@]}"
+install_packages "${CAMERA_PACKAGES[@]}"
 
 ensure_venv
 

@@ -1,9 +1,12 @@
-# Sourced by the corpus scripts (make-camera-corpus.sh, make-page-corpus.sh): installs the
+# Sourced by the corpus scripts (make-camera-corpus.sh, make-ladders.sh, make-page-corpus.sh): installs the
 # Debian packages a corpus needs and the pinned Python venv both generators share.
 # Expects ROOT (the repository root); defines HERE and VENV.
 
 HERE="$ROOT/Scripts/corpus"
 VENV="$ROOT/.venv-corpus"
+
+# The Debian packages whose photographs the camera corpus and the ladders are made from.
+CAMERA_PACKAGES=(plasma-workspace-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds)
 
 # Installs every package named that is not installed yet, after one apt-get update.
 install_packages() {

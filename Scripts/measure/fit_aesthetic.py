@@ -49,7 +49,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ladder_measure import ladder_figures, ladder_rows
-from measurelib import MODELS, load_records, write_model
+from measurelib import MODELS, fit_logistic, load_records, write_model
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -222,7 +222,6 @@ def main():
     labelled = [(scores[r["file"]], 1 if r["level"] <= 1 else 0) for r in train if r["level"] <= 1 or r["level"] >= 4]
     x = np.array([v for v, _ in labelled])
     y = np.array([label for _, label in labelled], float)
-    from measurelib import fit_logistic
     intercept, (slope,) = fit_logistic(x[:, None], y)
     mapping = {"midpoint": -intercept / slope, "slope": slope, "logarithmic": False}
 

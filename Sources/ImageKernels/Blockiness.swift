@@ -31,7 +31,7 @@ public enum Blockiness {
                 for v in 0..<vectors {
                     let a = SIMD8<Int32>(widening: UnsafeRawPointer(row + 8 * v).loadUnaligned(as: SIMD8<UInt8>.self))
                     let b = SIMD8<Int32>(widening: UnsafeRawPointer(row + 8 * v + 1).loadUnaligned(as: SIMD8<UInt8>.self))
-                    sums &+= absolute(a &- b)
+                    sums &+= (a &- b).magnitudes
                 }
                 for lane in 0..<8 {
                     across[lane] += Int64(sums[lane])
@@ -44,7 +44,7 @@ public enum Blockiness {
                 while x + 8 <= width {
                     let a = SIMD8<Int32>(widening: UnsafeRawPointer(row + x).loadUnaligned(as: SIMD8<UInt8>.self))
                     let b = SIMD8<Int32>(widening: UnsafeRawPointer(below + x).loadUnaligned(as: SIMD8<UInt8>.self))
-                    rowSum &+= absolute(a &- b)
+                    rowSum &+= (a &- b).magnitudes
                     x += 8
                 }
                 var total = Int64(rowSum.wrappedSum())
@@ -65,13 +65,6 @@ public enum Blockiness {
         let horizontal = contrast(zip(acrossPhases, acrossCounts).map { $1 > 0 ? $0 / $1 : 0 })
         let vertical = contrast(zip(down.map(Double.init), downCounts).map { $1 > 0 ? $0 / $1 : 0 })
         return (horizontal + vertical) / 2
-    }
-
-    /// |d| lane by lane, in arithmetic that stays in vector registers (a masked select does not).
-    @inline(__always)
-    static func absolute(_ d: SIMD8<Int32>) -> SIMD8<Int32> {
-        let sign = d &>> 31
-        return (d ^ sign) &- sign
     }
 
     /// The most a direction's blockiness can be: a plane that steps only at its grid (flat

@@ -108,10 +108,7 @@ func simdMoments(_ values: UnsafePointer<Int16>, count: Int) -> Moments {
             let v = SIMD8<Int32>(widening: raw.loadUnaligned(fromByteOffset: i * 2, as: SIMD8<Int16>.self))
             s &+= v
             q &+= v &* v
-            // |v| without a lane mask (Swift lowers SIMD masks lane by lane here):
-            // the sign spread over the lane is 0 or −1, and (v ^ sign) − sign = |v|.
-            let sign = v &>> 31
-            a &+= (v ^ sign) &- sign
+            a &+= v.magnitudes
             i += 8
             blocks += 1
         }

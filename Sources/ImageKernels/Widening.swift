@@ -26,3 +26,13 @@ extension SIMD16 where Scalar == Int16 {
         self.init(lowHalf: SIMD8<Int16>(truncatingIfNeeded: bytes.lowHalf), highHalf: SIMD8<Int16>(truncatingIfNeeded: bytes.highHalf))
     }
 }
+
+extension SIMD8 where Scalar == Int32 {
+    /// |v| lane by lane, without a lane mask (Swift lowers SIMD masks and selects lane by
+    /// lane): the sign spread over a lane is 0 or −1, and (v ^ sign) − sign = |v|.
+    @inlinable @inline(__always)
+    public var magnitudes: SIMD8<Int32> {
+        let sign = self &>> 31
+        return (self ^ sign) &- sign
+    }
+}

@@ -233,8 +233,7 @@ struct VeilAnalysis {
                             }
                             let laplacian = 4 &* load(row + bx) &- load(row + bx - 1) &- load(row + bx + 1)
                                 &- load(row + bx - blockColumns) &- load(row + bx + blockColumns)
-                            let sign = laplacian &>> 31
-                            lanes &+= (laplacian ^ sign) &- sign
+                            lanes &+= laplacian.magnitudes
                             bx += 8
                         }
                         total += Int(lanes.wrappedSum())
