@@ -1,7 +1,8 @@
 """Graded distortion ladders: each source photograph of the camera corpus (Debian's wallpaper
 packages), rendered clean by a good camera, then through the same camera at five growing
 strengths of each distortion a photo suffers: sensor noise, defocus, camera shake, JPEG
-compression, under- and over-exposure, washed-out colour and a white-balance cast.
+compression, under- and over-exposure, washed-out colour and a white-balance cast; and the
+same photo rendered in black and white, as a photographer may choose to (a clean scene).
 
 Usage: ladders.py --out DIR [--seed N] [--long-side PX] [--jobs J] [--sources IDS]
 (normally run through Scripts/corpus/make-ladders.sh). Scripts/corpus/README.md says what
@@ -54,10 +55,14 @@ RUNGS = {
     "jpeg": [60, 40, 25, 15, 8],                   # JPEG quality instead of 95
     "under": [-0.75, -1.5, -2.25, -3.0, -4.0],     # EV
     "over": [0.5, 1.0, 1.5, 2.0, 2.75],            # EV
-    "desaturate": [0.7, 0.45, 0.25, 0.1, 0.0],     # saturation kept, in linear light
+    "desaturate": [0.7, 0.5, 0.35, 0.22, 0.12],    # saturation kept, in linear light (never 0: see below)
     "cast": [0.15, 0.3, 0.5, 0.75, 1.0],           # white-balance error: log2 of the red/blue gain ratio
 }
 KINDS = list(RUNGS)
+# Scenes shot that way on purpose, one per photo, level 0 and no rungs: a black-and-white
+# photo is a choice, not washed-out colour, so the desaturation ladder stops short of grey and
+# the fit ranks each monochrome rendering with the clean photos (ladder_measure.intent_rows).
+INTENT = {"monochrome": 0.0}   # saturation kept
 LENGTH_KINDS = ("defocus", "motion")
 
 
@@ -96,7 +101,11 @@ def rung(s, sid, kind, level, seed, scale):
     key = (seed, "ladders", sid, kind, level)
     noise_rng = ds.rng_for(seed, "ladders", sid, "sensor")   # the same photons on every rung
     ev, gain, quality, strength = 0.0, 1.0, QUALITY, 0.0
-    if level > 0:
+    if kind in INTENT:
+        strength = INTENT[kind]
+        y = cam.luminance(s)[:, :, None]
+        s = (y + strength * (s - y)).astype(np.float32)
+    elif level > 0:
         strength = RUNGS[kind][level - 1]
         if kind == "noise":
             gain = cam.gain_for_snr(strength, FULL_WELL, READ_NOISE)
@@ -145,6 +154,13 @@ def source_task(args):
                 f.write(data)
             rows.append(dict(path=rel, source=src["id"], split=src["split"], kind=kind, level=level,
                              strength=strength * scale if kind in LENGTH_KINDS else strength, width=w, height=h))
+    for kind in INTENT:
+        data, strength, png = rung(s, src["id"], kind, 0, seed, scale)
+        rel = f"images/{src['id']}_{kind}.{'png' if png else 'jpg'}"
+        with open(os.path.join(out, rel), "wb") as f:
+            f.write(data)
+        rows.append(dict(path=rel, source=src["id"], split=src["split"], kind=kind, level=0, strength=strength,
+                         width=w, height=h))
     return src["id"], rows, time.time() - t0
 
 
@@ -191,7 +207,7 @@ def main():
         wr.writerow(COLUMNS)
         for r in rows:
             wr.writerow([f"{r[c]:.6g}" if isinstance(r[c], float) else r[c] for c in COLUMNS])
-    manifest = dict(generator=GENERATOR, seed=args.seed, long_side=args.long_side, rungs=RUNGS,
+    manifest = dict(generator=GENERATOR, seed=args.seed, long_side=args.long_side, rungs=RUNGS, intent=INTENT,
                     sources=[s["id"] for s in sources], packages={p: ds.deb_version(p) for p in cam.PACKAGES},
                     tools=cam.tool_versions(), ladders=len(sources) * len(KINDS),
                     images=len({r["path"] for r in rows}))

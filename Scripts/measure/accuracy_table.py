@@ -34,7 +34,7 @@ import numpy as np
 from PIL import Image
 
 from fit_camera import DEFECTS as CORPUS_DEFECTS
-from ladder_measure import ladder_figures, ladder_rows
+from ladder_measure import INTENT_KINDS, intent_auc, ladder_figures, ladder_rows
 from measurelib import spearman
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -221,15 +221,20 @@ NOT_PHOTOS = {"umang_by_Abhishek_Mudgal.jpg"}
 def ladder_set(table, name, rows, records):
     """The aesthetic score along the test photos' distortion ladders: the mean per-ladder
     Spearman with −rung, beside the Laplacian variance and the mean luminance's nearness
-    to mid-grey read the same way; per kind, and pooled over scenes, in the gate column."""
+    to mid-grey read the same way; per kind, pooled over scenes, and the photos in black and
+    white against the fourth and fifth rungs, in the gate column."""
     rows = [r for r in rows if r["file"] in records and "error" not in records[r["file"]]]
+    intent = [r for r in rows if r["kind"] in INTENT_KINDS]
+    rows = [r for r in rows if r["kind"] not in INTENT_KINDS]
     base = {r["file"]: baselines(r["file"]) for r in rows}
     ours = ladder_figures(rows, lambda r: records[r["file"]]["aesthetic"]["score"])
     lap = ladder_figures(rows, lambda r: base[r["file"]]["lapvar"])
     lum = ladder_figures(rows, lambda r: -abs(base[r["file"]]["mean"] - 128))
     kinds = ", ".join(f"{kind} {within:.2f}" for kind, (within, _) in ours["kinds"].items())
+    monochrome = intent_auc(intent, rows, lambda r: records[r["file"]]["aesthetic"]["score"])
     table.add(name, len(rows), "mean Spearman of aesthetic.score with −rung, per ladder", ours["within"], lap["within"], lum["within"], None,
-              f"per kind: {kinds}; pooled over scenes (per kind, then the mean) {ours['pooled']:.3f}")
+              f"per kind: {kinds}; pooled over scenes (per kind, then the mean) {ours['pooled']:.3f}; "
+              f"the {len(intent)} photos in black and white above the fourth and fifth rungs: AUC {monochrome:.3f}")
 
 
 def aesthetic_across(table, name, rows, records):
@@ -305,7 +310,8 @@ def main():
         sets.append(("camera corpus test · gate", "corpus", corpus, None))
 
     if args.ladders:
-        sets.append(("distortion ladders test · aesthetic", "ladders", ladder_rows(args.ladders, "test"), None))
+        sets.append(("distortion ladders test · aesthetic", "ladders",
+                     ladder_rows(args.ladders, "test") + ladder_rows(args.ladders, "test", intent=True), None))
         for detector in ("blur", "exposure"):
             sets.append((f"Datasets/{detector} · aesthetic", "aesthetic",
                          rows_of(os.path.join(ROOT, "Datasets", detector, "labels.csv"), test), None))

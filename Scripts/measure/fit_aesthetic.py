@@ -25,17 +25,18 @@ Each penalty is a soft hinge: flat on the good side of a knee, rising with slope
 its smoothness `s` shared. The fit minimises a ranking loss on the train photos' ladders
 (for every two rungs of one ladder, the milder should score higher; and, at half weight, as
 many pairs of one kind's rungs two or more apart on different photos, so scores compare
-across scenes), from several starts. The smoothness, and whether the colour penalty's knee is
+across scenes; and as many again putting a photo rendered in black and white, a clean scene,
+above rungs two and up of any photo), from several starts. The smoothness, and whether the colour penalty's knee is
 fitted or held at a quantile of the clean photos' colour (so that a distortion that adds
 colour, as over-exposure does, earns nothing), are chosen by cross-validation over the train
-photos (folds by photo), on the mean of the within-ladder and pooled figures. The test
+photos (folds by photo), on the mean of the within-ladder, pooled and monochrome figures. The test
 photos are scored once, at the end. The logistic map puts the clean photos and the first rung
 (label 1) against the fourth and fifth (label 0), so 0.5 lies between them; it does not
 change the order.
 
-Figures written to the model: `cvWithin` and `cvPooled` (the chosen variant's
-cross-validated figures), `trainWithin`, `testWithin`, `testPooled` and each kind's test
-`within` (ladder_measure.py says what they are).
+Figures written to the model: `cvWithin`, `cvPooled` and `cvMonochrome` (the chosen
+variant's cross-validated figures), `trainWithin`, `testWithin`, `testPooled`,
+`testMonochrome` and each kind's test `within` (ladder_measure.py says what they are).
 """
 import argparse
 import itertools
@@ -48,7 +49,7 @@ import sys
 import numpy as np
 from scipy.optimize import minimize
 
-from ladder_measure import ladder_figures, ladder_rows
+from ladder_measure import intent_auc, ladder_figures, ladder_rows
 from measurelib import MODELS, fit_logistic, load_records, write_model
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -100,8 +101,8 @@ class Fit:
         s = self.smoothness
         return -(c * np.logaddexp(0, s * (u - t)) / s).sum(axis=1)
 
-    def fit(self, records, rows):
-        files = sorted({r["file"] for r in rows})
+    def fit(self, records, rows, intent):
+        files = sorted({r["file"] for r in rows + intent})
         self.standardise(records, files, sorted({r["file"] for r in rows if r["level"] == 0}))
         u = {f: self.u(np.array([PENALTIES[k][1](records[f]) for k in NAMES])) for f in files}
         good, bad, weight = [], [], []
@@ -128,6 +129,14 @@ class Fit:
                 good.append(u[g["file"]])
                 bad.append(u[w["file"]])
                 weight.append(CROSS)
+        # As many pairs again putting a photo in black and white (a clean scene) above any
+        # photo's rungs two and up, so that no colour penalty reads a choice as a defect.
+        worse = [r for r in rows if r["level"] >= 2]
+        for _ in range(per_kind if intent else 0):
+            a, b = intent[draw.integers(len(intent))], worse[draw.integers(len(worse))]
+            good.append(u[a["file"]])
+            bad.append(u[b["file"]])
+            weight.append(CROSS)
         good, bad, weight = np.array(good), np.array(bad), np.array(weight)
 
         def loss(theta):
@@ -168,9 +177,11 @@ def ladders(rows):
     return by
 
 
-def within(fit, records, rows):
-    scores = fit.scores(records, sorted({r["file"] for r in rows}))
-    return ladder_figures(rows, lambda r: scores[r["file"]])
+def within(fit, records, rows, intent):
+    scores = fit.scores(records, sorted({r["file"] for r in rows + intent}))
+    figures = ladder_figures(rows, lambda r: scores[r["file"]])
+    figures["intent"] = intent_auc(intent, rows, lambda r: scores[r["file"]])
+    return figures
 
 
 def main():
@@ -183,40 +194,48 @@ def main():
     args = parser.parse_args()
 
     rows = ladder_rows(args.ladders)
+    intent = ladder_rows(args.ladders, intent=True)
     if args.records:
         records = load_records(args.records)
     else:
-        files = sorted({r["file"] for r in rows})
+        files = sorted({r["file"] for r in rows + intent})
         run = subprocess.run([args.imgquality, "score", "--jobs", "2", "--format", "jsonl", "-"],
                              input="\n".join(files) + "\n", capture_output=True, text=True)
         records = {os.path.abspath(json.loads(line)["path"]): json.loads(line) for line in run.stdout.splitlines()}
-    missing = [r["path"] for r in rows if r["file"] not in records or "error" in records[r["file"]]]
+    missing = [r["path"] for r in rows + intent if r["file"] not in records or "error" in records[r["file"]]]
     if missing:
         sys.exit(f"{len(missing)} ladder images have no record, e.g. {missing[0]}")
     train = [r for r in rows if r["split"] == "train"]
     test = [r for r in rows if r["split"] == "test"]
+    intent_train = [r for r in intent if r["split"] == "train"]
+    intent_test = [r for r in intent if r["split"] == "test"]
 
     # Cross-validation over the train photos, folds by photo.
     sources = sorted({r["source"] for r in train})
     fold_of = {s: i % args.folds for i, s in enumerate(sources)}
     variants = [(s, q) for s in (2.0, 4.0) for q in (None, 0.75)]
-    cv, cv_within, cv_pooled = {}, {}, {}
+    cv, cv_within, cv_pooled, cv_intent = {}, {}, {}, {}
     for smoothness, quantile in variants:
         held_out = []
         for k in range(args.folds):
-            fit = Fit(smoothness, quantile).fit(records, [r for r in train if fold_of[r["source"]] != k])
-            held_out.append(within(fit, records, [r for r in train if fold_of[r["source"]] == k]))
+            fit = Fit(smoothness, quantile).fit(records, [r for r in train if fold_of[r["source"]] != k],
+                                                [r for r in intent_train if fold_of[r["source"]] != k])
+            held_out.append(within(fit, records, [r for r in train if fold_of[r["source"]] == k],
+                                   [r for r in intent_train if fold_of[r["source"]] == k]))
         key = (smoothness, quantile)
         cv_within[key] = float(np.mean([f["within"] for f in held_out]))
         cv_pooled[key] = float(np.mean([f["pooled"] for f in held_out]))
-        # Falling along each ladder and comparable across scenes count alike.
-        cv[key] = (cv_within[key] + cv_pooled[key]) / 2
+        cv_intent[key] = float(np.mean([f["intent"] for f in held_out]))
+        # Falling along each ladder, comparable across scenes, and black and white as clean
+        # count alike.
+        cv[key] = (cv_within[key] + cv_pooled[key] + cv_intent[key]) / 3
         print(f"smoothness {smoothness}, colour knee {'fitted' if quantile is None else f'clean p{quantile * 100:.0f}'}: "
-              f"cross-validated within {cv_within[key]:.3f}, pooled {cv_pooled[key]:.3f}", flush=True)
+              f"cross-validated within {cv_within[key]:.3f}, pooled {cv_pooled[key]:.3f}, "
+              f"monochrome {cv_intent[key]:.3f}", flush=True)
     smoothness, quantile = max(cv, key=cv.get)
 
-    fit = Fit(smoothness, quantile).fit(records, train)
-    on_train, on_test = within(fit, records, train), within(fit, records, test)
+    fit = Fit(smoothness, quantile).fit(records, train, intent_train)
+    on_train, on_test = within(fit, records, train, intent_train), within(fit, records, test, intent_test)
     # The map: clean and first rungs against fourth and fifth, on the train photos.
     scores = fit.scores(records, sorted({r["file"] for r in train}))
     labelled = [(scores[r["file"]], 1 if r["level"] <= 1 else 0) for r in train if r["level"] <= 1 or r["level"] >= 4]
@@ -226,8 +245,9 @@ def main():
     mapping = {"midpoint": -intercept / slope, "slope": slope, "logarithmic": False}
 
     figures = {"cvWithin": cv_within[(smoothness, quantile)], "cvPooled": cv_pooled[(smoothness, quantile)],
+               "cvMonochrome": cv_intent[(smoothness, quantile)],
                "trainWithin": on_train["within"], "testWithin": on_test["within"],
-               "testPooled": on_test["pooled"]}
+               "testPooled": on_test["pooled"], "testMonochrome": on_test["intent"]}
     for kind, (rho, _) in on_test["kinds"].items():
         figures[f"testWithin.{kind}"] = rho
     choice = f"smoothness {smoothness}, colour knee {'fitted' if quantile is None else f'at the clean photos p{quantile * 100:.0f}'}"

@@ -8,19 +8,30 @@ it: a ladder's figure is the Spearman correlation of the score with −rung. Two
   distortion, photo by photo);
 - `pooled`: per kind, the Spearman of the score with −rung over all the kind's ladders
   together (are the rungs comparable across scenes), then the mean over kinds.
+
+Beside the ladders, each photo's intent renderings (ladders.py's INTENT: the photo in black
+and white) are clean scenes with no rungs: `intent_auc` says whether a score ranks them above
+the ladders' fourth and fifth rungs, as it should rank a clean photo.
 """
 import csv
 import os
 from collections import defaultdict
 
-from measurelib import spearman
+from measurelib import auc, spearman
 
 
-def ladder_rows(folder, split=None):
-    """The rows of ladders.csv (of `split` when given), each with `file`, the absolute path."""
+# The kinds of ladders.csv that are clean intent renderings, not ladders (ladders.py's INTENT).
+INTENT_KINDS = ("monochrome",)
+
+
+def ladder_rows(folder, split=None, intent=False):
+    """The rows of ladders.csv (of `split` when given), each with `file`, the absolute path:
+    the ladders' rungs, or with `intent` the intent renderings."""
     rows = []
     for row in csv.DictReader(open(os.path.join(folder, "ladders.csv"))):
         if split and row["split"] != split:
+            continue
+        if (row["kind"] in INTENT_KINDS) != intent:
             continue
         row["file"] = os.path.abspath(os.path.join(folder, row["path"]))
         row["level"] = int(row["level"])
@@ -56,3 +67,9 @@ def ladder_figures(rows, value):
         "pooled": sum(p for _, p in result.values()) / len(result) if result else float("nan"),
         "kinds": result,
     }
+
+
+def intent_auc(intent, rows, value):
+    """The AUC of `value` for the intent renderings over the ladders' fourth and fifth rungs
+    (every kind, every photo of `rows`): 1 when every black-and-white photo outranks them."""
+    return auc([value(r) for r in intent], [value(r) for r in rows if r["level"] >= 4])
