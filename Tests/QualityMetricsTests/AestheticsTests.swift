@@ -94,7 +94,16 @@ struct AestheticsTests {
     }
 
     @Test func itFallsAsColourWashesOut() throws {
-        expectFalling(try [1, 0.5, 0.2, 0].map { try score(rgb: colourScene(saturation: $0)) }, "saturation 1, 0.5, 0.2, 0")
+        expectFalling(try [1, 0.5, 0.25, 0.12].map { try score(rgb: colourScene(saturation: $0)) }, "saturation 1, 0.5, 0.25, 0.12")
+    }
+
+    /// Black and white is a photographer's choice, not washed-out colour: the scene in grey
+    /// stays on the clean side of the score's midpoint (0.5 lies between the ladders' clean
+    /// photos and first rungs and their fourth and fifth), a little below the scene in colour.
+    @Test func aBlackAndWhitePhotoScoresWithTheCleanOnes() throws {
+        let grey = try score(rgb: colourScene(saturation: 0)), colour = try score(rgb: colourScene())
+        #expect(grey > 0.5)
+        #expect(colour - grey < 0.2)
     }
 
     @Test func theModelsPenaltiesAreReadFromItsFile() throws {
