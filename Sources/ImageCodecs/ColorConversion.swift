@@ -52,6 +52,22 @@ enum ColorMath<Sample: FixedWidthInteger & UnsignedInteger & Sendable> {
         return (c &* k &+ full / 2) / full
     }
 
+    /// Sixteen bytes as 32-bit lanes, and back (the low byte of each): built from four-lane
+    /// conversions, which inline, where the sixteen-lane generic ones stay a call per vector.
+    @inline(__always)
+    static func widened(_ v: SIMD16<UInt8>) -> SIMD16<UInt32> {
+        SIMD16(
+            lowHalf: SIMD8(lowHalf: SIMD4(truncatingIfNeeded: v.lowHalf.lowHalf), highHalf: SIMD4(truncatingIfNeeded: v.lowHalf.highHalf)),
+            highHalf: SIMD8(lowHalf: SIMD4(truncatingIfNeeded: v.highHalf.lowHalf), highHalf: SIMD4(truncatingIfNeeded: v.highHalf.highHalf)))
+    }
+
+    @inline(__always)
+    static func narrowed(_ v: SIMD16<UInt32>) -> SIMD16<UInt8> {
+        SIMD16(
+            lowHalf: SIMD8(lowHalf: SIMD4(truncatingIfNeeded: v.lowHalf.lowHalf), highHalf: SIMD4(truncatingIfNeeded: v.lowHalf.highHalf)),
+            highHalf: SIMD8(lowHalf: SIMD4(truncatingIfNeeded: v.highHalf.lowHalf), highHalf: SIMD4(truncatingIfNeeded: v.highHalf.highHalf)))
+    }
+
     /// Luma of the leading pixels of a row of 8-bit RGB, sixteen at a time (`rgbLanes`), with
     /// the integer arithmetic of `lumaOf` in 32 bits.
     /// Returns how many pixels it did, a multiple of 16; the caller does the rest.
@@ -60,9 +76,8 @@ enum ColorMath<Sample: FixedWidthInteger & UnsignedInteger & Sendable> {
         var x = 0
         while x + 16 <= width {
             let (r, g, b) = rgbLanes(row + 3 * x)
-            let y = (19595 &* SIMD16<UInt32>(truncatingIfNeeded: r) &+ 38470 &* SIMD16<UInt32>(truncatingIfNeeded: g)
-                &+ 7471 &* SIMD16<UInt32>(truncatingIfNeeded: b) &+ 32768) &>> 16
-            (out + x).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: y), as: SIMD16<UInt8>.self)
+            let y = (19595 &* widened(r) &+ 38470 &* widened(g) &+ 7471 &* widened(b) &+ 32768) &>> 16
+            (out + x).storeBytes(of: narrowed(y), as: SIMD16<UInt8>.self)
             x += 16
         }
         return x

@@ -35,4 +35,13 @@ extension SIMD8 where Scalar == Int32 {
         let sign = self &>> 31
         return (self ^ sign) &- sign
     }
+
+    /// The lane-wise least of `a` and `b`, without a lane mask (`pointwiseMin` is a generic
+    /// call per vector): b + ((a − b) & the sign of a − b). Exact where a − b does not wrap,
+    /// as for pixel values and their sums.
+    @inlinable @inline(__always)
+    public static func minimum(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> {
+        let difference = a &- b
+        return b &+ (difference & (difference &>> 31))
+    }
 }

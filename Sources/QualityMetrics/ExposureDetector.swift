@@ -260,9 +260,8 @@ struct DetailTones {
             let sum = a0 &+ b0 &+ c0 &+ a1 &+ b1 &+ c1 &+ a2 &+ b2 &+ c2
             // (sum + 4) / 9 as a multiply and shift, exact for sums up to 9 × 255.
             UnsafeMutableRawPointer(level + i).storeBytes(of: ((sum &+ 4) &* 7282) &>> 16, as: SIMD8<Int32>.self)
-            let darkest = pointwiseMin(
-                pointwiseMin(pointwiseMin(a0, b0), pointwiseMin(c0, a1)),
-                pointwiseMin(pointwiseMin(b1, c1), pointwiseMin(a2, pointwiseMin(b2, c2))))
+            let least = SIMD8<Int32>.minimum
+            let darkest = least(least(least(a0, b0), least(c0, a1)), least(least(b1, c1), least(a2, least(b2, c2))))
             // −1 where darkest > brightFloor (the difference's sign bit), 0 elsewhere.
             let isBright = (Int32(brightFloor) &- darkest) &>> 31
             UnsafeMutableRawPointer(bright + i).storeBytes(of: isBright, as: SIMD8<Int32>.self)

@@ -209,10 +209,20 @@ public enum TextFinder {
     static func connectedMarks(_ mask: [UInt8], value: UInt8, width: Int, height: Int) -> [Mark] {
         // Runs of set pixels, row by row, left to right.
         let pattern = UInt64(value) &* 0x0101_0101_0101_0101
-        var runStart: [Int32] = [], runEnd: [Int32] = [], rowFirstRun = [Int](repeating: 0, count: height + 1)
+        // The runs' first and last columns, in buffers grown by doubling (an array's append
+        // checks its storage is unshared at every run).
+        var capacity = max(256, width * height / 64)
+        var runStart = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        var runEnd = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        defer {
+            runStart.deallocate()
+            runEnd.deallocate()
+        }
+        var runCount = 0
+        var rowFirstRun = [Int](repeating: 0, count: height + 1)
         mask.withUnsafeBufferPointer { pixels in
             for y in 0..<height {
-                rowFirstRun[y] = runStart.count
+                rowFirstRun[y] = runCount
                 let row = pixels.baseAddress! + y * width
                 var x = 0
                 while x < width {
@@ -243,13 +253,22 @@ public enum TextFinder {
                         x += 8
                     }
                     while x < width && row[x] == value { x += 1 }
-                    runStart.append(Int32(start))
-                    runEnd.append(Int32(x - 1))
+                    if runCount == capacity {
+                        let larger = 2 * capacity
+                        let starts = UnsafeMutablePointer<Int32>.allocate(capacity: larger), ends = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
+                        starts.moveInitialize(from: runStart, count: runCount)
+                        ends.moveInitialize(from: runEnd, count: runCount)
+                        runStart.deallocate()
+                        runEnd.deallocate()
+                        (runStart, runEnd, capacity) = (starts, ends, larger)
+                    }
+                    runStart[runCount] = Int32(start)
+                    runEnd[runCount] = Int32(x - 1)
+                    runCount += 1
                 }
             }
-            rowFirstRun[height] = runStart.count
+            rowFirstRun[height] = runCount
         }
-        let runCount = runStart.count
         guard runCount > 0 else { return [] }
         let parent = UnsafeMutablePointer<Int32>.allocate(capacity: runCount)
         defer { parent.deallocate() }
@@ -278,8 +297,14 @@ public enum TextFinder {
                 }
             }
         }
-        var markOfRoot = [Int32](repeating: -1, count: runCount)
-        var marks: [Mark] = []
+        // Each root's mark, numbered by its first run; at most one mark per run, so the marks
+        // are gathered in a buffer of that size and copied out once.
+        let markOfRoot = UnsafeMutablePointer<Int32>.allocate(capacity: runCount)
+        markOfRoot.initialize(repeating: -1, count: runCount)
+        defer { markOfRoot.deallocate() }
+        let marks = UnsafeMutablePointer<Mark>.allocate(capacity: runCount)
+        defer { marks.deallocate() }
+        var markCount = 0
         for y in 0..<height {
             for i in rowFirstRun[y]..<rowFirstRun[y + 1] {
                 let root = Int(find(Int32(i)))
@@ -292,12 +317,13 @@ public enum TextFinder {
                     marks[m].pixels += length
                     marks[m].runs += 1
                 } else {
-                    markOfRoot[root] = Int32(marks.count)
-                    marks.append(Mark(minX: runStart[i], minY: Int32(y), maxX: runEnd[i], maxY: Int32(y), pixels: length, runs: 1))
+                    markOfRoot[root] = Int32(markCount)
+                    (marks + markCount).initialize(to: Mark(minX: runStart[i], minY: Int32(y), maxX: runEnd[i], maxY: Int32(y), pixels: length, runs: 1))
+                    markCount += 1
                 }
             }
         }
-        return marks
+        return Array(UnsafeBufferPointer(start: marks, count: markCount))
     }
 
     /// Whether a mark has a character's proportions.

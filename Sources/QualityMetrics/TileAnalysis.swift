@@ -96,6 +96,58 @@ public struct TileAnalysis: Sendable {
     }
 }
 
+/// `percentile(_:_:)` of `values` sorted, found by selection instead of a sort (the two order
+/// statistics it reads are exact, so the value is the same); `values` is left reordered.
+/// - Precondition: no NaN among `values`.
+func percentile(selecting values: inout [Double], _ fraction: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let position = fraction * Double(values.count - 1)
+    let low = Int(position.rounded(.down)), high = min(values.count - 1, low + 1)
+    let weight = position - Double(low)
+    return values.withUnsafeMutableBufferPointer { v in
+        select(low, in: v)
+        // Everything after `low` is at least v[low]: the next order statistic is their least.
+        var next = v[low]
+        if high > low {
+            next = v[high]
+            for i in (high + 1)..<v.count where v[i] < next { next = v[i] }
+        }
+        return v[low] * (1 - weight) + next * weight
+    }
+}
+
+/// Reorders `v` so that `v[k]` holds the value a sort would put there, with no larger value
+/// before it and no smaller one after it (quickselect, median-of-three pivots, Hoare partition).
+private func select(_ k: Int, in v: UnsafeMutableBufferPointer<Double>) {
+    var left = 0, right = v.count - 1
+    while right > left {
+        let middle = left + (right - left) / 2
+        // The median of the first, middle and last as the pivot, left in the middle.
+        if v[middle] < v[left] { v.swapAt(middle, left) }
+        if v[right] < v[left] { v.swapAt(right, left) }
+        if v[right] < v[middle] { v.swapAt(right, middle) }
+        let pivot = v[middle]
+        var i = left, j = right
+        while i <= j {
+            while v[i] < pivot { i += 1 }
+            while pivot < v[j] { j -= 1 }
+            if i <= j {
+                v.swapAt(i, j)
+                i += 1
+                j -= 1
+            }
+        }
+        // Now v[left...j] ≤ pivot ≤ v[i...right], and anything between equals the pivot.
+        if k <= j {
+            right = j
+        } else if k >= i {
+            left = i
+        } else {
+            return
+        }
+    }
+}
+
 /// The value at `fraction` of a sorted array, linearly interpolated.
 func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
     guard !sorted.isEmpty else { return 0 }

@@ -176,8 +176,7 @@ struct VeilAnalysis {
                 }
             }
         }
-        deviations.sort()
-        localContrast = deviations.isEmpty ? 0 : percentile(deviations, 0.9)
+        localContrast = percentile(selecting: &deviations, 0.9)
         halo = Self.halo(luma: luma, darkest: darkest)
     }
 

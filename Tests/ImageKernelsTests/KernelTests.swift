@@ -375,3 +375,18 @@ struct FlushBoundaryTests {
         }
     }
 }
+
+@Suite("Lane helpers against the standard library")
+struct LaneHelperTests {
+    /// `minimum` and `magnitudes` give what `pointwiseMin` and `abs` give, over pixel values
+    /// and the sums and differences the kernels feed them.
+    @Test func minimumAndMagnitudesMatchTheirDefinitions() {
+        var generator = SeededGenerator(seed: 12)
+        for _ in 0..<1_000 {
+            let a = SIMD8<Int32>((0..<8).map { _ in Int32(generator.next() % 4_591) - 2_295 })
+            let b = SIMD8<Int32>((0..<8).map { _ in Int32(generator.next() % 4_591) - 2_295 })
+            #expect(SIMD8<Int32>.minimum(a, b) == pointwiseMin(a, b))
+            #expect(a.magnitudes == SIMD8<Int32>((0..<8).map { abs(a[$0]) }))
+        }
+    }
+}

@@ -84,6 +84,22 @@ struct VeilTests {
         }
     }
 
+    /// The percentile found by selection is the sorted array's, to the bit: runs of equal
+    /// values, one value, two, and every fraction from 0 to 1.
+    @Test func aPercentileBySelectionIsTheSortedOnes() {
+        var generator = SeededGenerator(seed: 41)
+        for count in [1, 2, 3, 7, 64, 1_000, 12_288] {
+            // Few distinct levels, so equal values meet the pivot.
+            let values = (0..<count).map { _ in Double(generator.next() % 23) / 7 }
+            let sorted = values.sorted()
+            for fraction in [0, 0.02, 0.05, 0.1, 0.5, 0.9, 0.98, 1] {
+                var scratch = values
+                #expect(percentile(selecting: &scratch, fraction) == percentile(sorted, fraction), "\(count) values, \(fraction)")
+                #expect(scratch.sorted() == sorted)
+            }
+        }
+    }
+
     @Test func aStrongerVeilLiftsTheBlacksAndTakesContrastAway() {
         let scene = Scenes.photo(width: width, height: height, seed: 21)
         let strengths = [0, 0.1, 0.2, 0.4, 0.6]
