@@ -88,11 +88,12 @@ public enum TextFinder {
         guard width >= 3 * minimumCharacterHeight, height >= 2 * minimumCharacterHeight else { return Result() }
         let radius = max(8, max(width, height) / 96)
         let ink = inkMask(plane, radius: radius)
+        let inkMarks = connectedMarks(ink, width: width, height: height)
         var lines: [(box: PixelRect, characters: [Mark])] = []
         var found: Set<Polarity> = []
         var candidates = 0
-        for (polarity, value) in [(Polarity.dark, darkInk), (.light, lightInk)] {
-            let marks = connectedMarks(ink, value: value, width: width, height: height).filter { isCharacter($0, planeHeight: height) }
+        for (polarity, all) in [(Polarity.dark, inkMarks.dark), (.light, inkMarks.light)] {
+            let marks = all.filter { isCharacter($0, planeHeight: height) }
             let chains = textLines(marks)
             if !chains.isEmpty {
                 found.insert(polarity)
@@ -134,8 +135,7 @@ public enum TextFinder {
     /// below or above the mean of a (2·radius + 1)² box.
     static func inkMask(_ plane: PixelBuffer<UInt8>, radius: Int) -> [UInt8] {
         let width = plane.width, height = plane.height, stride = plane.rowStride
-        var ink = [UInt8](repeating: 0, count: width * height)
-        guard width > 0, height > 0 else { return ink }
+        guard width > 0, height > 0 else { return [] }
         // Column sums over the vertical window, updated row by row; a running sum across
         // them. Unsafe buffers: this loop visits every pixel of a plane of up to 4 MP.
         let columns = UnsafeMutablePointer<Int32>.allocate(capacity: 3 * width)
@@ -145,8 +145,9 @@ public enum TextFinder {
         let sums = columns + width, spans = columns + 2 * width
         for x in 0..<width { spans[x] = Int32(min(width - 1, x + radius) - max(0, x - radius) + 1) }
         let margin = Int32(Self.margin)
-        plane.withUnsafeBufferPointer { samples in
-            ink.withUnsafeMutableBufferPointer { mask in
+        // Every pixel of the mask is written below, so it starts uninitialised.
+        return [UInt8](unsafeUninitializedCapacity: width * height) { mask, initialized in
+            plane.withUnsafeBufferPointer { samples in
                 do {
                     let base = samples.baseAddress!
                     var top = 0, bottom = -1  // rows currently summed: top...bottom
@@ -200,43 +201,42 @@ public enum TextFinder {
                     }
                 }
             }
+            initialized = width * height
         }
-        return ink
     }
 
     /// The 8-connected components of the pixels of `mask` equal to `value`, labelled run by
     /// run with union–find, in the order of their first run (top to bottom, left to right).
     static func connectedMarks(_ mask: [UInt8], value: UInt8, width: Int, height: Int) -> [Mark] {
-        // Runs of set pixels, row by row, left to right.
-        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
-        // The runs' first and last columns, in buffers grown by doubling (an array's append
-        // checks its storage is unshared at every run).
-        var capacity = max(256, width * height / 64)
-        var runStart = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-        var runEnd = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-        defer {
-            runStart.deallocate()
-            runEnd.deallocate()
-        }
-        var runCount = 0
-        var rowFirstRun = [Int](repeating: 0, count: height + 1)
+        let both = connectedMarks(mask, width: width, height: height)
+        return value == darkInk ? both.dark : value == lightInk ? both.light : []
+    }
+
+    /// The marks of dark and of light ink (`connectedMarks(_:value:width:height:)` of each), from
+    /// one scan of the mask.
+    static func connectedMarks(_ mask: [UInt8], width: Int, height: Int) -> (dark: [Mark], light: [Mark]) {
+        let dark = Runs(rows: height, capacity: max(256, width * height / 64))
+        let light = Runs(rows: height, capacity: max(256, width * height / 64))
+        // Runs of one ink value, row by row, left to right.
+        let anyInk = UInt64(darkInk | lightInk) &* 0x0101_0101_0101_0101
         mask.withUnsafeBufferPointer { pixels in
             for y in 0..<height {
-                rowFirstRun[y] = runCount
+                dark.rowFirst[y] = dark.count
+                light.rowFirst[y] = light.count
                 let row = pixels.baseAddress! + y * width
                 var x = 0
                 while x < width {
-                    // Skip to the first of the next eight pixels that holds `value`, eight at a
-                    // time: mask values are single bits, so a word without the bit holds none.
+                    // Skip to the first of the next eight pixels that holds ink, eight at a time.
                     if x + 8 <= width {
-                        let word = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self).littleEndian & pattern
+                        let word = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self).littleEndian & anyInk
                         if word == 0 {
                             x += 8
                             continue
                         }
                         x += word.trailingZeroBitCount / 8
                     }
-                    guard row[x] == value else {
+                    let value = row[x]
+                    guard value != 0 else {
                         x += 1
                         continue
                     }
@@ -244,6 +244,7 @@ public enum TextFinder {
                     x += 1
                     // The run's end, eight pixels at a time: the first byte that differs from
                     // `value` is the first non-zero byte of the word XOR the repeated value.
+                    let pattern = UInt64(value) &* 0x0101_0101_0101_0101
                     while x + 8 <= width {
                         let difference = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
                         if difference != 0 {
@@ -253,23 +254,65 @@ public enum TextFinder {
                         x += 8
                     }
                     while x < width && row[x] == value { x += 1 }
-                    if runCount == capacity {
-                        let larger = 2 * capacity
-                        let starts = UnsafeMutablePointer<Int32>.allocate(capacity: larger), ends = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
-                        starts.moveInitialize(from: runStart, count: runCount)
-                        ends.moveInitialize(from: runEnd, count: runCount)
-                        runStart.deallocate()
-                        runEnd.deallocate()
-                        (runStart, runEnd, capacity) = (starts, ends, larger)
-                    }
-                    runStart[runCount] = Int32(start)
-                    runEnd[runCount] = Int32(x - 1)
-                    runCount += 1
+                    (value == darkInk ? dark : light).append(Int32(start), Int32(x - 1))
                 }
             }
-            rowFirstRun[height] = runCount
+            dark.rowFirst[height] = dark.count
+            light.rowFirst[height] = light.count
         }
+        return (marks(of: dark, height: height), marks(of: light, height: height))
+    }
+
+    /// Runs of one ink value: each run's first and last column, and where each row's runs
+    /// begin, in buffers grown by doubling (an array's append checks its storage is unshared
+    /// at every run).
+    final class Runs {
+        private(set) var start: UnsafeMutablePointer<Int32>
+        private(set) var end: UnsafeMutablePointer<Int32>
+        private(set) var count = 0
+        private var capacity: Int
+        /// `rowFirst[y]`: the index of row y's first run; `rowFirst[rows]` is `count`.
+        let rowFirst: UnsafeMutablePointer<Int>
+
+        init(rows: Int, capacity: Int) {
+            self.capacity = capacity
+            start = .allocate(capacity: capacity)
+            end = .allocate(capacity: capacity)
+            rowFirst = .allocate(capacity: rows + 1)
+            rowFirst.initialize(repeating: 0, count: rows + 1)
+        }
+
+        deinit {
+            start.deallocate()
+            end.deallocate()
+            rowFirst.deallocate()
+        }
+
+        @inline(__always)
+        func append(_ first: Int32, _ last: Int32) {
+            if count == capacity {
+                let larger = 2 * capacity
+                let starts = UnsafeMutablePointer<Int32>.allocate(capacity: larger), ends = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
+                starts.moveInitialize(from: start, count: count)
+                ends.moveInitialize(from: end, count: count)
+                start.deallocate()
+                end.deallocate()
+                (start, end, capacity) = (starts, ends, larger)
+            }
+            start[count] = first
+            end[count] = last
+            count += 1
+        }
+    }
+
+    /// The 8-connected components of `runs`, joined with union–find, in the order of their
+    /// first run.
+    static func marks(of runs: Runs, height: Int) -> [Mark] {
+        let runCount = runs.count
         guard runCount > 0 else { return [] }
+        // The buffers below are the runs' own: keep them until the marks are made.
+        defer { withExtendedLifetime(runs) {} }
+        let runStart = runs.start, runEnd = runs.end, rowFirstRun = runs.rowFirst
         let parent = UnsafeMutablePointer<Int32>.allocate(capacity: runCount)
         defer { parent.deallocate() }
         for i in 0..<runCount { parent[i] = Int32(i) }
