@@ -31,6 +31,10 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CTIFF", pkgConfig: "libtiff-4",
         providers: [.apt(["libtiff-dev"])]),
+    // libwebp and its demuxer (animation, EXIF): a plain C API of status codes, called from Swift.
+    .systemLibrary(
+        name: "CWebP", pkgConfig: "libwebpdemux",
+        providers: [.apt(["libwebp-dev"])]),
 ]
 
 // MARK: - Implementation details (no stable API)
@@ -65,8 +69,8 @@ let libraries: [Target] = [
     // order, numbers rounded as records print them). Internal: the modules that hand out
     // such values re-export it.
     .target(name: "JSONSupport"),
-    // Layer 1: JPEG/PNG/TIFF decoding, format sniffing, EXIF orientation.
-    .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims"], swiftSettings: pixelSettings),
+    // Layer 1: JPEG/PNG/TIFF/WebP decoding, format sniffing, EXIF orientation.
+    .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP"], swiftSettings: pixelSettings),
     // Layer 1: SIMD kernels, each with its scalar reference.
     .target(name: "ImageKernels", dependencies: ["ImagingCore"], swiftSettings: pixelSettings),
     // Layer 2: detectors with descriptors and 0–1 confidences; their fitted models as data

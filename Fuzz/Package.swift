@@ -31,6 +31,8 @@ let package = Package(
         fuzzTarget("FuzzPNG", ["ImageCodecs"], extra: ["_CFuzzerHooks"]),
         // ImageDecoder on bytes that sniff as TIFF (libtiff through the C shim), first or second page.
         fuzzTarget("FuzzTIFF", ["ImageCodecs"]),
+        // ImageDecoder on bytes that sniff as WebP (libwebp and its demuxer): stills, animations, EXIF.
+        fuzzTarget("FuzzWebP", ["ImageCodecs"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
         fuzzTarget("FuzzAssessment", ["QualityAssessment", "QualityGating", "ImageCodecs"]),
     ],

@@ -4,7 +4,7 @@
 # seed corpus, one target at a time. Exits non-zero when any input crashes, leaks, runs out of
 # memory or times out, and says where that input was written.
 #
-#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg png tiff assessment (default: all)
+#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg png tiff webp assessment (default: all)
 #
 # Environment: FUZZ_WORK=DIR keeps the scratch corpora and artifacts there (default: a temporary
 # directory, removed when every target passed); FUZZ_ARGS adds libFuzzer flags (e.g. "-jobs=2").
@@ -14,16 +14,17 @@ ROOT=$PWD
 
 SECONDS_EACH=60
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then SECONDS_EACH=$1; shift; fi
-ALL=(jpeg png tiff assessment)
+ALL=(jpeg png tiff webp assessment)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 for t in "${TARGETS[@]}"; do
     case " ${ALL[*]} " in *" $t "*) ;; *) echo "fuzz.sh: unknown target '$t' (targets: ${ALL[*]})" >&2; exit 64 ;; esac
 done
 
-executable() {  # jpeg -> FuzzJPEG, assessment -> FuzzAssessment
+executable() {  # jpeg -> FuzzJPEG, webp -> FuzzWebP, assessment -> FuzzAssessment
     case $1 in
     jpeg | png | tiff) echo "Fuzz${1^^}" ;;
+    webp) echo "FuzzWebP" ;;
     *) echo "Fuzz${1^}" ;;
     esac
 }

@@ -2,7 +2,7 @@ internal import _CImagingShims
 import ImagingCore
 import Synchronization
 
-/// Decodes JPEG, PNG and TIFF files into luma (and optionally RGB) pixel buffers.
+/// Decodes JPEG, PNG, TIFF and WebP files into luma (and optionally RGB) pixel buffers.
 ///
 /// The format comes from the magic bytes, never the file name. Every input is
 /// treated as hostile: sizes are checked against `DecodeOptions.limits` before any
@@ -86,7 +86,7 @@ public final class ImageDecoder {
         case .supported(let found):
             format = found
         case .unsupported(let name):
-            throw ImagingError(.unsupportedFormat, "\(name) image: imgquality decodes JPEG, PNG and TIFF")
+            throw ImagingError(.unsupportedFormat, "\(name) image: imgquality decodes \(ImageFormat.decodedNames)")
         case .unknown:
             throw ImagingError(.notAnImage, describeUnknownBytes(bytes))
         }
@@ -105,9 +105,11 @@ public final class ImageDecoder {
                 stored = try PNGDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             case .tiff:
                 stored = try TIFFDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
+            case .webp:
+                stored = try WebPDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             }
         } catch where error.kind == .timeLimit {
-            throw options.limits.timeLimitError(format.rawValue.uppercased())
+            throw options.limits.timeLimitError(format.name)
         }
 
         if options.isStrict, let warning = stored.warnings.first(where: \.affectsPixels) {

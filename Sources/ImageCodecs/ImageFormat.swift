@@ -3,6 +3,23 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case jpeg
     case png
     case tiff
+    case webp
+
+    /// The format's name as people write it.
+    public var name: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .png: "PNG"
+        case .tiff: "TIFF"
+        case .webp: "WebP"
+        }
+    }
+
+    /// The formats imgquality decodes, as a sentence fragment: "JPEG, PNG, TIFF and WebP".
+    public static var decodedNames: String {
+        let names = allCases.map(\.name)
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
 }
 
 /// What the first bytes of a file say it is. Formats are identified by their
@@ -37,7 +54,7 @@ public enum SniffedFormat: Equatable, Sendable {
             return .supported(.tiff)
         }
         if ascii("GIF87a") || ascii("GIF89a") { return .unsupported("GIF") }
-        if ascii("RIFF") && ascii("WEBP", at: 8) { return .unsupported("WebP") }
+        if ascii("RIFF") && ascii("WEBP", at: 8) { return .supported(.webp) }
         if ascii("ftyp", at: 4) {
             let brand = bytes.count >= 12 ? String(decoding: bytes[8..<12], as: UTF8.self) : ""
             switch brand {
@@ -101,5 +118,5 @@ func describeUnknownBytes(_ bytes: UnsafeRawBufferPointer) -> String {
     let sample = bytes.prefix(256)
     let printable = sample.allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F) || $0 >= 0x80 }
     let looks = printable && !sample.isEmpty ? " (looks like text)" : ""
-    return "not a JPEG, PNG or TIFF file: first bytes \(prefix)\(looks)"
+    return "not a \(ImageFormat.allCases.map(\.name).joined(separator: ", ")) file: first bytes \(prefix)\(looks)"
 }

@@ -18,7 +18,7 @@ struct SniffingAndEXIFTests {
         #expect(sniff(Array("II+\0".utf8)) == .supported(.tiff))
         #expect(sniff(Array("\0\0\0\u{18}ftypheic".utf8)) == .unsupported("HEIF"))
         #expect(sniff(Array("\0\0\0\u{1C}ftypavif".utf8)) == .unsupported("AVIF"))
-        #expect(sniff(Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == .unsupported("WebP"))
+        #expect(sniff(Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == .supported(.webp))
         #expect(sniff(Array("GIF89a".utf8)) == .unsupported("GIF"))
         #expect(sniff(Array("%PDF-1.7".utf8)) == .unsupported("PDF"))
         #expect(sniff([0xFF, 0xD8]) == .unknown)

@@ -8,7 +8,9 @@ struct HostileCorpusTests {
     /// mutants are seeded. A zero JPEG dimension is libjpeg's "empty image" (corrupt), a
     /// JPEG side over 65 500 its structural limit; a PNG header edited without its CRC is
     /// corrupt before its size is read; a TIFF chain that loops or points past the end is
-    /// read up to the break.
+    /// read up to the break. A WebP canvas edited to 1 × 1 or 2²⁴ × 2²⁴ no longer holds its
+    /// frame (corrupt); a lossless image whose header is edited to 1 × 1 can still decode, and
+    /// a wrong RIFF length is read past, as libwebp reads it.
     static let expectedOutcomes = """
         jpeg/cut: decode.notAnImage decode.truncated scored
         jpeg/flip: decode.corrupt decode.notAnImage decode.truncated decode.unsupportedFeature scored
@@ -31,6 +33,13 @@ struct HostileCorpusTests {
         tiff/ifd-loop: decode.truncated scored
         tiff/ifd-past: decode.truncated scored
         tiff/tag-: decode.corrupt decode.tooManyPixels decode.truncated decode.unsupportedFeature scored
+        webp/canvas-huge: decode.corrupt
+        webp/canvas-small: decode.corrupt
+        webp/cut: decode.corrupt decode.notAnImage decode.truncated scored
+        webp/flip: decode.corrupt decode.notAnImage decode.truncated scored
+        webp/len-: decode.corrupt decode.truncated scored
+        webp/size16384x2: decode.corrupt
+        webp/size1x1: decode.corrupt scored
         """
 
     @Test func thousandsOfMutantsGiveOneRecordEachInOrder() throws {
@@ -38,7 +47,7 @@ struct HostileCorpusTests {
         var names: [String] = []
         // Each mutant's class: the format and what was done to it, numbers left out ("png/len-").
         var classes: [String: String] = [:]
-        for format in ["jpeg", "png", "tiff"] {
+        for format in ["jpeg", "png", "tiff", "webp"] {
             let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(format)).sorted()
             for (index, fixture) in fixtures.enumerated() where !fixture.hasPrefix("huge") {
                 let bytes = try Fixtures.bytes(format + "/" + fixture)

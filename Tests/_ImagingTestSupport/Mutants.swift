@@ -23,6 +23,7 @@ public enum Mutants {
         if bytes.starts(with: [0xFF, 0xD8]) { out += jpeg(bytes) }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { out += png(bytes) }
         if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) { out += tiff(bytes) }
+        if isWebP(bytes) { out += webp(bytes) }
         return out
     }
 
@@ -33,6 +34,8 @@ public enum Mutants {
             for i in 0..<(bytes.count - 1) where bytes[i] == 0xFF && bytes[i + 1] != 0 && bytes[i + 1] != 0xFF { cuts.insert(i) }
         } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             for chunk in pngChunks(bytes) { cuts.insert(chunk.start); cuts.insert(chunk.start + 8) }
+        } else if isWebP(bytes) {
+            for chunk in webpChunks(bytes) { cuts.insert(chunk.start); cuts.insert(chunk.start + 8) }
         } else if let first = tiffFirstDirectory(bytes) {
             cuts.insert(first)
             cuts.insert(first + 2)
@@ -113,6 +116,64 @@ public enum Mutants {
                 sized[20 + k] = UInt8(truncatingIfNeeded: height >> (24 - 8 * k))
             }
             out.append(("size\(width)x\(height)", sized))
+        }
+        return out
+    }
+
+    // MARK: WebP
+
+    static func isWebP(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8)
+    }
+
+    /// The RIFF chunks after the file header: where each starts, and its payload's length.
+    static func webpChunks(_ bytes: [UInt8]) -> [(start: Int, length: Int)] {
+        var chunks: [(start: Int, length: Int)] = []
+        var at = 12
+        while at + 8 <= bytes.count {
+            let length = (0..<4).reduce(0) { $0 | Int(bytes[at + 4 + $1]) << (8 * $1) }
+            chunks.append((at, length))
+            at += 8 + length + (length & 1)
+        }
+        return chunks
+    }
+
+    /// Chunk lengths (and the RIFF length) that lie; canvas (VP8X) dimensions of 1 and of the
+    /// format's largest (2²⁴, far above the pixel limit); lossless (VP8L) ones of 1 × 1 and
+    /// of the widest row, 16 384 × 2.
+    static func webp(_ bytes: [UInt8]) -> [(String, [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        for start in [4] + webpChunks(bytes).map({ $0.start + 4 }) {
+            for lie in [0, 1000, 0xFFFF_FFFF] {
+                var lied = bytes
+                for k in 0..<4 { lied[start + k] = UInt8(truncatingIfNeeded: lie >> (8 * k)) }
+                out.append(("len\(start)-\(lie)", lied))
+            }
+        }
+        for chunk in webpChunks(bytes) {
+            let fourcc = String(decoding: bytes[chunk.start..<(chunk.start + 4)], as: UTF8.self)
+            let payload = chunk.start + 8
+            if fourcc == "VP8X", payload + 10 <= bytes.count {
+                // Canvas width − 1 and height − 1, 24 bits each, little-endian.
+                for (width, height, name) in [(1, 1, "canvas-small"), (16_777_216, 16_777_216, "canvas-huge")] {
+                    var sized = bytes
+                    for k in 0..<3 {
+                        sized[payload + 4 + k] = UInt8(truncatingIfNeeded: (width - 1) >> (8 * k))
+                        sized[payload + 7 + k] = UInt8(truncatingIfNeeded: (height - 1) >> (8 * k))
+                    }
+                    out.append((name, sized))
+                }
+            }
+            if fourcc == "VP8L", payload + 5 <= bytes.count {
+                // After the signature byte: width − 1 and height − 1, 14 bits each.
+                for (width, height) in [(1, 1), (16_384, 2)] {
+                    var sized = bytes
+                    var bits = (0..<4).reduce(0) { $0 | Int(bytes[payload + 1 + $1]) << (8 * $1) }
+                    bits = (bits & ~0x0FFF_FFFF) | (width - 1) | (height - 1) << 14
+                    for k in 0..<4 { sized[payload + 1 + k] = UInt8(truncatingIfNeeded: bits >> (8 * k)) }
+                    out.append(("size\(width)x\(height)", sized))
+                }
+            }
         }
         return out
     }
