@@ -35,6 +35,10 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CWebP", pkgConfig: "libwebpdemux",
         providers: [.apt(["libwebp-dev"])]),
+    // libheif (HEIC through libde265, AVIF through dav1d or libaom): error structs, no longjmp.
+    .systemLibrary(
+        name: "CHEIF", pkgConfig: "libheif",
+        providers: [.apt(["libheif-dev"])]),
 ]
 
 // MARK: - Implementation details (no stable API)
@@ -69,8 +73,8 @@ let libraries: [Target] = [
     // order, numbers rounded as records print them). Internal: the modules that hand out
     // such values re-export it.
     .target(name: "JSONSupport"),
-    // Layer 1: JPEG/PNG/TIFF/WebP decoding, format sniffing, EXIF orientation.
-    .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP"], swiftSettings: pixelSettings),
+    // Layer 1: JPEG/PNG/TIFF/WebP/HEIF/AVIF decoding, format sniffing, EXIF orientation.
+    .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF"], swiftSettings: pixelSettings),
     // Layer 1: SIMD kernels, each with its scalar reference.
     .target(name: "ImageKernels", dependencies: ["ImagingCore"], swiftSettings: pixelSettings),
     // Layer 2: detectors with descriptors and 0–1 confidences; their fitted models as data

@@ -33,6 +33,8 @@ let package = Package(
         fuzzTarget("FuzzTIFF", ["ImageCodecs"]),
         // ImageDecoder on bytes that sniff as WebP (libwebp and its demuxer): stills, animations, EXIF.
         fuzzTarget("FuzzWebP", ["ImageCodecs"]),
+        // ImageDecoder on bytes that sniff as HEIF or AVIF (libheif with libde265 and dav1d or libaom).
+        fuzzTarget("FuzzHEIF", ["ImageCodecs"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
         fuzzTarget("FuzzAssessment", ["QualityAssessment", "QualityGating", "ImageCodecs"]),
     ],

@@ -4,7 +4,7 @@
 # seed corpus, one target at a time. Exits non-zero when any input crashes, leaks, runs out of
 # memory or times out, and says where that input was written.
 #
-#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg png tiff webp assessment (default: all)
+#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg png tiff webp heif assessment (default: all)
 #
 # Environment: FUZZ_WORK=DIR keeps the scratch corpora and artifacts there (default: a temporary
 # directory, removed when every target passed); FUZZ_ARGS adds libFuzzer flags (e.g. "-jobs=2").
@@ -14,16 +14,16 @@ ROOT=$PWD
 
 SECONDS_EACH=60
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then SECONDS_EACH=$1; shift; fi
-ALL=(jpeg png tiff webp assessment)
+ALL=(jpeg png tiff webp heif assessment)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 for t in "${TARGETS[@]}"; do
     case " ${ALL[*]} " in *" $t "*) ;; *) echo "fuzz.sh: unknown target '$t' (targets: ${ALL[*]})" >&2; exit 64 ;; esac
 done
 
-executable() {  # jpeg -> FuzzJPEG, webp -> FuzzWebP, assessment -> FuzzAssessment
+executable() {  # jpeg -> FuzzJPEG, heif -> FuzzHEIF, webp -> FuzzWebP, assessment -> FuzzAssessment
     case $1 in
-    jpeg | png | tiff) echo "Fuzz${1^^}" ;;
+    jpeg | png | tiff | heif) echo "Fuzz${1^^}" ;;
     webp) echo "FuzzWebP" ;;
     *) echo "Fuzz${1^}" ;;
     esac
@@ -48,8 +48,10 @@ else
     WORK=$(mktemp -d "${TMPDIR:-/tmp}/imgquality-fuzz.XXXXXX")
 fi
 
-# Same limits for replays and runs: 2 GiB of memory, 10 s per input.
+# Same limits for replays and runs: 2 GiB of memory, 10 s per input. Leaks inside the system
+# libraries that imgquality cannot free are suppressed by name (Scripts/lsan.supp).
 LIMITS=(-rss_limit_mb=2048 -timeout=10)
+export LSAN_OPTIONS="suppressions=$ROOT/Scripts/lsan.supp:print_suppressions=0"
 failed=()
 summary=()
 

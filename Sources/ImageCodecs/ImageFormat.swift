@@ -4,6 +4,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case png
     case tiff
     case webp
+    /// HEIF with HEVC inside: what iPhones save (HEIC).
+    case heif
+    case avif
 
     /// The format's name as people write it.
     public var name: String {
@@ -12,6 +15,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case .png: "PNG"
         case .tiff: "TIFF"
         case .webp: "WebP"
+        case .heif: "HEIF"
+        case .avif: "AVIF"
         }
     }
 
@@ -58,8 +63,11 @@ public enum SniffedFormat: Equatable, Sendable {
         if ascii("ftyp", at: 4) {
             let brand = bytes.count >= 12 ? String(decoding: bytes[8..<12], as: UTF8.self) : ""
             switch brand {
-            case "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "mif2": return .unsupported("HEIF")
-            case "avif", "avis": return .unsupported("AVIF")
+            case "heic", "heix", "hevc", "hevx", "heim", "heis": return .supported(.heif)
+            case "mif1", "msf1", "mif2":
+                // The general image brands: AV1 inside when a compatible brand says so.
+                return compatibleBrands(bytes).contains { $0 == "avif" || $0 == "avis" } ? .supported(.avif) : .supported(.heif)
+            case "avif", "avis": return .supported(.avif)
             case "crx ": return .unsupported("Canon CR3 raw")
             case "jxl ": return .unsupported("JPEG XL")
             default: return .unsupported("ISO media (\(brand.trimmingTrailingSpaces))")
@@ -81,6 +89,19 @@ public enum SniffedFormat: Equatable, Sendable {
 }
 
 extension SniffedFormat {
+    /// The compatible brands of an ISO media file's `ftyp` box, as far as the bytes hold them.
+    static func compatibleBrands(_ bytes: UnsafeRawBufferPointer) -> [String] {
+        guard bytes.count >= 16 else { return [] }
+        let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        var brands: [String] = []
+        var at = 16
+        while at + 4 <= min(size, bytes.count, 256) {
+            brands.append(String(decoding: bytes[at..<(at + 4)], as: UTF8.self))
+            at += 4
+        }
+        return brands
+    }
+
     /// The kind of camera raw file a TIFF-structured file is, or nil for an image. Raw files
     /// hold the sensor's mosaic, which imgquality does not develop; their first directory is
     /// either that mosaic or a small preview (often 256 pixels wide) that would be scored in

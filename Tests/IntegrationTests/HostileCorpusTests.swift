@@ -10,8 +10,11 @@ struct HostileCorpusTests {
     /// corrupt before its size is read; a TIFF chain that loops or points past the end is
     /// read up to the break. A WebP canvas edited to 1 × 1 or 2²⁴ × 2²⁴ no longer holds its
     /// frame (corrupt); a lossless image whose header is edited to 1 × 1 can still decode, and
-    /// a wrong RIFF length is read past, as libwebp reads it.
+    /// a wrong RIFF length is read past, as libwebp reads it. A HEIF cut inside its first
+    /// box no longer names a brand (an unsupported ISO media file).
     static let expectedOutcomes = """
+        heif/cut: decode.corrupt decode.truncated decode.unsupportedFormat
+        heif/flip: decode.corrupt decode.limitExceeded decode.notAnImage decode.truncated decode.unsupportedFormat scored
         jpeg/cut: decode.notAnImage decode.truncated scored
         jpeg/flip: decode.corrupt decode.notAnImage decode.truncated decode.unsupportedFeature scored
         jpeg/len-: decode.corrupt decode.truncated scored
@@ -47,7 +50,7 @@ struct HostileCorpusTests {
         var names: [String] = []
         // Each mutant's class: the format and what was done to it, numbers left out ("png/len-").
         var classes: [String: String] = [:]
-        for format in ["jpeg", "png", "tiff", "webp"] {
+        for format in ["jpeg", "png", "tiff", "webp", "heif"] {
             let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(format)).sorted()
             for (index, fixture) in fixtures.enumerated() where !fixture.hasPrefix("huge") {
                 let bytes = try Fixtures.bytes(format + "/" + fixture)

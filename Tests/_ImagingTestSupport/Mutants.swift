@@ -36,6 +36,16 @@ public enum Mutants {
             for chunk in pngChunks(bytes) { cuts.insert(chunk.start); cuts.insert(chunk.start + 8) }
         } else if isWebP(bytes) {
             for chunk in webpChunks(bytes) { cuts.insert(chunk.start); cuts.insert(chunk.start + 8) }
+        } else if bytes.count >= 8, Array(bytes[4..<8]) == Array("ftyp".utf8) {
+            // ISO media (HEIF, AVIF): each top-level box's start and the end of its header.
+            var at = 0
+            while at + 8 <= bytes.count {
+                let size = (0..<4).reduce(0) { $0 << 8 | Int(bytes[at + $1]) }
+                guard size >= 8 else { break }
+                cuts.insert(at)
+                cuts.insert(at + 8)
+                at += size
+            }
         } else if let first = tiffFirstDirectory(bytes) {
             cuts.insert(first)
             cuts.insert(first + 2)

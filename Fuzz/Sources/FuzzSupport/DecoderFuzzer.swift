@@ -1,7 +1,8 @@
 import ImageCodecs
 import ImagingCore
 
-/// Feeds fuzz inputs of one format to an `ImageDecoder` and checks what a successful decode returns.
+/// Feeds fuzz inputs of one format (or of one library's formats) to an `ImageDecoder` and checks
+/// what a successful decode returns.
 ///
 /// The whole input is the encoded image; its last byte also selects the decode options (see
 /// `DecodeOptions.init(fuzzSelector:allowsPages:)`), so the fuzzer explores them by mutating one
@@ -12,21 +13,22 @@ import ImagingCore
 /// bug that leaves them in a bad state after a failure is found too. libFuzzer calls the entry
 /// point from one thread only.
 public final class DecoderFuzzer {
-    private let format: ImageFormat
+    private let formats: Set<ImageFormat>
     private let decoder = ImageDecoder()
 
-    public init(_ format: ImageFormat) {
-        self.format = format
+    public init(_ formats: ImageFormat...) {
+        self.formats = Set(formats)
     }
 
     /// Decodes `size` bytes at `data`.
     /// - Returns: 0, or -1 (libFuzzer keeps the input out of the corpus) when the bytes do not
-    ///   start with this format's magic: another format's decoder is not this target's business.
+    ///   start with one of this target's formats' magic: another format's decoder is not this
+    ///   target's business.
     public func run(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard let data, size > 0 else { return -1 }
         let bytes = Array(UnsafeBufferPointer(start: data, count: size))
         let sniffed = bytes.withUnsafeBytes { SniffedFormat.sniff($0) }
-        guard sniffed == .supported(format) else { return -1 }
+        guard case .supported(let format) = sniffed, formats.contains(format) else { return -1 }
         let options = DecodeOptions(fuzzSelector: bytes[size - 1], allowsPages: format == .tiff)
         decoder.options = options
         do {
