@@ -35,10 +35,6 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CWebP", pkgConfig: "libwebpdemux",
         providers: [.apt(["libwebp-dev"])]),
-    // libheif (HEIC through libde265, AVIF through dav1d or libaom): error structs, no longjmp.
-    .systemLibrary(
-        name: "CHEIF", pkgConfig: "libheif",
-        providers: [.apt(["libheif-dev"])]),
 ]
 
 // MARK: - Implementation details (no stable API)
@@ -51,6 +47,11 @@ let implementation: [Target] = [
     // libtesseract's C API, opened with dlopen when first used instead of linked, so a process
     // that recognizes nothing never loads it (headers from libtesseract-dev).
     .target(name: "CTesseract", linkerSettings: [.linkedLibrary("dl")]),
+    // libheif's C API (HEIC through libde265, AVIF through dav1d or libaom), opened with dlopen
+    // when a HEIF or AVIF file is first decoded: Debian's libheif brings its encoders, libx265
+    // (GPL) among them, which no process or library should load for nothing (headers from
+    // libheif-dev).
+    .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl")]),
 ]
 
 // MARK: - Code generation for the pixel work

@@ -3,7 +3,8 @@ internal import _CImagingShims
 import ImagingCore
 
 /// HEIF (HEIC) and AVIF through libheif (LGPL-3.0), which decodes HEVC with libde265 and
-/// AV1 with dav1d or libaom.
+/// AV1 with dav1d or libaom. libheif is opened when the first such file is decoded
+/// (`CHEIF`'s loader says why); without it, these files get `decode.unsupportedFeature`.
 ///
 /// The primary image is decoded as 8-bit RGB (RGBA with alpha; 10- and 12-bit images are
 /// brought to 8 bits by libheif), with the file's own transformations applied as libheif
@@ -21,6 +22,9 @@ enum HEIFDecoder {
         let name = format.name
         guard options.pageIndex == 0 else {
             throw ImagingError(.pageOutOfRange, "\(name): page \(options.pageIndex + 1) requested, imgquality reads the primary image only")
+        }
+        guard iq_heif_load() == 0 else {
+            throw ImagingError(.unsupportedFeature, "\(name): \(String(cString: iq_heif_load_error())) (install libheif1)")
         }
         guard let context = heif_context_alloc() else { throw ImagingError(.outOfMemory, "\(name): no decoder context") }
         defer { heif_context_free(context) }
