@@ -67,7 +67,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         try await recognize(.file(path: path), options: options, force: force)
     }
 
-    /// The same for an encoded image in memory (JPEG, PNG or TIFF bytes, as read from a
+    /// The same for an encoded image in memory (JPEG, PNG, TIFF, WebP, HEIF or AVIF bytes, as read from a
     /// file or received over the network).
     public func recognize(encoded bytes: [UInt8], options: RecognitionOptions = RecognitionOptions(), force: Bool = false) async throws -> GatedRecognition {
         try await recognize(.encoded(bytes, name: "-"), options: options, force: force)

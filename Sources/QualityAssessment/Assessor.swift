@@ -85,7 +85,7 @@ public final class Assessor {
     public enum Input: Sendable {
         /// A file, read whole.
         case file(path: String)
-        /// Encoded bytes (JPEG, PNG or TIFF) named `name` in the assessment.
+        /// Encoded bytes (JPEG, PNG, TIFF, WebP, HEIF or AVIF) named `name` in the assessment.
         case encoded([UInt8], name: String)
         /// Pixels the caller already decoded, named `name` in the assessment.
         case decoded(DecodedImage, name: String)
