@@ -35,6 +35,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CWebP", pkgConfig: "libwebpdemux",
         providers: [.apt(["libwebp-dev"])]),
+    // giflib: error codes, no longjmp (Debian ships no pkg-config file for it).
+    .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
 ]
 
 // MARK: - Implementation details (no stable API)
@@ -74,8 +76,9 @@ let libraries: [Target] = [
     // order, numbers rounded as records print them). Internal: the modules that hand out
     // such values re-export it.
     .target(name: "JSONSupport"),
-    // Layer 1: JPEG/PNG/TIFF/WebP/HEIF/AVIF decoding, format sniffing, EXIF orientation.
-    .target(name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF"], swiftSettings: pixelSettings),
+    // Layer 1: JPEG/PNG/TIFF/WebP/HEIF/AVIF/GIF decoding, format sniffing, EXIF orientation.
+    .target(
+        name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF"], swiftSettings: pixelSettings),
     // Layer 1: SIMD kernels, each with its scalar reference.
     .target(name: "ImageKernels", dependencies: ["ImagingCore"], swiftSettings: pixelSettings),
     // Layer 2: detectors with descriptors and 0–1 confidences; their fitted models as data

@@ -35,6 +35,8 @@ let package = Package(
         fuzzTarget("FuzzWebP", ["ImageCodecs"]),
         // ImageDecoder on bytes that sniff as HEIF or AVIF (libheif with libde265 and dav1d or libaom).
         fuzzTarget("FuzzHEIF", ["ImageCodecs"]),
+        // ImageDecoder on bytes that sniff as GIF (giflib): the first frame on its screen.
+        fuzzTarget("FuzzGIF", ["ImageCodecs"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
         fuzzTarget("FuzzAssessment", ["QualityAssessment", "QualityGating", "ImageCodecs"]),
     ],

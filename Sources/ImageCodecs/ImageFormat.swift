@@ -7,6 +7,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// HEIF with HEVC inside: what iPhones save (HEIC).
     case heif
     case avif
+    /// The first frame.
+    case gif
 
     /// The format's name as people write it.
     public var name: String {
@@ -17,6 +19,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case .webp: "WebP"
         case .heif: "HEIF"
         case .avif: "AVIF"
+        case .gif: "GIF"
         }
     }
 
@@ -58,7 +61,7 @@ public enum SniffedFormat: Equatable, Sendable {
             if let raw = cameraRaw(bytes) { return .unsupported(raw) }
             return .supported(.tiff)
         }
-        if ascii("GIF87a") || ascii("GIF89a") { return .unsupported("GIF") }
+        if ascii("GIF87a") || ascii("GIF89a") { return .supported(.gif) }
         if ascii("RIFF") && ascii("WEBP", at: 8) { return .supported(.webp) }
         if ascii("ftyp", at: 4) {
             let brand = bytes.count >= 12 ? String(decoding: bytes[8..<12], as: UTF8.self) : ""

@@ -14,7 +14,7 @@ struct ProcessTests {
         try folder.copy(fixture: "tiff/orientation-6.tif", to: "b/04-turned.tif")
         try folder.copy(fixture: "other/not-an-image.txt", to: "c-text-named.jpg")
         try folder.write("d-empty.png", [])
-        try folder.copy(fixture: "other/gif.gif", to: "e-anim.gif")
+        try folder.copy(fixture: "other/bmp.bmp", to: "e-bitmap.bmp")
         try folder.copy(fixture: "other/not-an-image.txt", to: "notes.txt")
         try folder.copy(fixture: "png/gray8.png", to: ".hidden.png")
         return folder
@@ -26,7 +26,7 @@ struct ProcessTests {
         #expect(run.status == 2)
         let records = run.records
         let names = records.map { ($0["path"] as! String).replacingOccurrences(of: folder.path + "/", with: "") }
-        #expect(names == ["a/01-gray.png", "a/02-photo.jpg", "a/03-cut.png", "b/04-turned.tif", "c-text-named.jpg", "d-empty.png", "e-anim.gif"])
+        #expect(names == ["a/01-gray.png", "a/02-photo.jpg", "a/03-cut.png", "b/04-turned.tif", "c-text-named.jpg", "d-empty.png", "e-bitmap.bmp"])
         #expect(records[0]["format"] as? String == "png")
         #expect(records[0]["width"] as? Int == 37)
         #expect(records[1]["format"] as? String == "jpeg")
@@ -298,7 +298,7 @@ struct ProcessTests {
     }
 
     @Test func csvAndTSV() throws {
-        let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/gif.gif")])
+        let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/bmp.bmp")])
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(lines.first == "status,format,width,height,blur,smudge,exposure,aesthetic,text,gate,gateScore,elapsedMs,path,message")
         #expect(lines.count == 3)
@@ -483,7 +483,8 @@ struct ProcessTests {
         let validator = try SchemaValidator(schema: schema.stdout)
         let inputs = [
             Fixtures.path("jpeg/large.jpg"), Fixtures.path("tiff/multipage.tif"), Fixtures.path("jpeg/truncated.jpg"),
-            Fixtures.path("png/truncated.png"), Fixtures.path("other/gif.gif"), "/no/such/file.png",
+            Fixtures.path("png/truncated.png"), Fixtures.path("other/bmp.bmp"), Fixtures.path("gif/transparent.gif"),
+            Fixtures.path("webp/orientation-6.webp"), Fixtures.path("heif/quadrants.avif"), "/no/such/file.png",
             // Documents, one read well and one not: the prediction, the probe and a failure.
             OCRProcessTests.documents + "/page01_clean.png", OCRProcessTests.documents + "/page01_downscale-0.35.png",
         ]

@@ -11,8 +11,11 @@ struct HostileCorpusTests {
     /// read up to the break. A WebP canvas edited to 1 × 1 or 2²⁴ × 2²⁴ no longer holds its
     /// frame (corrupt); a lossless image whose header is edited to 1 × 1 can still decode, and
     /// a wrong RIFF length is read past, as libwebp reads it. A HEIF cut inside its first
-    /// box no longer names a brand (an unsupported ISO media file).
+    /// box no longer names a brand (an unsupported ISO media file). A GIF cut after its first
+    /// frame is read whole.
     static let expectedOutcomes = """
+        gif/cut: decode.corrupt decode.truncated scored
+        gif/flip: decode.corrupt decode.notAnImage decode.truncated scored
         heif/cut: decode.corrupt decode.truncated decode.unsupportedFormat
         heif/flip: decode.corrupt decode.limitExceeded decode.notAnImage decode.truncated decode.unsupportedFormat scored
         jpeg/cut: decode.notAnImage decode.truncated scored
@@ -50,7 +53,7 @@ struct HostileCorpusTests {
         var names: [String] = []
         // Each mutant's class: the format and what was done to it, numbers left out ("png/len-").
         var classes: [String: String] = [:]
-        for format in ["jpeg", "png", "tiff", "webp", "heif"] {
+        for format in ["jpeg", "png", "tiff", "webp", "heif", "gif"] {
             let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(format)).sorted()
             for (index, fixture) in fixtures.enumerated() where !fixture.hasPrefix("huge") {
                 let bytes = try Fixtures.bytes(format + "/" + fixture)
