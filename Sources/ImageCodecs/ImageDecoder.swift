@@ -86,7 +86,7 @@ public final class ImageDecoder {
         case .supported(let found):
             format = found
         case .unsupported(let name):
-            throw ImagingError(.unsupportedFormat, "\(name) image: imgquality decodes \(ImageFormat.decodedNames)")
+            throw ImagingError(.unsupportedFormat, "\(name) image: imgquality decodes \(ImageFormat.decodedNames())")
         case .unknown:
             throw ImagingError(.notAnImage, describeUnknownBytes(bytes))
         }

@@ -23,10 +23,11 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The formats imgquality decodes, as a sentence fragment: "JPEG, PNG, TIFF and WebP".
-    public static var decodedNames: String {
+    /// The formats imgquality decodes, as a sentence fragment: "JPEG, PNG, …, AVIF and GIF",
+    /// or with `or` for "not a … file".
+    public static func decodedNames(joinedBy conjunction: String = "and") -> String {
         let names = allCases.map(\.name)
-        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
     }
 }
 
@@ -142,5 +143,5 @@ func describeUnknownBytes(_ bytes: UnsafeRawBufferPointer) -> String {
     let sample = bytes.prefix(256)
     let printable = sample.allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F) || $0 >= 0x80 }
     let looks = printable && !sample.isEmpty ? " (looks like text)" : ""
-    return "not a \(ImageFormat.allCases.map(\.name).joined(separator: ", ")) file: first bytes \(prefix)\(looks)"
+    return "not a \(ImageFormat.decodedNames(joinedBy: "or")) file: first bytes \(prefix)\(looks)"
 }
