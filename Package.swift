@@ -48,12 +48,15 @@ let implementation: [Target] = [
         dependencies: ["CJPEG", "CPNG", "CTIFF"]),
     // libtesseract's C API, opened with dlopen when first used instead of linked, so a process
     // that recognizes nothing never loads it (headers from libtesseract-dev).
-    .target(name: "CTesseract", linkerSettings: [.linkedLibrary("dl")]),
+    // Opening a shared library on first use and forwarding its functions (a header of macros),
+    // for the two loaders below.
+    .target(name: "_CLibraryLoader"),
+    .target(name: "CTesseract", dependencies: ["_CLibraryLoader"], linkerSettings: [.linkedLibrary("dl")]),
     // libheif's C API (HEIC through libde265, AVIF through dav1d or libaom), opened with dlopen
     // when a HEIF or AVIF file is first decoded: Debian's libheif brings its encoders, libx265
     // (GPL) among them, which no process or library should load for nothing (headers from
     // libheif-dev).
-    .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CHEIF", dependencies: ["_CLibraryLoader"], linkerSettings: [.linkedLibrary("dl")]),
 ]
 
 // MARK: - Code generation for the pixel work

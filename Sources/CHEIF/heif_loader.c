@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "iq_library_loader.h"
+
 static const struct heif_error missing_library = {heif_error_Plugin_loading_error, heif_suberror_Unspecified,
                                                   "libheif is not loaded"};
 
@@ -53,59 +55,6 @@ static const struct heif_error missing_library = {heif_error_Plugin_loading_erro
     P(heif_decoding_options_free, (struct heif_decoding_options *options), (options)) \
     P(heif_image_release, (const struct heif_image *image), (image))
 
-/* The resolved functions. */
-#define IQ_POINTER(type, name, parameters, arguments, missing) static type(*resolved_##name) parameters;
-#define IQ_PROCEDURE_POINTER(name, parameters, arguments) static void(*resolved_##name) parameters;
-IQ_HEIF_FUNCTIONS(IQ_POINTER)
-IQ_HEIF_PROCEDURES(IQ_PROCEDURE_POINTER)
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int status = -1;
-static char failure[512] = "libheif was not loaded";
-
-static void load(void) {
-    const char *names[] = {"libheif.so.1", "libheif.so"};
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "cannot load libheif: %s", reason ? reason : "not found");
-        return;
-    }
-    /* Every function, or none: a library without one of them is not used at all. */
-#define IQ_RESOLVE(name)                                                                       \
-    do {                                                                                       \
-        void *symbol = dlsym(library, #name);                                                  \
-        if (symbol == NULL) {                                                                  \
-            snprintf(failure, sizeof failure, "libheif has no %s: %s", #name, dlerror());      \
-            return;                                                                            \
-        }                                                                                      \
-        *(void **)(&resolved_##name) = symbol;                                                 \
-    } while (0);
-#define IQ_RESOLVE_FUNCTION(type, name, parameters, arguments, missing) IQ_RESOLVE(name)
-#define IQ_RESOLVE_PROCEDURE(name, parameters, arguments) IQ_RESOLVE(name)
-    IQ_HEIF_FUNCTIONS(IQ_RESOLVE_FUNCTION)
-    IQ_HEIF_PROCEDURES(IQ_RESOLVE_PROCEDURE)
-    status = 0;
-}
-
-int iq_heif_load(void) {
-    pthread_once(&once, load);
-    return status;
-}
-
-const char *iq_heif_load_error(void) {
-    return iq_heif_load() == 0 ? NULL : failure;
-}
-
-/* The forwarding definitions. */
-#define IQ_FORWARD(type, name, parameters, arguments, missing) \
-    type name parameters { return iq_heif_load() == 0 ? resolved_##name arguments : missing; }
-#define IQ_FORWARD_PROCEDURE(name, parameters, arguments) \
-    void name parameters {                                \
-        if (iq_heif_load() == 0) resolved_##name arguments; \
-    }
-IQ_HEIF_FUNCTIONS(IQ_FORWARD)
-IQ_HEIF_PROCEDURES(IQ_FORWARD_PROCEDURE)
+/* The loader: iq_heif_load, iq_heif_load_error and the forwarding definitions. */
+IQ_LIBRARY_LOADER(iq_heif_load, iq_heif_load_error, "libheif", RTLD_NOW | RTLD_LOCAL, IQ_HEIF_FUNCTIONS,
+                  IQ_HEIF_PROCEDURES, "libheif.so.1", "libheif.so")

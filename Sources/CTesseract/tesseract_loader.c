@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "iq_library_loader.h"
+
 #define IQ_TESSERACT_FUNCTIONS(F) \
     F(const char *, TessVersion, (void), (), "unavailable") \
     F(TessBaseAPI *, TessBaseAPICreate, (void), (), NULL) \
@@ -67,59 +69,6 @@
     P(TessPageIteratorDelete, (TessPageIterator *handle), (handle)) \
     P(TessResultIteratorDelete, (TessResultIterator *handle), (handle))
 
-/* The resolved functions. */
-#define IQ_POINTER(type, name, parameters, arguments, missing) static type(*resolved_##name) parameters;
-#define IQ_PROCEDURE_POINTER(name, parameters, arguments) static void(*resolved_##name) parameters;
-IQ_TESSERACT_FUNCTIONS(IQ_POINTER)
-IQ_TESSERACT_PROCEDURES(IQ_PROCEDURE_POINTER)
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int status = -1;
-static char failure[512] = "libtesseract was not loaded";
-
-static void load(void) {
-    const char *names[] = {"libtesseract.so.5", "libtesseract.so"};
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_GLOBAL);
-    }
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "cannot load libtesseract: %s", reason ? reason : "not found");
-        return;
-    }
-    /* Every function, or none: a library without one of them is not used at all. */
-#define IQ_RESOLVE(name)                                                                              \
-    do {                                                                                              \
-        void *symbol = dlsym(library, #name);                                                         \
-        if (symbol == NULL) {                                                                         \
-            snprintf(failure, sizeof failure, "libtesseract has no %s: %s", #name, dlerror());        \
-            return;                                                                                   \
-        }                                                                                             \
-        *(void **)(&resolved_##name) = symbol;                                                        \
-    } while (0);
-#define IQ_RESOLVE_FUNCTION(type, name, parameters, arguments, missing) IQ_RESOLVE(name)
-#define IQ_RESOLVE_PROCEDURE(name, parameters, arguments) IQ_RESOLVE(name)
-    IQ_TESSERACT_FUNCTIONS(IQ_RESOLVE_FUNCTION)
-    IQ_TESSERACT_PROCEDURES(IQ_RESOLVE_PROCEDURE)
-    status = 0;
-}
-
-int iq_tesseract_load(void) {
-    pthread_once(&once, load);
-    return status;
-}
-
-const char *iq_tesseract_load_error(void) {
-    return iq_tesseract_load() == 0 ? NULL : failure;
-}
-
-/* The forwarding definitions. */
-#define IQ_FORWARD(type, name, parameters, arguments, missing) \
-    type name parameters { return iq_tesseract_load() == 0 ? resolved_##name arguments : missing; }
-#define IQ_FORWARD_PROCEDURE(name, parameters, arguments) \
-    void name parameters {                                \
-        if (iq_tesseract_load() == 0) resolved_##name arguments; \
-    }
-IQ_TESSERACT_FUNCTIONS(IQ_FORWARD)
-IQ_TESSERACT_PROCEDURES(IQ_FORWARD_PROCEDURE)
+/* The loader: iq_tesseract_load, iq_tesseract_load_error and the forwarding definitions. */
+IQ_LIBRARY_LOADER(iq_tesseract_load, iq_tesseract_load_error, "libtesseract", RTLD_NOW | RTLD_GLOBAL,
+                  IQ_TESSERACT_FUNCTIONS, IQ_TESSERACT_PROCEDURES, "libtesseract.so.5", "libtesseract.so")
