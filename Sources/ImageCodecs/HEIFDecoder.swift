@@ -58,7 +58,9 @@ enum HEIFDecoder {
         guard let decoding = heif_decoding_options_alloc() else { throw ImagingError(.outOfMemory, "\(name): no decoding options") }
         defer { heif_decoding_options_free(decoding) }
         decoding.pointee.ignore_transformations = 0
-        decoding.pointee.convert_hdr_to_8bit = 1
+        // A libheif older than its headers allocates the options of its own version: the
+        // field exists from version 2 (older ones give the stored depth, refused below).
+        if decoding.pointee.version >= 2 { decoding.pointee.convert_hdr_to_8bit = 1 }
         var decoded: OpaquePointer?
         try check(
             heif_decode_image(handle, &decoded, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, decoding),
