@@ -6,6 +6,24 @@ import _ImagingTestSupport
 @testable import ImageCodecs
 
 /// The error a decode of `path` throws, or nil if it succeeds.
+/// The error kinds a fixture's prefixes (every `prefixStride`-th length) and its variants with
+/// one of the first `headerBytes` bytes changed give, decoded with a 1-megapixel limit (a
+/// changed size can claim hundreds of megapixels from a few hundred bytes).
+func mutantErrorKinds(_ name: String, prefixStride: Int = 1, headerBytes: Int) throws -> Set<ImagingErrorKind> {
+    let bytes = try Fixtures.bytes(name)
+    let decoder = ImageDecoder(options: DecodeOptions(limits: DecodeLimits(maxPixels: 1 << 20), wantsRGB: true))
+    var kinds: Set<ImagingErrorKind> = []
+    for length in stride(from: 1, to: bytes.count, by: prefixStride) {
+        do { _ = try decoder.decode(Array(bytes.prefix(length))) } catch { kinds.insert(error.kind) }
+    }
+    for at in 0..<min(headerBytes, bytes.count) {
+        var mutant = bytes
+        mutant[at] ^= 0x5A
+        do { _ = try decoder.decode(mutant) } catch { kinds.insert(error.kind) }
+    }
+    return kinds
+}
+
 func decodeError(_ path: String, options: DecodeOptions = DecodeOptions()) -> ImagingError? {
     do {
         _ = try ImageDecoder(options: options).decode(contentsOf: path)

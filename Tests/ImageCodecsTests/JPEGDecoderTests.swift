@@ -5,6 +5,23 @@ import _ImagingTestSupport
 @testable import ImageCodecs
 
 /// The mean of a quadrant's interior (a 4-pixel margin keeps JPEG ringing out).
+/// Each quadrant's interior within 6 levels of its colour in RGB and 4 in luma (lossy fixtures).
+func expectQuadrantColours(_ image: DecodedImage, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let rgb = try eight(image.rgb)
+    let luma = try eight(image.luma)
+    for (quadrant, colour) in Pattern.quadrantColours.enumerated() {
+        let want = [colour.0, colour.1, colour.2]
+        for c in 0..<3 {
+            let mean = quadrantMean(rgb, quadrant: quadrant, channel: c)
+            #expect(abs(mean - Double(want[c])) <= 6, "\(name) quadrant \(quadrant) channel \(c): \(mean)", sourceLocation: sourceLocation)
+        }
+        let lumaMean = quadrantMean(luma, quadrant: quadrant)
+        #expect(
+            abs(lumaMean - Pattern.luma(colour.0, colour.1, colour.2)) <= 4, "\(name) quadrant \(quadrant) luma \(lumaMean)",
+            sourceLocation: sourceLocation)
+    }
+}
+
 func quadrantMean<S>(_ buffer: PixelBuffer<S>, quadrant: Int, channel: Int = 0) -> Double {
     let half = buffer.width / 2
     let x0 = (quadrant % 2) * half + 4, y0 = (quadrant / 2) * half + 4
@@ -28,17 +45,7 @@ struct JPEGDecoderTests {
         let image = try decodeFixture(name)
         #expect(image.format == .jpeg)
         #expect(image.orientedSize == ImageSize(width: 64, height: 64))
-        let rgb = try eight(image.rgb)
-        let luma = try eight(image.luma)
-        for (quadrant, colour) in Pattern.quadrantColours.enumerated() {
-            let want = [colour.0, colour.1, colour.2]
-            for c in 0..<3 {
-                let mean = quadrantMean(rgb, quadrant: quadrant, channel: c)
-                #expect(abs(mean - Double(want[c])) <= 6, "\(name) quadrant \(quadrant) channel \(c): \(mean)")
-            }
-            let lumaMean = quadrantMean(luma, quadrant: quadrant)
-            #expect(abs(lumaMean - Pattern.luma(colour.0, colour.1, colour.2)) <= 4, "\(name) quadrant \(quadrant) luma \(lumaMean)")
-        }
+        try expectQuadrantColours(image, name)
     }
 
     @Test func grayscale() throws {

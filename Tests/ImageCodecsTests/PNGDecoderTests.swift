@@ -43,6 +43,26 @@ func expectPixels<S>(
     }
 }
 
+/// The rgb8 pattern exactly in RGB, and its luma within rounding (lossless fixtures).
+func expectRGB8Pattern(_ image: DecodedImage, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    expectPixels(try eight(image.rgb), sourceLocation: sourceLocation) { x, y, c in
+        let p = Pattern.rgb8(x, y)
+        return Double([p.0, p.1, p.2][c])
+    }
+    expectPixels(try eight(image.luma), tolerance: 0.51, sourceLocation: sourceLocation) { x, y, _ in
+        let p = Pattern.rgb8(x, y)
+        return Pattern.luma(p.0, p.1, p.2)
+    }
+}
+
+/// The rgb8 pattern under the alpha8 pattern, composited over white.
+func expectRGBA8OverWhite(_ image: DecodedImage, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    expectPixels(try eight(image.rgb), tolerance: 0.51, sourceLocation: sourceLocation) { x, y, c in
+        let p = Pattern.rgb8(x, y)
+        return Pattern.overWhite([p.0, p.1, p.2][c], alpha: Pattern.alpha8(x, y), maximum: 255)
+    }
+}
+
 @Suite("PNG decoding")
 struct PNGDecoderTests {
     @Test func gray8KeepsStoredValues() throws {
@@ -70,15 +90,7 @@ struct PNGDecoderTests {
 
     @Test(arguments: ["png/rgb8.png", "png/rgb8-interlaced.png"])
     func rgb8(_ name: String) throws {
-        let image = try decodeFixture(name)
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.rgb8(x, y)
-            return Double([p.0, p.1, p.2][c])
-        }
-        expectPixels(try eight(image.luma), tolerance: 0.51) { x, y, _ in
-            let p = Pattern.rgb8(x, y)
-            return Pattern.luma(p.0, p.1, p.2)
-        }
+        try expectRGB8Pattern(try decodeFixture(name))
     }
 
     @Test func rgb16() throws {
@@ -105,11 +117,7 @@ struct PNGDecoderTests {
     }
 
     @Test func rgbaIsCompositedOverWhite() throws {
-        let image = try decodeFixture("png/rgba8.png")
-        expectPixels(try eight(image.rgb), tolerance: 0.51) { x, y, c in
-            let p = Pattern.rgb8(x, y)
-            return Pattern.overWhite([p.0, p.1, p.2][c], alpha: Pattern.alpha8(x, y), maximum: 255)
-        }
+        try expectRGBA8OverWhite(try decodeFixture("png/rgba8.png"))
         let image16 = try decodeFixture("png/rgba16.png")
         expectPixels(try sixteen(image16.rgb), tolerance: 0.51) { x, y, c in
             let p = Pattern.rgb16(x, y)

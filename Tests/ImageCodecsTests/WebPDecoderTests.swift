@@ -10,22 +10,11 @@ struct WebPDecoderTests {
         let image = try decodeFixture("webp/lossless-rgb8.webp")
         #expect(image.format == .webp)
         #expect(image.storedSize == ImageSize(width: 37, height: 23))
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.rgb8(x, y)
-            return Double([p.0, p.1, p.2][c])
-        }
-        expectPixels(try eight(image.luma), tolerance: 0.51) { x, y, _ in
-            let p = Pattern.rgb8(x, y)
-            return Pattern.luma(p.0, p.1, p.2)
-        }
+        try expectRGB8Pattern(image)
     }
 
     @Test func alphaIsCompositedOverWhite() throws {
-        let image = try decodeFixture("webp/lossless-rgba8.webp")
-        expectPixels(try eight(image.rgb), tolerance: 0.51) { x, y, c in
-            let p = Pattern.rgb8(x, y)
-            return Pattern.overWhite([p.0, p.1, p.2][c], alpha: Pattern.alpha8(x, y), maximum: 255)
-        }
+        try expectRGBA8OverWhite(try decodeFixture("webp/lossless-rgba8.webp"))
     }
 
     @Test func theEXIFChunksOrientationIsApplied() throws {
@@ -44,24 +33,14 @@ struct WebPDecoderTests {
     @Test func lossyColoursLandNearTheirQuadrants() throws {
         let image = try decodeFixture("webp/lossy-quadrants.webp")
         #expect(image.orientedSize == ImageSize(width: 64, height: 64))
-        let rgb = try eight(image.rgb)
-        for (quadrant, colour) in Pattern.quadrantColours.enumerated() {
-            let want = [colour.0, colour.1, colour.2]
-            for c in 0..<3 {
-                let mean = quadrantMean(rgb, quadrant: quadrant, channel: c)
-                #expect(abs(mean - Double(want[c])) <= 6, "quadrant \(quadrant) channel \(c): \(mean)")
-            }
-        }
+        try expectQuadrantColours(image, "webp/lossy-quadrants.webp")
     }
 
     /// An animation gives its first frame (rgb8); the second is its negative.
     @Test func anAnimationGivesItsFirstFrame() throws {
         let image = try decodeFixture("webp/animated.webp")
         #expect(image.storedSize == ImageSize(width: 37, height: 23) && image.pageCount == 1)
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.rgb8(x, y)
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectRGB8Pattern(image)
     }
 
     @Test func aTruncatedFileSaysWhereItEnds() {
@@ -84,22 +63,10 @@ struct WebPDecoderTests {
     }
 
     /// Every prefix of a file, and every single-byte change of its header, gives an image or
-    /// a specific error, never a crash. (A changed canvas size can claim hundreds of
-    /// megapixels of background from 200 bytes; a megapixel limit keeps the test small.)
-    @Test func everyPrefixAndHeaderMutantGetsAnAnswer() throws {
-        for name in ["webp/lossless-rgba8.webp", "webp/animated.webp", "webp/orientation-6.webp", "webp/lossy-quadrants.webp"] {
-            let bytes = try Fixtures.bytes(name)
-            let decoder = ImageDecoder(options: DecodeOptions(limits: DecodeLimits(maxPixels: 1 << 20), wantsRGB: true))
-            var kinds: Set<ImagingErrorKind> = []
-            for length in 1..<bytes.count {
-                do { _ = try decoder.decode(Array(bytes.prefix(length))) } catch { kinds.insert(error.kind) }
-            }
-            for at in 0..<min(64, bytes.count) {
-                var mutant = bytes
-                mutant[at] ^= 0x5A
-                do { _ = try decoder.decode(mutant) } catch { kinds.insert(error.kind) }
-            }
-            #expect(kinds.isSubset(of: [.truncated, .corrupt, .notAnImage, .unsupportedFormat, .unsupportedFeature, .invalidDimensions, .tooManyPixels]), "\(name): \(kinds)")
-        }
+    /// a specific error, never a crash.
+    @Test(arguments: ["webp/lossless-rgba8.webp", "webp/animated.webp", "webp/orientation-6.webp", "webp/lossy-quadrants.webp"])
+    func everyPrefixAndHeaderMutantGetsAnAnswer(_ name: String) throws {
+        let kinds = try mutantErrorKinds(name, headerBytes: 64)
+        #expect(kinds.isSubset(of: [.truncated, .corrupt, .notAnImage, .unsupportedFormat, .unsupportedFeature, .invalidDimensions, .tooManyPixels]), "\(kinds)")
     }
 }
