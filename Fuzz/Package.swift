@@ -37,6 +37,8 @@ let package = Package(
         fuzzTarget("FuzzHEIF", ["ImageCodecs"]),
         // ImageDecoder on bytes that sniff as GIF (giflib): the first frame on its screen.
         fuzzTarget("FuzzGIF", ["ImageCodecs"]),
+        // ImageDecoder on bytes that sniff as BMP (imgquality's own decoder): headers, masks, RLE.
+        fuzzTarget("FuzzBMP", ["ImageCodecs"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
         fuzzTarget("FuzzAssessment", ["QualityAssessment", "QualityGating", "ImageCodecs"]),
     ],

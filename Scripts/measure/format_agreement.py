@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Whether the gate decides alike on the same photo stored as PNG, WebP, HEIC and AVIF.
+"""Whether the gate decides alike on the same photo stored as PNG, WebP, HEIC, AVIF and BMP.
 
     .venv-bench/bin/python Scripts/measure/format_agreement.py [--shared ../shared/datasets] [--limit 120]
         [--imgquality .build/release/imgquality] [--work DIR] [--keep]
@@ -11,8 +11,8 @@ missing tool is named and its formats skipped. Photos: the JPEG files under `exp
 turned upright by its EXIF orientation (`ImageOps.exif_transpose`), converted to RGB and saved
 as a lossless PNG reference in the working folder (`--work DIR`, left in place; by default a
 temporary folder, removed at the end unless `--keep`). The reference is encoded, two encoders
-at a time, with `cwebp -q 90` (lossy WebP), `heif-enc -q 90` (HEIC) and `heif-enc --avif -q 90`
-(AVIF). Every format is scored with one `imgquality score --jobs 2 --format jsonl -` call.
+at a time, with `cwebp -q 90` (lossy WebP), `heif-enc -q 90` (HEIC), `heif-enc --avif -q 90`
+(AVIF) and Pillow (24-bit BMP). Every format is scored with one `imgquality score --jobs 2 --format jsonl -` call.
 
 Prints the command line, then a Markdown table: per format, the photos, how many were encoded
 and decoded (a record without an error), how many decoded to the reference's width and height,
@@ -42,6 +42,9 @@ ENCODERS = [
     ("webp", "cwebp", lambda src, dst: ["cwebp", "-q", "90", src, "-o", dst]),
     ("heic", "heif-enc", lambda src, dst: ["heif-enc", "-q", "90", src, "-o", dst]),
     ("avif", "heif-enc", lambda src, dst: ["heif-enc", "--avif", "-q", "90", src, "-o", dst]),
+    # 24-bit BMP, written by Pillow in this interpreter's environment.
+    ("bmp", sys.executable, lambda src, dst: [sys.executable, "-c", "import sys; from PIL import Image; "
+                                              "Image.open(sys.argv[1]).save(sys.argv[2])", src, dst]),
 ]
 SHOWN_ERRORS = 3
 SHOWN_DIFFERENCES = 10

@@ -9,6 +9,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case avif
     /// The first frame.
     case gif
+    case bmp
 
     /// The format's name as people write it.
     public var name: String {
@@ -20,6 +21,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case .heif: "HEIF"
         case .avif: "AVIF"
         case .gif: "GIF"
+        case .bmp: "BMP"
         }
     }
 
@@ -81,7 +83,7 @@ public enum SniffedFormat: Equatable, Sendable {
         if starts([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts([0xFF, 0x4F, 0xFF, 0x51]) {
             return .unsupported("JPEG 2000")
         }
-        if ascii("BM") && bytes.count >= 14 { return .unsupported("BMP") }
+        if ascii("BM") && bytes.count >= 14 { return .supported(.bmp) }
         if ascii("%PDF") { return .unsupported("PDF") }
         if ascii("8BPS") { return .unsupported("Photoshop PSD") }
         if ascii("qoif") { return .unsupported("QOI") }

@@ -14,7 +14,7 @@ struct ProcessTests {
         try folder.copy(fixture: "tiff/orientation-6.tif", to: "b/04-turned.tif")
         try folder.copy(fixture: "other/not-an-image.txt", to: "c-text-named.jpg")
         try folder.write("d-empty.png", [])
-        try folder.copy(fixture: "other/bmp.bmp", to: "e-bitmap.bmp")
+        try folder.copy(fixture: "other/jpeg2000.jp2", to: "e-picture.jp2")
         try folder.copy(fixture: "other/not-an-image.txt", to: "notes.txt")
         try folder.copy(fixture: "png/gray8.png", to: ".hidden.png")
         return folder
@@ -26,7 +26,7 @@ struct ProcessTests {
         #expect(run.status == 2)
         let records = run.records
         let names = records.map { ($0["path"] as! String).replacingOccurrences(of: folder.path + "/", with: "") }
-        #expect(names == ["a/01-gray.png", "a/02-photo.jpg", "a/03-cut.png", "b/04-turned.tif", "c-text-named.jpg", "d-empty.png", "e-bitmap.bmp"])
+        #expect(names == ["a/01-gray.png", "a/02-photo.jpg", "a/03-cut.png", "b/04-turned.tif", "c-text-named.jpg", "d-empty.png", "e-picture.jp2"])
         #expect(records[0]["format"] as? String == "png")
         #expect(records[0]["width"] as? Int == 37)
         #expect(records[1]["format"] as? String == "jpeg")
@@ -298,7 +298,7 @@ struct ProcessTests {
     }
 
     @Test func csvAndTSV() throws {
-        let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/bmp.bmp")])
+        let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/jpeg2000.jp2")])
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(lines.first == "status,format,width,height,blur,smudge,exposure,aesthetic,text,gate,gateScore,elapsedMs,path,message")
         #expect(lines.count == 3)

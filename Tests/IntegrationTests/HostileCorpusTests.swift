@@ -12,8 +12,22 @@ struct HostileCorpusTests {
     /// frame (corrupt); a lossless image whose header is edited to 1 × 1 can still decode, and
     /// a wrong RIFF length is read past, as libwebp reads it. A HEIF cut inside its first
     /// box no longer names a brand (an unsupported ISO media file). A GIF cut after its first
-    /// frame is read whole.
+    /// frame is read whole. A BMP cut inside its pixels keeps the rows it holds; an information
+    /// header said to be 40 or 64 bytes long still reads, and a compression changed to one its depth
+    /// allows (bit fields on a 16- or 32-bit BMP) still decodes.
     static let expectedOutcomes = """
+        bmp/bits: decode.corrupt
+        bmp/compression: decode.corrupt decode.unsupportedFeature scored
+        bmp/cut: decode.truncated scored
+        bmp/flip: decode.corrupt decode.notAnImage decode.tooManyPixels decode.truncated scored
+        bmp/info: decode.corrupt decode.invalidDimensions decode.unsupportedFeature scored
+        bmp/offset: decode.corrupt decode.truncated scored
+        bmp/size-37x23: decode.invalidDimensions
+        bmp/size0x23: decode.invalidDimensions
+        bmp/size1x-2147483648: decode.invalidDimensions
+        bmp/size2147483647x1: decode.tooManyPixels
+        bmp/size37x0: decode.invalidDimensions
+        bmp/size65536x65536: decode.tooManyPixels
         gif/cut: decode.corrupt decode.truncated scored
         gif/flip: decode.corrupt decode.notAnImage decode.truncated scored
         heif/cut: decode.corrupt decode.truncated decode.unsupportedFormat
@@ -53,7 +67,7 @@ struct HostileCorpusTests {
         var names: [String] = []
         // Each mutant's class: the format and what was done to it, numbers left out ("png/len-").
         var classes: [String: String] = [:]
-        for format in ["jpeg", "png", "tiff", "webp", "heif", "gif"] {
+        for format in ["jpeg", "png", "tiff", "webp", "heif", "gif", "bmp"] {
             let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(format)).sorted()
             for (index, fixture) in fixtures.enumerated() where !fixture.hasPrefix("huge") {
                 let bytes = try Fixtures.bytes(format + "/" + fixture)

@@ -24,6 +24,7 @@ public enum Mutants {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { out += png(bytes) }
         if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) { out += tiff(bytes) }
         if isWebP(bytes) { out += webp(bytes) }
+        if bytes.starts(with: Array("BM".utf8)) { out += bmp(bytes) }
         return out
     }
 
@@ -46,6 +47,11 @@ public enum Mutants {
                 cuts.insert(at + 8)
                 at += size
             }
+        } else if bytes.starts(with: Array("BM".utf8)), bytes.count >= 18 {
+            // BMP: the end of the file header, of the information header, and of the palette.
+            let info = (0..<4).reduce(0) { $0 | Int(bytes[14 + $1]) << (8 * $1) }
+            let pixels = (0..<4).reduce(0) { $0 | Int(bytes[10 + $1]) << (8 * $1) }
+            cuts.formUnion([14, 14 + info, pixels])
         } else if let first = tiffFirstDirectory(bytes) {
             cuts.insert(first)
             cuts.insert(first + 2)
@@ -126,6 +132,34 @@ public enum Mutants {
                 sized[20 + k] = UInt8(truncatingIfNeeded: height >> (24 - 8 * k))
             }
             out.append(("size\(width)x\(height)", sized))
+        }
+        return out
+    }
+
+    // MARK: BMP
+
+    /// Little-endian 32-bit lies in a BMP's headers: the pixel data's offset, the information
+    /// header's size, the width and height (zero, negative, the largest), the bits per pixel
+    /// and the compression; and a pixel offset of the file's end.
+    static func bmp(_ bytes: [UInt8]) -> [(String, [UInt8])] {
+        guard bytes.count >= 34 else { return [] }
+        func writing(_ value: Int64, at position: Int, width: Int = 4) -> [UInt8] {
+            var data = bytes
+            for k in 0..<width { data[position + k] = UInt8(truncatingIfNeeded: value >> (8 * Int64(k))) }
+            return data
+        }
+        let info = (0..<4).reduce(0) { $0 | Int(bytes[14 + $1]) << (8 * $1) }
+        var out: [(String, [UInt8])] = []
+        for offset: Int64 in [0, 54, Int64(bytes.count), 0xFFFF_FFFF] { out.append(("offset\(offset)", writing(offset, at: 10))) }
+        for size: Int64 in [0, 12, 40, 64, 124, 0x7FFF_FFFF] { out.append(("info\(size)", writing(size, at: 14))) }
+        if info >= 40 {
+            for (width, height): (Int64, Int64) in [(0, 23), (37, 0), (-37, 23), (0x7FFF_FFFF, 1), (1, -0x8000_0000), (65536, 65536)] {
+                var sized = writing(width, at: 18)
+                for k in 0..<4 { sized[22 + k] = UInt8(truncatingIfNeeded: height >> (8 * Int64(k))) }
+                out.append(("size\(width)x\(height)", sized))
+            }
+            for bits: Int64 in [0, 3, 64, 0xFFFF] { out.append(("bits\(bits)", writing(bits, at: 28, width: 2))) }
+            for compression: Int64 in [1, 2, 3, 5, 6, 0xFFFF_FFFF] { out.append(("compression\(compression)", writing(compression, at: 30))) }
         }
         return out
     }
