@@ -37,6 +37,10 @@ let systemLibraries: [Target] = [
         providers: [.apt(["libwebp-dev"])]),
     // giflib: error codes, no longjmp (Debian ships no pkg-config file for it).
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+    // libjxl's decoder: a plain C API of events and status codes, called from Swift.
+    .systemLibrary(
+        name: "CJXL", pkgConfig: "libjxl",
+        providers: [.apt(["libjxl-dev"])]),
 ]
 
 // MARK: - Implementation details (no stable API)
@@ -81,7 +85,7 @@ let libraries: [Target] = [
     .target(name: "JSONSupport"),
     // Layer 1: JPEG/PNG/TIFF/WebP/HEIF/AVIF/GIF decoding, format sniffing, EXIF orientation.
     .target(
-        name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF"], swiftSettings: pixelSettings),
+        name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF", "CJXL"], swiftSettings: pixelSettings),
     // Layer 1: SIMD kernels, each with its scalar reference.
     .target(name: "ImageKernels", dependencies: ["ImagingCore"], swiftSettings: pixelSettings),
     // Layer 2: detectors with descriptors and 0–1 confidences; their fitted models as data

@@ -39,6 +39,8 @@ let package = Package(
         fuzzTarget("FuzzGIF", ["ImageCodecs"]),
         // ImageDecoder on bytes that sniff as BMP (imgquality's own decoder): headers, masks, RLE.
         fuzzTarget("FuzzBMP", ["ImageCodecs"]),
+        // ImageDecoder on bytes that sniff as JPEG XL (libjxl): codestreams and containers.
+        fuzzTarget("FuzzJXL", ["ImageCodecs"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
         fuzzTarget("FuzzAssessment", ["QualityAssessment", "QualityGating", "ImageCodecs"]),
     ],

@@ -2,7 +2,7 @@ internal import _CImagingShims
 import ImagingCore
 import Synchronization
 
-/// Decodes JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF and BMP files into luma (and optionally RGB) pixel buffers.
+/// Decodes JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF, BMP and JPEG XL files into luma (and optionally RGB) pixel buffers.
 ///
 /// The format comes from the magic bytes, never the file name. Every input is
 /// treated as hostile: sizes are checked against `DecodeOptions.limits` before any
@@ -113,6 +113,8 @@ public final class ImageDecoder {
                 stored = try GIFDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             case .bmp:
                 stored = try BMPDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
+            case .jxl:
+                stored = try JXLDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             }
         } catch where error.kind == .timeLimit {
             throw options.limits.timeLimitError(format.name)

@@ -10,6 +10,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// The first frame.
     case gif
     case bmp
+    /// The first frame.
+    case jxl
 
     /// The format's name as people write it.
     public var name: String {
@@ -22,6 +24,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case .avif: "AVIF"
         case .gif: "GIF"
         case .bmp: "BMP"
+        case .jxl: "JPEG XL"
         }
     }
 
@@ -75,11 +78,11 @@ public enum SniffedFormat: Equatable, Sendable {
                 return compatibleBrands(bytes).contains { $0 == "avif" || $0 == "avis" } ? .supported(.avif) : .supported(.heif)
             case "avif", "avis": return .supported(.avif)
             case "crx ": return .unsupported("Canon CR3 raw")
-            case "jxl ": return .unsupported("JPEG XL")
+            case "jxl ": return .supported(.jxl)
             default: return .unsupported("ISO media (\(brand.trimmingTrailingSpaces))")
             }
         }
-        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .unsupported("JPEG XL") }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .supported(.jxl) }
         if starts([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts([0xFF, 0x4F, 0xFF, 0x51]) {
             return .unsupported("JPEG 2000")
         }

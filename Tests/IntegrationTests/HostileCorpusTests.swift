@@ -14,7 +14,8 @@ struct HostileCorpusTests {
     /// box no longer names a brand (an unsupported ISO media file). A GIF cut after its first
     /// frame is read whole. A BMP cut inside its pixels keeps the rows it holds; an information
     /// header said to be 40 or 64 bytes long still reads, and a compression changed to one its depth
-    /// allows (bit fields on a 16- or 32-bit BMP) still decodes.
+    /// allows (bit fields on a 16- or 32-bit BMP) still decodes. A JPEG XL cut after its first frame
+    /// (in an animation, or before a container's trailing boxes) is read.
     static let expectedOutcomes = """
         bmp/bits: decode.corrupt
         bmp/compression: decode.corrupt decode.unsupportedFeature scored
@@ -40,6 +41,8 @@ struct HostileCorpusTests {
         jpeg/size64x0: decode.corrupt
         jpeg/size65535x1: decode.limitExceeded
         jpeg/size65535x65535: decode.limitExceeded
+        jxl/cut: decode.truncated scored
+        jxl/flip: decode.corrupt decode.notAnImage decode.truncated scored
         png/cut: decode.corrupt decode.truncated scored
         png/flip: decode.corrupt decode.notAnImage decode.truncated scored
         png/len-: decode.corrupt decode.truncated scored
@@ -67,7 +70,7 @@ struct HostileCorpusTests {
         var names: [String] = []
         // Each mutant's class: the format and what was done to it, numbers left out ("png/len-").
         var classes: [String: String] = [:]
-        for format in ["jpeg", "png", "tiff", "webp", "heif", "gif", "bmp"] {
+        for format in ["jpeg", "png", "tiff", "webp", "heif", "gif", "bmp", "jxl"] {
             let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(format)).sorted()
             for (index, fixture) in fixtures.enumerated() where !fixture.hasPrefix("huge") {
                 let bytes = try Fixtures.bytes(format + "/" + fixture)
