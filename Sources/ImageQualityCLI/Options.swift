@@ -52,15 +52,27 @@ struct DecodeFlags: ParsableArguments {
         valueName: "seconds"))
     var timeLimit: Double = Double(DecodeLimits.defaultTimeLimit.components.seconds)
 
-    @Option(name: .long, parsing: .unconditional, help: "TIFF page to read, from 1 (other formats have only page 1).")
-    var page: Int = 1
+    @Option(name: .long, help: ArgumentHelp(
+        "Pages of a multi-page file (TIFF) to read, one record each: all, or pages and ranges such as 1-3,7 or 2- (default: all; ocr reads the first selected).",
+        valueName: "pages"))
+    var pages: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The same as --pages N: one page, from 1.", valueName: "n"))
+    var page: Int?
 
     @Flag(name: .long, help: "Fail an image whose data is truncated or corrupt even when the decoder can fill in the rest.")
     var strict = false
 
     mutating func validate() throws {
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels).") }
-        guard page >= 1 else { throw ValidationError("--page counts from 1, got \(page).") }
+        if let page {
+            guard page >= 1 else { throw ValidationError("--page counts from 1, got \(page).") }
+            guard pages == nil else { throw ValidationError("--page and --pages both name pages; give one.") }
+        }
+        if let pages {
+            var problem = ""
+            guard PageSelection(parsing: pages, problem: &problem) != nil else { throw ValidationError("--pages: \(problem).") }
+        }
         guard timeLimit >= 0, timeLimit.isFinite else {
             throw ValidationError("--time-limit is a number of seconds, 0 or more, got \(timeLimit).")
         }
@@ -71,7 +83,13 @@ struct DecodeFlags: ParsableArguments {
             limits: DecodeLimits(
                 maxPixels: maxPixels, maxFileBytes: maxFileSize.bytes,
                 timeLimit: timeLimit > 0 ? .nanoseconds(Int64(min(timeLimit, 1e9) * 1e9)) : nil),
-            pageIndex: page - 1, isStrict: strict)
+            pageIndex: pageSelection.first - 1, isStrict: strict)
+    }
+
+    /// The pages asked for: `--pages`, `--page`, or all.
+    var pageSelection: PageSelection {
+        var problem = ""
+        return pages.flatMap { PageSelection(parsing: $0, problem: &problem) } ?? page.map(PageSelection.page) ?? .all
     }
 }
 

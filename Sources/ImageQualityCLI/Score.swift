@@ -231,7 +231,7 @@ func runBatch(
     configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: language.options)
     let summary = BatchRun(
         inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
-        jobs: input.jobs, configuration: configuration,
+        jobs: input.jobs, configuration: configuration, pages: decode.pageSelection,
         output: mode, showsProgress: output.showsProgress, showsSummary: !output.quiet, keepBest: keepBest,
         contactSheet: try output.contactSheet()
     ).execute(standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO)
@@ -349,6 +349,8 @@ struct BatchRun {
     var expander: InputExpander
     var jobs: Int
     var configuration = Assessor.Configuration()
+    /// The pages of each multi-page file to read, one record each.
+    var pages: PageSelection = .all
     var output: Output
     var showsProgress: Bool
     /// Say on standard error what the batch did when it ends.
@@ -370,14 +372,19 @@ struct BatchRun {
         if case .records(let format) = output { writer = RecordWriter(format: format) }
         var summary = BatchSummary()
         let output = self.output
-        func emit(_ assessment: Assessment) {
-            summary.add(assessment)
+        /// Writes one file's records (one per page read), or its path once: a file passes when
+        /// every page read passed.
+        func emit(_ assessments: [Assessment]) {
             var bytes: [UInt8] = []
-            switch output {
-            case .records: bytes = Array(writer!.text(for: assessment).utf8)
-            case .paths(let passing, let terminator):
+            for assessment in assessments {
+                summary.add(assessment)
+                if case .records = output { bytes += Array(writer!.text(for: assessment).utf8) }
+            }
+            if case .paths(let passing, let terminator) = output, let first = assessments.first,
+                assessments.allSatisfy(\.passed) == passing
+            {
                 // The name's own bytes, for xargs, even where they are not UTF-8.
-                if assessment.passed == passing { bytes = FileSystemPath.bytes(assessment.path) + Array(terminator.utf8) }
+                bytes = FileSystemPath.bytes(first.path) + Array(terminator.utf8)
             }
             if sharesTerminal { progress?.clear() }
             if !bytes.isEmpty { Terminal.write(bytes: bytes, to: standardOutput) }
@@ -404,33 +411,41 @@ struct BatchRun {
             writingSheet { try sheet?.add(assessment, thumbnail: thumbnail) }
         }
         var held: [(Assessment, [UInt8]?)] = []
+        var heldFiles: [Int] = []
         let configuration = self.configuration
         let holds = keepBest != nil
+        let pages = self.pages
         OrderedBatch(paths, jobs: jobs).run(
             makeWorker: {
                 let assessor = Assessor(configuration)
-                return { path -> (Assessment, [UInt8]?) in
-                    guard wantsThumbnails.withLock({ $0 }) else { return (assessor.assess(contentsOf: path), nil) }
-                    let kept = assessor.assessKeepingPixels(.file(path: path))
-                    return (kept.assessment, kept.luma.flatMap { ContactSheet.thumbnail(luma: $0, rgb: kept.rgb) })
+                return { path -> [(Assessment, [UInt8]?)] in
+                    guard wantsThumbnails.withLock({ $0 }) else {
+                        return assessor.assessPages(contentsOf: path, pages: pages).map { ($0, nil) }
+                    }
+                    return assessor.assessPagesKeepingPixels(.file(path: path), pages: pages).map { kept in
+                        (kept.assessment, kept.luma.flatMap { ContactSheet.thumbnail(luma: $0, rgb: kept.rgb) })
+                    }
                 }
             },
             emit: { _, scored in
                 if holds {
-                    held.append(scored)
+                    held += scored
+                    heldFiles.append(scored.count)
                 } else {
-                    emit(scored.0)
-                    addToSheet(scored.0, scored.1)
+                    emit(scored.map(\.0))
+                    for (assessment, thumbnail) in scored { addToSheet(assessment, thumbnail) }
                 }
-                progress?.advance(failed: scored.0.error != nil)
+                progress?.advance(failed: scored.contains { $0.0.error != nil })
             })
         if let keepBest {
             var assessments = held.map(\.0)
             QualityGate.keepBest(keepBest, of: &assessments)
-            for (assessment, thumbnail) in zip(assessments, held.map(\.1)) {
-                emit(assessment)
-                addToSheet(assessment, thumbnail)
+            var at = 0
+            for count in heldFiles {
+                emit(Array(assessments[at..<(at + count)]))
+                at += count
             }
+            for (assessment, thumbnail) in zip(assessments, held.map(\.1)) { addToSheet(assessment, thumbnail) }
         }
         writingSheet { try sheet?.finish(policy: configuration.gate.policy, command: CommandText.current, elapsed: ContinuousClock.now - start) }
         progress?.clear()

@@ -13,6 +13,9 @@ public struct Assessment: Sendable, Equatable {
     /// The input as the caller named it (a path, or a name given to bytes). A file name
     /// that is not UTF-8 holds its bytes as `FileSystemPath` says.
     public var path: String
+    /// The page this record is about, from 1, when the file has more than one (or when the
+    /// page asked for is not its first); nil for a single image.
+    public var page: Int?
     public var outcome: Outcome
     /// Wall time from reading the input to the decision, in milliseconds.
     public var elapsedMilliseconds: Double?
@@ -24,8 +27,9 @@ public struct Assessment: Sendable, Equatable {
         case failed(ImagingError)
     }
 
-    public init(path: String, outcome: Outcome, elapsedMilliseconds: Double? = nil, timings: StageTimings? = nil) {
+    public init(path: String, page: Int? = nil, outcome: Outcome, elapsedMilliseconds: Double? = nil, timings: StageTimings? = nil) {
         self.path = path
+        self.page = page
         self.outcome = outcome
         self.elapsedMilliseconds = elapsedMilliseconds
         self.timings = timings
@@ -85,7 +89,7 @@ extension Assessment {
 extension Assessment: Codable {
     /// The record's top-level members; detectors are keyed by their descriptor names.
     private enum Key: String, CodingKey {
-        case path, pathBytes, format, width, height, pages, gate, warnings, elapsedMs, timings, error
+        case path, pathBytes, page, format, width, height, pages, gate, warnings, elapsedMs, timings, error
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -94,6 +98,7 @@ extension Assessment: Codable {
         // in `pathBytes` (Base64), as ripgrep's JSON does.
         try container.encode(FileSystemPath.display(path), forKey: .path)
         if let bytes = Self.pathBytes(path) { try container.encode(bytes, forKey: .pathBytes) }
+        if let page { try container.encode(page, forKey: .page) }
         switch outcome {
         case .failed(let error):
             try container.encode(error, forKey: .error)
@@ -128,6 +133,7 @@ extension Assessment: Codable {
         } else {
             path = try container.decode(String.self, forKey: .path)
         }
+        page = try container.decodeIfPresent(Int.self, forKey: .page)
         if let error = try container.decodeIfPresent(ImagingError.self, forKey: .error) {
             outcome = .failed(error)
             return

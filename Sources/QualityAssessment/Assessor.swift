@@ -175,6 +175,44 @@ public final class Assessor {
 }
 
 extension Assessor {
+    /// Assesses the selected pages of the file at `path`, one assessment per page read, in
+    /// page order (see `assessPagesKeepingPixels`).
+    public func assessPages(contentsOf path: String, pages: PageSelection) -> [Assessment] {
+        assessPagesKeepingPixels(.file(path: path), pages: pages).map(\.assessment)
+    }
+
+    /// Assesses the selected pages of an input, one result per page read, in page order.
+    ///
+    /// The first page selected is decoded first, which says how many pages the file has; the
+    /// other selected pages follow, and those past the last are skipped. A file of more than
+    /// one page gives each result its `page`.
+    /// When the first page selected cannot be read the file gives that one failure (a file
+    /// that fails to decode does not say how many pages it has); a later page that fails
+    /// gives its failure and the pages after it are still read. Pixels the caller decoded
+    /// are one page.
+    public func assessPagesKeepingPixels(_ input: Input, pages: PageSelection) -> [AssessedPixels] {
+        if case .decoded = input { return [assessKeepingPixels(input)] }
+        let chosen = decoder.options.pageIndex
+        defer { decoder.options.pageIndex = chosen }
+        var results: [AssessedPixels] = []
+        var page = pages.first
+        var count: Int?
+        while true {
+            decoder.options.pageIndex = page - 1
+            var result = assessKeepingPixels(input)
+            if count == nil {
+                guard let image = result.assessment.image else { return [result] }
+                count = image.pageCount
+            }
+            if count! > 1 { result.assessment.page = page }
+            results.append(result)
+            guard let next = pages.page(after: page, count: count!) else { return results }
+            page = next
+        }
+    }
+}
+
+extension Assessor {
     /// The decoded pixels of an input.
     /// - Throws: `ImagingError` when the input cannot be read or decoded.
     public func decode(_ input: Input) throws(ImagingError) -> DecodedImage {

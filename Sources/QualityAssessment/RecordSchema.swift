@@ -30,10 +30,11 @@ public enum RecordSchema {
         var properties: [(String, JSONValue)] = [
             ("path", string("the input as named: a path, or the name given to bytes")),
             ("pathBytes", pathBytes),
+            ("page", page),
             ("format", .object([("enum", .array(ImageFormat.allCases.map { .string($0.rawValue) })), ("description", .string("the format read from the magic bytes"))])),
             ("width", integer("width in pixels after EXIF orientation", minimum: 1)),
             ("height", integer("height in pixels after EXIF orientation", minimum: 1)),
-            ("pages", integer("pages (TIFF directories) in the file; present only when more than one", minimum: 2)),
+            ("pages", integer("pages in the file (TIFF directories); present only when more than one", minimum: 2)),
         ]
         properties += registry.names.map { ($0, .object([("$ref", .string("#/$defs/\($0)"))])) }
         properties += [
@@ -58,6 +59,11 @@ public enum RecordSchema {
         ])
     }
 
+    /// `page`, of both kinds of record.
+    static var page: JSONValue {
+        integer("the page this record is about, from 1; present only for a file of more than one page, one record per page read (--pages)", minimum: 1)
+    }
+
     /// `pathBytes`, of both kinds of record.
     static var pathBytes: JSONValue {
         .object([
@@ -74,6 +80,7 @@ public enum RecordSchema {
             ("properties", .object([
                 ("path", string("the input as named")),
                 ("pathBytes", pathBytes),
+                ("page", page),
                 ("error", coded(codes: ImagingErrorKind.allCases.map(\.rawValue))),
             ])),
             ("additionalProperties", .bool(false)),

@@ -216,8 +216,54 @@ struct ProcessTests {
     @Test func pageOption() throws {
         let run = try Binary.run(["score", "--page", "2", Fixtures.path("tiff/multipage.tif")])
         #expect(run.status == 0)
+        #expect(run.records.count == 1 && run.records.first?["page"] as? Int == 2)
         #expect(run.records.first?["width"] as? Int == 20)
         #expect(run.records.first?["pages"] as? Int == 2)
+    }
+
+    /// Every page of a multi-page file by default, one record each, in page order, with the
+    /// same path; a single-page file beside it keeps its one record without `page`.
+    @Test func everyPageIsARecord() throws {
+        let tiff = Fixtures.path("tiff/three-pages.tif"), png = Fixtures.path("png/gray8.png")
+        let run = try Binary.run(["score", "--jobs", "2", "--format", "jsonl", tiff, png])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.records.map { $0["path"] as? String } == [tiff, tiff, tiff, png])
+        #expect(run.records.map { $0["page"] as? Int } == [1, 2, 3, nil])
+        #expect(run.records.map { $0["width"] as? Int } == [64, 40, 40, 37])
+        #expect(run.records.map { $0["height"] as? Int } == [64, 48, 36, 23], "page 2 is turned by its own Orientation tag")
+        #expect(run.records.prefix(3).allSatisfy { $0["pages"] as? Int == 3 })
+        #expect(run.stderr.hasPrefix("4 images in "), "\(run.stderr)")
+
+        let some = try Binary.run(["score", "--pages", "3,1-1", "--format", "jsonl", tiff])
+        #expect(some.records.map { $0["page"] as? Int } == [1, 3])
+        let tail = try Binary.run(["score", "--pages", "2-", "--format", "jsonl", tiff])
+        #expect(tail.records.map { $0["page"] as? Int } == [2, 3])
+        let past = try Binary.run(["score", "--pages", "2-9", "--format", "jsonl", tiff])
+        #expect(past.records.map { $0["page"] as? Int } == [2, 3], "pages past the last are skipped")
+        let none = try Binary.run(["score", "--pages", "5-7", "--format", "jsonl", tiff])
+        #expect(none.status == 2 && none.records.count == 1)
+        #expect((none.records.first?["error"] as? [String: Any])?["message"] as? String == "TIFF: page 5 requested, the file has 3")
+
+        // The path once for xargs: it passes only when every page read passes.
+        let passing = try Binary.run(["gate", "--print-passing", tiff])
+        let rejected = try Binary.run(["gate", "--print-rejected", tiff])
+        #expect(passing.stdout.isEmpty && rejected.stdout == tiff + "\n", "\(passing.stdout) \(rejected.stdout)")
+        let later = try Binary.run(["gate", "--print-passing", "--pages", "2-3", tiff])
+        #expect(later.stdout == tiff + "\n", "pages 2 and 3 pass; page 1, flat quadrants, is rejected")
+    }
+
+    @Test func pageSelectionsThatAreNotOne() throws {
+        let image = Fixtures.path("png/gray8.png")
+        let cases: [([String], String)] = [
+            (["score", "--pages", "0", image], "--pages: '0' is not a page number from 1 or a range such as 1-3 or 2-."),
+            (["score", "--pages", "3-1", image], "--pages: '3-1' is not a range from a page to the same or a later one."),
+            (["score", "--pages", "1,,2", image], "--pages: '' is not a page number from 1 or a range such as 1-3 or 2-."),
+            (["score", "--page", "1", "--pages", "2", image], "--page and --pages both name pages; give one."),
+        ]
+        for (arguments, message) in cases {
+            let run = try Binary.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
     }
 
     @Test func limitsFromTheCommandLine() throws {
@@ -491,7 +537,7 @@ struct ProcessTests {
         for arguments in [["score"], ["score", "--detectors", "text"], ["score", "--timings"], ["score", "--no-probe"], ["gate"]] {
             let run = try Binary.run(arguments + ["--format", "jsonl"] + inputs)
             let lines = run.stdout.split(separator: "\n").map(String.init)
-            #expect(lines.count == inputs.count)
+            #expect(lines.count == inputs.count + 1, "multipage.tif gives two records")
             for line in lines { #expect(validator.problems(line).isEmpty, "\(validator.problems(line))") }
         }
     }

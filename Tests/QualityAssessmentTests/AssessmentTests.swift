@@ -134,6 +134,29 @@ struct AssessmentTests {
         #expect(record[path: "gate"].map { Array(Self.keys($0)) } == ["pass", "score", "content", "reasons", "failures"])
     }
 
+    /// One assessment per page read, in page order, each with its page; a file that fails
+    /// on its first page selected gives that failure alone.
+    @Test func pagesAreAssessedInOrder() throws {
+        let assessor = Assessor()
+        let all = assessor.assessPages(contentsOf: Fixtures.path("tiff/three-pages.tif"), pages: .all)
+        #expect(all.map(\.page) == [1, 2, 3])
+        #expect(all.compactMap(\.image?.size) == [ImageSize(width: 64, height: 64), ImageSize(width: 40, height: 48), ImageSize(width: 40, height: 36)])
+        var problem = ""
+        let chosen = try #require(PageSelection(parsing: "3,2", problem: &problem))
+        #expect(assessor.assessPages(contentsOf: Fixtures.path("tiff/three-pages.tif"), pages: chosen).map(\.page) == [2, 3])
+        let single = assessor.assessPages(contentsOf: Fixtures.path("png/gray8.png"), pages: .all)
+        #expect(single.count == 1 && single[0].page == nil && single[0].image != nil)
+        let beyond = assessor.assessPages(contentsOf: Fixtures.path("png/gray8.png"), pages: .page(2))
+        #expect(beyond.count == 1 && beyond[0].error?.kind == .pageOutOfRange)
+        let broken = assessor.assessPages(contentsOf: Fixtures.path("png/truncated.png"), pages: .all)
+        #expect(broken.count == 1 && broken[0].error?.kind == .truncated)
+        // The assessor's own page comes back after a run over pages.
+        #expect(assessor.assess(contentsOf: Fixtures.path("tiff/three-pages.tif")).image?.size == ImageSize(width: 64, height: 64))
+        // The page survives the record.
+        let decoded = try JSONDecoder().decode(Assessment.self, from: Data(all[1].record.serialized.utf8))
+        #expect(decoded.page == 2 && decoded.record.serialized == all[1].record.serialized)
+    }
+
     @Test func recordsDecodeBackToTheSameAssessment() throws {
         let decoder = JSONDecoder()
         for fixture in ["jpeg/large.jpg", "png/gray8.png", "png/truncated.png", "tiff/multipage.tif"] {
