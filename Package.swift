@@ -17,6 +17,9 @@ let products: [Product] = [
     .library(name: "GatedRecognition", targets: ["GatedRecognition"]),
     // Separate so the core libraries never need libtesseract.
     .library(name: "TesseractBackend", targets: ["TesseractBackend"]),
+    // PDF pages through Poppler (GPL): separate so that no core library links it; a program
+    // that links this product is, as distributed, under the GPL (README, Licence).
+    .library(name: "PDFPages", targets: ["PDFPages"]),
 ]
 
 // MARK: - System libraries (C stays at the edges)
@@ -61,6 +64,9 @@ let implementation: [Target] = [
     // (GPL) among them, which no process or library should load for nothing (headers from
     // libheif-dev).
     .target(name: "CHEIF", dependencies: ["_CLibraryLoader"], linkerSettings: [.linkedLibrary("dl")]),
+    // Poppler's C++ API (poppler-cpp, GPL) behind a C interface that no exception crosses,
+    // for the PDFPages product only (headers from libpoppler-cpp-dev).
+    .target(name: "_CPDFShim", linkerSettings: [.linkedLibrary("poppler-cpp")]),
 ]
 
 // MARK: - Code generation for the pixel work
@@ -86,6 +92,9 @@ let libraries: [Target] = [
     // Layer 1: JPEG/PNG/TIFF/WebP/HEIF/AVIF/GIF decoding, format sniffing, EXIF orientation.
     .target(
         name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF", "CJXL"], swiftSettings: pixelSettings),
+    // Layer 1: PDF pages rendered by Poppler (GPL), registered into ImageDecoder by the programs
+    // that want them; no other library links it.
+    .target(name: "PDFPages", dependencies: ["ImageCodecs", "ImagingCore", "_CPDFShim"]),
     // Layer 1: SIMD kernels, each with its scalar reference.
     .target(name: "ImageKernels", dependencies: ["ImagingCore"], swiftSettings: pixelSettings),
     // Layer 2: detectors with descriptors and 0–1 confidences; their fitted models as data
@@ -123,7 +132,7 @@ let libraries: [Target] = [
         name: "ImageQualityCLI",
         dependencies: [
             "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityAssessment", "QualityReports", "QualityCalibration",
-            "TextRecognition", "GatedRecognition", "TesseractBackend", "JSONSupport", "_CImagingShims",
+            "TextRecognition", "GatedRecognition", "TesseractBackend", "JSONSupport", "_CImagingShims", "PDFPages",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(
@@ -163,6 +172,7 @@ let tests: [Target] = [
             "_ImagingTestSupport",
         ]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(name: "PDFPagesTests", dependencies: ["PDFPages", "QualityAssessment", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "ImageQualityCLITests",
         dependencies: ["ImageQualityCLI", "imgquality", "QualityAssessment", "QualityReports", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),

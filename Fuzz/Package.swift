@@ -41,6 +41,8 @@ let package = Package(
         fuzzTarget("FuzzBMP", ["ImageCodecs"]),
         // ImageDecoder on bytes that sniff as JPEG XL (libjxl): codestreams and containers.
         fuzzTarget("FuzzJXL", ["ImageCodecs"]),
+        // ImageDecoder on bytes that sniff as PDF, rendered by Poppler (the PDFPages product).
+        fuzzTarget("FuzzPDF", ["ImageCodecs", "PDFPages"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
         fuzzTarget("FuzzAssessment", ["QualityAssessment", "QualityGating", "ImageCodecs"]),
     ],

@@ -2,7 +2,8 @@ internal import _CImagingShims
 import ImagingCore
 import Synchronization
 
-/// Decodes JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF, BMP and JPEG XL files into luma (and optionally RGB) pixel buffers.
+/// Decodes JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF, BMP and JPEG XL files, and PDF pages
+/// where the `PDFPages` product registered its renderer (`ImageDecoder.register`) into luma (and optionally RGB) pixel buffers.
 ///
 /// The format comes from the magic bytes, never the file name. Every input is
 /// treated as hostile: sizes are checked against `DecodeOptions.limits` before any
@@ -115,6 +116,8 @@ public final class ImageDecoder {
                 stored = try BMPDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             case .jxl:
                 stored = try JXLDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
+            case .pdf:
+                stored = try Self.decodePlugIn(format, bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             }
         } catch where error.kind == .timeLimit {
             throw options.limits.timeLimitError(format.name)

@@ -12,6 +12,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case bmp
     /// The first frame.
     case jxl
+    /// Each page rendered; decoded only where a `PlugInDecoder` for it is registered.
+    case pdf
 
     /// The format's name as people write it.
     public var name: String {
@@ -25,6 +27,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case .gif: "GIF"
         case .bmp: "BMP"
         case .jxl: "JPEG XL"
+        case .pdf: "PDF"
         }
     }
 
@@ -87,7 +90,7 @@ public enum SniffedFormat: Equatable, Sendable {
             return .unsupported("JPEG 2000")
         }
         if ascii("BM") && bytes.count >= 14 { return .supported(.bmp) }
-        if ascii("%PDF") { return .unsupported("PDF") }
+        if ascii("%PDF-") { return .supported(.pdf) }
         if ascii("8BPS") { return .unsupported("Photoshop PSD") }
         if ascii("qoif") { return .unsupported("QOI") }
         if ascii("FUJIFILMCCD-RAW") { return .unsupported("Fujifilm RAF raw") }

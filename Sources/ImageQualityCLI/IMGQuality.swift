@@ -1,4 +1,5 @@
 import ArgumentParser
+import PDFPages
 private import _CImagingShims
 import Foundation
 import ImagingCore
@@ -57,6 +58,11 @@ public struct IMGQuality: AsyncParsableCommand {
     /// point calls it before anything allocates.
     public static func reuseLargeAllocations() {
         _ = iq_keep_large_allocations(32 << 20, 64 << 20)
+    }
+
+    /// Registers the decoders the core libraries do not link: PDF pages through Poppler.
+    public static func registerPlugInDecoders() {
+        PDFPageRenderer.register()
     }
 
     /// Every command reads the detector models (their defaults are in the help too): an

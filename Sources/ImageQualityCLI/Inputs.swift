@@ -24,7 +24,8 @@ struct InputExpander: Sendable {
     /// does not decode are listed so they get a clear "unsupported" record.
     static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "jfif", "png", "tif", "tiff",
-        "heic", "heif", "avif", "webp", "gif", "bmp", "jxl", "jp2", "dng",
+        "heic", "heif", "avif", "webp", "gif", "bmp", "dib", "jxl", "pdf", "jp2", "dng",
+        "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf",
     ]
 
     /// Files of `directory`, recursively, sorted by path, with the directories below it

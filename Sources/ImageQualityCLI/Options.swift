@@ -60,11 +60,16 @@ struct DecodeFlags: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The same as --pages N: one page, from 1.", valueName: "n"))
     var page: Int?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Read at most this many pages of one file; one record says the rest were not read.", valueName: "n"))
+    var maxPages: Int = DecodeLimits.defaultMaxPages
+
     @Flag(name: .long, help: "Fail an image whose data is truncated or corrupt even when the decoder can fill in the rest.")
     var strict = false
 
     mutating func validate() throws {
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels).") }
+        guard maxPages >= 1 else { throw ValidationError("--max-pages must be positive, got \(maxPages).") }
         if let page {
             guard page >= 1 else { throw ValidationError("--page counts from 1, got \(page).") }
             guard pages == nil else { throw ValidationError("--page and --pages both name pages; give one.") }
@@ -82,7 +87,7 @@ struct DecodeFlags: ParsableArguments {
         DecodeOptions(
             limits: DecodeLimits(
                 maxPixels: maxPixels, maxFileBytes: maxFileSize.bytes,
-                timeLimit: timeLimit > 0 ? .nanoseconds(Int64(min(timeLimit, 1e9) * 1e9)) : nil),
+                timeLimit: timeLimit > 0 ? .nanoseconds(Int64(min(timeLimit, 1e9) * 1e9)) : nil, maxPages: maxPages),
             pageIndex: pageSelection.first - 1, isStrict: strict)
     }
 

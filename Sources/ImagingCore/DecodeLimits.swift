@@ -31,7 +31,14 @@ public struct DecodeLimits: Hashable, Sendable {
     /// (JPEG, PNG) or strips and tiles (TIFF).
     public var timeLimit: Duration?
 
+    /// The most pages of one file read as records (`--pages all` on a PDF or multi-page TIFF).
+    ///
+    /// Default 1 000: a long report or a fax batch; a file claiming more pages has the pages
+    /// after the limit reported as one `decode.limitExceeded` record instead of read.
+    public var maxPages: Int
+
     public static let defaultMaxPixels = 1 << 28
+    public static let defaultMaxPages = 1_000
     public static let defaultMaxFileBytes = 512 << 20
     public static let defaultMaxJPEGScans = 1_000
     public static let defaultTimeLimit = Duration.seconds(60)
@@ -40,8 +47,10 @@ public struct DecodeLimits: Hashable, Sendable {
         maxPixels: Int = DecodeLimits.defaultMaxPixels,
         maxFileBytes: Int = DecodeLimits.defaultMaxFileBytes,
         maxJPEGScans: Int = DecodeLimits.defaultMaxJPEGScans,
-        timeLimit: Duration? = DecodeLimits.defaultTimeLimit
+        timeLimit: Duration? = DecodeLimits.defaultTimeLimit,
+        maxPages: Int = DecodeLimits.defaultMaxPages
     ) {
+        self.maxPages = maxPages
         self.maxPixels = maxPixels
         self.maxFileBytes = maxFileBytes
         self.maxJPEGScans = maxJPEGScans

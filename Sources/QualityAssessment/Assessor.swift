@@ -185,7 +185,8 @@ extension Assessor {
     ///
     /// The first page selected is decoded first, which says how many pages the file has; the
     /// other selected pages follow, and those past the last are skipped. A file of more than
-    /// one page gives each result its `page`.
+    /// one page gives each result its `page`. After `DecodeLimits.maxPages` pages, one
+    /// `decode.limitExceeded` result stands for the selected pages not read.
     /// When the first page selected cannot be read the file gives that one failure (a file
     /// that fails to decode does not say how many pages it has); a later page that fails
     /// gives its failure and the pages after it are still read. Pixels the caller decoded
@@ -207,6 +208,17 @@ extension Assessor {
             if count! > 1 { result.assessment.page = page }
             results.append(result)
             guard let next = pages.page(after: page, count: count!) else { return results }
+            let limit = decoder.options.limits.maxPages
+            if results.count == limit {
+                // The pages after the limit: one record says they were not read.
+                let error = ImagingError(
+                    .limitExceeded,
+                    "page \(next) of \(count!) not read, nor those after it: \(limit) pages read, the limit (raise it with --max-pages)")
+                results.append(AssessedPixels(
+                    assessment: Assessment(path: input.name, page: next, outcome: .failed(error), elapsedMilliseconds: 0),
+                    luma: nil, rgb: nil, pixelsPerInch: nil, decodeDuration: nil, analysisDuration: .zero))
+                return results
+            }
             page = next
         }
     }

@@ -4,4 +4,5 @@ import ImageQualityCLI
 IMGQuality.reuseLargeAllocations()
 IMGQuality.endInterruptsBetweenRecords()
 IMGQuality.requireModels()
+IMGQuality.registerPlugInDecoders()
 await IMGQuality.runFromCommandLine()

@@ -29,7 +29,7 @@ struct SniffingAndEXIFTests {
         #expect(sniff(Array("\0\0\0\u{0C}jP  \r\n".utf8)) == .unsupported("JPEG 2000"))
         #expect(sniff([0xFF, 0x0A, 0xFA, 0x7F]) == .supported(.jxl))
         #expect(sniff([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) == .supported(.jxl))
-        #expect(sniff(Array("%PDF-1.7".utf8)) == .unsupported("PDF"))
+        #expect(sniff(Array("%PDF-1.7".utf8)) == .supported(.pdf))
         #expect(sniff([0xFF, 0xD8]) == .unknown)
         #expect(sniff([]) == .unknown)
         #expect(sniff(Array("hello".utf8)) == .unknown)

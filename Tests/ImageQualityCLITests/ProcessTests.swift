@@ -252,6 +252,19 @@ struct ProcessTests {
         #expect(later.stdout == tiff + "\n", "pages 2 and 3 pass; page 1, flat quadrants, is rejected")
     }
 
+    /// A PDF's pages, rendered: three records, pages 1–3 in order; `--max-pages` stops a long
+    /// one with a record saying so.
+    @Test func aPDFsPagesAreRecords() throws {
+        let pdf = Fixtures.path("pdf/three-pages.pdf")
+        let run = try Binary.run(["score", "--format", "jsonl", pdf])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.records.map { $0["page"] as? Int } == [1, 2, 3] && run.records.allSatisfy { $0["format"] as? String == "pdf" })
+        #expect(run.records.map { $0["width"] as? Int } == [64, 48, 40])
+        let limited = try Binary.run(["score", "--format", "jsonl", "--max-pages", "2", pdf])
+        #expect(limited.status == 2 && limited.records.map { $0["page"] as? Int } == [1, 2, 3])
+        #expect((limited.records.last?["error"] as? [String: Any])?["code"] as? String == "decode.limitExceeded")
+    }
+
     @Test func pageSelectionsThatAreNotOne() throws {
         let image = Fixtures.path("png/gray8.png")
         let cases: [([String], String)] = [
@@ -259,6 +272,7 @@ struct ProcessTests {
             (["score", "--pages", "3-1", image], "--pages: '3-1' is not a range from a page to the same or a later one."),
             (["score", "--pages", "1,,2", image], "--pages: '' is not a page number from 1 or a range such as 1-3 or 2-."),
             (["score", "--page", "1", "--pages", "2", image], "--page and --pages both name pages; give one."),
+            (["score", "--max-pages", "0", image], "--max-pages must be positive, got 0."),
         ]
         for (arguments, message) in cases {
             let run = try Binary.run(arguments)
@@ -531,6 +545,7 @@ struct ProcessTests {
             Fixtures.path("jpeg/large.jpg"), Fixtures.path("tiff/multipage.tif"), Fixtures.path("jpeg/truncated.jpg"),
             Fixtures.path("png/truncated.png"), Fixtures.path("other/bmp.bmp"), Fixtures.path("gif/transparent.gif"),
             Fixtures.path("webp/orientation-6.webp"), Fixtures.path("heif/quadrants.avif"), "/no/such/file.png",
+            Fixtures.path("pdf/rotated.pdf"), Fixtures.path("bmp/rle4.bmp"), Fixtures.path("jxl/orientation-6.jxl"),
             // Documents, one read well and one not: the prediction, the probe and a failure.
             OCRProcessTests.documents + "/page01_clean.png", OCRProcessTests.documents + "/page01_downscale-0.35.png",
         ]

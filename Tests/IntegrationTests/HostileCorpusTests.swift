@@ -15,7 +15,9 @@ struct HostileCorpusTests {
     /// frame is read whole. A BMP cut inside its pixels keeps the rows it holds; an information
     /// header said to be 40 or 64 bytes long still reads, and a compression changed to one its depth
     /// allows (bit fields on a 16- or 32-bit BMP) still decodes. A JPEG XL cut after its first frame
-    /// (in an animation, or before a container's trailing boxes) is read.
+    /// (in an animation, or before a container's trailing boxes) is read. A multi-page TIFF cut
+    /// after its first page scores that page, its later pages truncated; a PDF cut anywhere
+    /// loses its cross-reference table and page tree (Poppler finds no pages).
     static let expectedOutcomes = """
         bmp/bits: decode.corrupt
         bmp/compression: decode.corrupt decode.unsupportedFeature scored
@@ -43,6 +45,8 @@ struct HostileCorpusTests {
         jpeg/size65535x65535: decode.limitExceeded
         jxl/cut: decode.truncated scored
         jxl/flip: decode.corrupt decode.notAnImage decode.truncated scored
+        pdf/cut: decode.corrupt
+        pdf/flip: decode.corrupt decode.invalidDimensions decode.notAnImage scored
         png/cut: decode.corrupt decode.truncated scored
         png/flip: decode.corrupt decode.notAnImage decode.truncated scored
         png/len-: decode.corrupt decode.truncated scored
@@ -51,7 +55,7 @@ struct HostileCorpusTests {
         png/size2147483647x1: decode.corrupt
         png/size37x0: decode.corrupt
         png/size65536x65536: decode.corrupt
-        tiff/cut: decode.truncated
+        tiff/cut: decode.truncated scored
         tiff/flip: decode.corrupt decode.notAnImage decode.tooManyPixels decode.truncated decode.unsupportedFeature scored
         tiff/ifd-loop: decode.truncated scored
         tiff/ifd-past: decode.truncated scored
@@ -70,7 +74,7 @@ struct HostileCorpusTests {
         var names: [String] = []
         // Each mutant's class: the format and what was done to it, numbers left out ("png/len-").
         var classes: [String: String] = [:]
-        for format in ["jpeg", "png", "tiff", "webp", "heif", "gif", "bmp", "jxl"] {
+        for format in ["jpeg", "png", "tiff", "webp", "heif", "gif", "bmp", "jxl", "pdf"] {
             let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(format)).sorted()
             for (index, fixture) in fixtures.enumerated() where !fixture.hasPrefix("huge") {
                 let bytes = try Fixtures.bytes(format + "/" + fixture)
@@ -101,10 +105,17 @@ struct HostileCorpusTests {
         let records = data.split(separator: UInt8(ascii: "\n")).compactMap {
             try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]
         }
-        // The walk is in byte order of the paths, as `LC_ALL=C sort` sorts them.
+        // The walk is in byte order of the paths, as `LC_ALL=C sort` sorts them; a file of
+        // several pages (a TIFF or PDF whose page tree survived) gives a record per page, in a run.
         let expected = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-        #expect(records.count == expected.count)
-        #expect(records.map { $0["path"] as? String ?? "" } == expected)
+        var files: [String] = []
+        for record in records {
+            let path = record["path"] as? String ?? ""
+            if path != files.last || record["page"] == nil || record["page"] as? Int == 1 { files.append(path) }
+        }
+        #expect(files.count == expected.count && records.count >= expected.count)
+        #expect(files == expected)
+        #expect(records.allSatisfy { ($0["page"] as? Int).map { $0 >= 1 } ?? true })
         // Per class of mutant, the outcomes it gave: an error code, or "scored".
         var outcomes: [String: Set<String>] = [:]
         for record in records {

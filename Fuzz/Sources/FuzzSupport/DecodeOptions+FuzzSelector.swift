@@ -4,7 +4,7 @@ extension DecodeOptions {
     /// The options a fuzz input's last byte selects, with `FuzzLimits.decode`:
     /// bit 0 RGB as well as luma; bits 1–2 the scale (full, 1/2, 1/4, 1/8; only JPEG honours it);
     /// bit 3 strict; bit 4 pixels left in stored orientation; bit 5 the second page, only when
-    /// `allowsPages` (TIFF: other formats refuse a second page before decoding anything).
+    /// `allowsPages` (TIFF and PDF: other formats refuse a second page before decoding anything).
     public init(fuzzSelector selector: UInt8, allowsPages: Bool) {
         let scales: [DecodeScale] = [.full, .reduced(denominator: 2), .reduced(denominator: 4), .reduced(denominator: 8)]
         self.init(

@@ -29,7 +29,7 @@ public final class DecoderFuzzer {
         let bytes = Array(UnsafeBufferPointer(start: data, count: size))
         let sniffed = bytes.withUnsafeBytes { SniffedFormat.sniff($0) }
         guard case .supported(let format) = sniffed, formats.contains(format) else { return -1 }
-        let options = DecodeOptions(fuzzSelector: bytes[size - 1], allowsPages: format == .tiff)
+        let options = DecodeOptions(fuzzSelector: bytes[size - 1], allowsPages: format == .tiff || format == .pdf)
         decoder.options = options
         do {
             let image = try decoder.decode(bytes)
