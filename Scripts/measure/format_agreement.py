@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Whether the gate decides alike on the same photo stored as PNG, WebP, HEIC, AVIF, JPEG XL and BMP.
+"""Whether the gate decides alike on the same photo stored as PNG, WebP, HEIC, AVIF, JPEG XL, PDF and BMP.
 
     .venv-bench/bin/python Scripts/measure/format_agreement.py [--shared ../shared/datasets] [--limit 120]
         [--imgquality .build/release/imgquality] [--work DIR] [--keep]
 
-Needs `cwebp` (Debian package `webp`), `heif-enc` (`libheif-examples`) and `cjxl` (`libjxl-tools`); a
+Needs `cwebp` (Debian package `webp`), `heif-enc` (`libheif-examples`), `cjxl` (`libjxl-tools`) and `img2pdf`; a
 missing tool is named and its formats skipped. Photos: the JPEG files under `exposure-dev/`,
 `smudge-dev/` and `exif-samples/` of the shared folder that Pillow reads as JPEG, of at least
 0.3 megapixels, the first `--limit` of them in sorted path order. Each is opened with Pillow,
@@ -12,7 +12,8 @@ turned upright by its EXIF orientation (`ImageOps.exif_transpose`), converted to
 as a lossless PNG reference in the working folder (`--work DIR`, left in place; by default a
 temporary folder, removed at the end unless `--keep`). The reference is encoded, two encoders
 at a time, with `cwebp -q 90` (lossy WebP), `heif-enc -q 90` (HEIC), `heif-enc --avif -q 90`
-(AVIF), `cjxl -q 90` (JPEG XL) and Pillow (24-bit BMP). Every format is scored with one `imgquality score --jobs 2 --format jsonl -` call.
+(AVIF), `cjxl -q 90` (JPEG XL), `img2pdf -s 300dpi` (a PDF page the image's size at 300 dpi,
+rendered back by Poppler) and Pillow (24-bit BMP). Every format is scored with one `imgquality score --jobs 2 --format jsonl -` call.
 
 Prints the command line, then a Markdown table: per format, the photos, how many were encoded
 and decoded (a record without an error), how many decoded to the reference's width and height,
@@ -43,6 +44,8 @@ ENCODERS = [
     ("heic", "heif-enc", lambda src, dst: ["heif-enc", "-q", "90", src, "-o", dst]),
     ("avif", "heif-enc", lambda src, dst: ["heif-enc", "--avif", "-q", "90", src, "-o", dst]),
     ("jxl", "cjxl", lambda src, dst: ["cjxl", "--num_threads=1", "-q", "90", src, dst]),
+    # The PNG on a PDF page of its size at 300 dpi, so the 300 dpi rendering has its pixel size.
+    ("pdf", "img2pdf", lambda src, dst: ["img2pdf", "--engine", "internal", "-s", "300dpi", src, "-o", dst]),
     # 24-bit BMP, written by Pillow in this interpreter's environment.
     ("bmp", sys.executable, lambda src, dst: [sys.executable, "-c", "import sys; from PIL import Image; "
                                               "Image.open(sys.argv[1]).save(sys.argv[2])", src, dst]),

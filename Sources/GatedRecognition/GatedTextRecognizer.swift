@@ -81,9 +81,58 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         try await recognize(.decoded(image, name: "-"), options: options, force: force)
     }
 
+    /// Gates and recognizes the selected pages of a file (a PDF, a multi-page TIFF), one
+    /// outcome per page read, in page order: each page decoded, gated and recognized before
+    /// the next is decoded. Pages follow `Assessor.assessPagesKeepingPixels`: a file of one
+    /// page gives one outcome without `page`; past `DecodeLimits.maxPages` one failure stands
+    /// for the pages not read. Every error becomes a coded failure.
+    public func recognizePages(
+        contentsOf path: String, pages: PageSelection, options: RecognitionOptions = RecognitionOptions(), force: Bool = false
+    ) async -> [RecognitionOutcome] {
+        do {
+            try options.validate()
+        } catch {
+            return [RecognitionOutcome(path: path, result: .failed(error))]
+        }
+        let assessor = Assessor(configuration)
+        var outcomes: [RecognitionOutcome] = []
+        var page = pages.first
+        var count: Int?
+        while true {
+            let assessed = assessor.assessKeepingPixels(.file(path: path), page: page)
+            if count == nil {
+                guard let image = assessed.assessment.image else {
+                    return [RecognitionOutcome(path: path, result: .failed(assessed.assessment.error!))]
+                }
+                count = image.pageCount
+            }
+            var outcome: RecognitionOutcome
+            do {
+                outcome = RecognitionOutcome(path: path, result: .recognized(try await recognize(assessed, options: options, force: force)))
+            } catch {
+                outcome = RecognitionOutcome(path: path, result: .failed(RecognitionOutcome.coded(error)))
+            }
+            if count! > 1 { (outcome.page, outcome.pageCount) = (page, count) }
+            outcomes.append(outcome)
+            guard let next = pages.page(after: page, count: count!) else { return outcomes }
+            if outcomes.count == assessor.maxPages {
+                let failure = Assessor.pagesNotRead(path: path, next: next, count: count!, limit: assessor.maxPages)
+                var last = RecognitionOutcome(path: path, result: .failed(failure.error!))
+                (last.page, last.pageCount) = (next, count)
+                outcomes.append(last)
+                return outcomes
+            }
+            page = next
+        }
+    }
+
     private func recognize(_ input: Assessor.Input, options: RecognitionOptions, force: Bool) async throws -> GatedRecognition {
         try options.validate()
-        let assessed = Assessor(configuration).assessKeepingPixels(input)
+        return try await recognize(Assessor(configuration).assessKeepingPixels(input), options: options, force: force)
+    }
+
+    /// Recognizes an assessed image's pixels when it passed (or when forced).
+    private func recognize(_ assessed: Assessor.AssessedPixels, options: RecognitionOptions, force: Bool) async throws -> GatedRecognition {
         let assessment = assessed.assessment
         guard case .assessed(let image) = assessment.outcome, let luma = assessed.luma else {
             throw assessment.error ?? ImagingError(.corrupt, "no pixels were decoded")

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import ImagingCore
 @_exported import JSONSupport
 import QualityGating
@@ -6,7 +7,8 @@ import TextRecognition
 
 /// The response body of Google Cloud Vision's `images:annotate` for
 /// `DOCUMENT_TEXT_DETECTION`, one image per body, so clients written for that API can
-/// read imgquality's results.
+/// read imgquality's results; and of `files:annotate` for PDF and TIFF files, one file per
+/// body with a response per page.
 ///
 /// Shapes follow the API's `AnnotateImageResponse`: `textAnnotations` (the whole text
 /// first, with its `locale`, then one entry per word, each with `boundingPoly.vertices` in
@@ -34,8 +36,40 @@ public enum GoogleVisionResponse {
         .object([("responses", .array([response(outcome, languages: languages)]))])
     }
 
+    /// Whether a file's outcomes print as `files:annotate` (`filesBody`): a PDF or TIFF, as
+    /// Google's API takes those files, or any file of several pages.
+    public static func isFile(_ outcomes: [RecognitionOutcome]) -> Bool {
+        outcomes.contains { outcome in
+            if outcome.page != nil { return true }
+            if case .recognized(let recognition) = outcome.result { return [.pdf, .tiff].contains(recognition.image.format) }
+            return false
+        }
+    }
+
+    /// The response body of `files:annotate` for one file: `{"responses": [{"inputConfig":
+    /// {"mimeType": …}, "responses": [one response per page read], "totalPages": n}]}`, each
+    /// page's response with `context.pageNumber`, as Google's API answers for a PDF or TIFF.
+    public static func filesBody(_ outcomes: [RecognitionOutcome], languages: [String]) -> JSONValue {
+        let format = outcomes.lazy.compactMap { outcome -> ImageFormat? in
+            if case .recognized(let recognition) = outcome.result { return recognition.image.format }
+            return nil
+        }.first
+        let mimeType = format == .pdf ? "application/pdf" : format == .tiff ? "image/tiff" : format.map { "image/\($0.rawValue)" }
+        let pages = outcomes.map { outcome in
+            var page = outcome
+            if page.page == nil { page.page = 1 }
+            return response(page, languages: languages)
+        }
+        var file: [(String, JSONValue)] = []
+        if let mimeType { file.append(("inputConfig", .object([("mimeType", .string(mimeType))]))) }
+        file += [("responses", .array(pages)), ("totalPages", .int(outcomes.first?.pageCount ?? 1))]
+        return .object([("responses", .array([.object(file)]))])
+    }
+
     public static func response(_ outcome: RecognitionOutcome, languages: [String]) -> JSONValue {
-        let context: (String, JSONValue) = ("context", .object([("uri", .string(uri(outcome.path)))]))
+        var where_: [(String, JSONValue)] = [("uri", .string(uri(outcome.path)))]
+        if let page = outcome.page { where_.append(("pageNumber", .int(page))) }
+        let context: (String, JSONValue) = ("context", .object(where_))
         switch outcome.result {
         case .failed(let failure):
             return .object([("error", status(3, "\(failure.code): \(failure.message)")), context])

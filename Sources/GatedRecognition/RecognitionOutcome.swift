@@ -13,6 +13,9 @@ public struct RecognitionOutcome: Sendable {
 
     /// The input as the caller named it.
     public var path: String
+    /// The page, from 1, and the file's pages, for a file of more than one page.
+    public var page: Int?
+    public var pageCount: Int?
     public var result: Result
 
     public init(path: String, result: Result) {
@@ -26,11 +29,14 @@ public struct RecognitionOutcome: Sendable {
     ) async -> RecognitionOutcome {
         do {
             return RecognitionOutcome(path: path, result: .recognized(try await gated.recognize(contentsOf: path, options: options, force: force)))
-        } catch let error as any CodedError {
-            return RecognitionOutcome(path: path, result: .failed(error))
         } catch {
-            return RecognitionOutcome(path: path, result: .failed(RecognitionError(.failed, "\(error)")))
+            return RecognitionOutcome(path: path, result: .failed(coded(error)))
         }
+    }
+
+    /// An error as a coded failure: its own code, or `recognition.failed`.
+    static func coded(_ error: any Error) -> any CodedError {
+        (error as? any CodedError) ?? RecognitionError(.failed, "\(error)")
     }
 
     /// The path for people: bytes that are not UTF-8 shown as U+FFFD.
@@ -40,20 +46,27 @@ public struct RecognitionOutcome: Sendable {
     public var pathMembers: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [("path", .string(shownPath))]
         if let bytes = Assessment.pathBytes(path) { members.append(("pathBytes", .string(bytes))) }
+        if let page { members.append(("page", .int(page))) }
         return members
+    }
+
+    /// The heading of this input in `ocr --format text`: the path, and the page of a file of several.
+    var heading: String {
+        guard let page, let pageCount else { return "==> \(shownPath) <==" }
+        return "==> \(shownPath) (page \(page) of \(pageCount)) <=="
     }
 
     /// The `ocr --format text` output of this input.
     public var text: String {
         switch result {
         case .failed(let error):
-            return "==> \(shownPath) <==\n[error \(error.code): \(error.message)]\n\n"
+            return "\(heading)\n[error \(error.code): \(error.message)]\n\n"
         case .recognized(let recognition):
             let failures = recognition.decision.failures.map(\.message).joined(separator: "; ")
-            guard let text = recognition.text else { return "==> \(shownPath) <==\n[rejected: \(failures)]\n\n" }
+            guard let text = recognition.text else { return "\(heading)\n[rejected: \(failures)]\n\n" }
             // --force recognizes a rejected image too; the text still says it was rejected.
             let rejected = recognition.decision.pass ? "" : "[rejected: \(failures); recognized with --force]\n"
-            return "==> \(shownPath) <==\n\(rejected)\(text)\n\n"
+            return "\(heading)\n\(rejected)\(text)\n\n"
         }
     }
 

@@ -107,21 +107,27 @@ struct OCR: AsyncParsableCommand {
         let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)
         let start = ContinuousClock.now
         let tally = Mutex(BatchSummary())
-        let (format, force, recognitionOptions) = (self.format, self.force, options)
+        let (format, force, recognitionOptions, pages) = (self.format, self.force, options, decode.pageSelection)
         await OrderedBatch(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs).run { path in
-            await RecognitionOutcome.run(gated, path: path, options: recognitionOptions, force: force)
-        } emit: { _, outcome in
+            await gated.recognizePages(contentsOf: path, pages: pages, options: recognitionOptions, force: force)
+        } emit: { _, outcomes in
             tally.withLock { summary in
-                switch outcome.result {
-                case .failed(let error): summary.add(failure: error.code)
-                case .recognized(let recognition): summary.add(recognition.decision)
+                for outcome in outcomes {
+                    switch outcome.result {
+                    case .failed(let error): summary.add(failure: error.code)
+                    case .recognized(let recognition): summary.add(recognition.decision)
+                    }
                 }
             }
             switch format {
-            case .text: Terminal.write(outcome.text, to: STDOUT_FILENO)
-            case .jsonl: Terminal.write(outcome.json.serialized + "\n", to: STDOUT_FILENO)
+            case .text: Terminal.write(outcomes.map(\.text).joined(), to: STDOUT_FILENO)
+            case .jsonl: Terminal.write(outcomes.map { $0.json.serialized + "\n" }.joined(), to: STDOUT_FILENO)
             case .gcv:
-                let body = GoogleVisionResponse.body(outcome, languages: recognitionOptions.recognitionLanguages)
+                // A PDF or TIFF (or any file of several pages) as files:annotate answers it.
+                let languages = recognitionOptions.recognitionLanguages
+                let body = GoogleVisionResponse.isFile(outcomes)
+                    ? GoogleVisionResponse.filesBody(outcomes, languages: languages)
+                    : GoogleVisionResponse.body(outcomes[0], languages: languages)
                 Terminal.write(body.serialized + "\n", to: STDOUT_FILENO)
             }
         }

@@ -191,16 +191,32 @@ extension Assessor {
     /// that fails to decode does not say how many pages it has); a later page that fails
     /// gives its failure and the pages after it are still read. Pixels the caller decoded
     /// are one page.
-    public func assessPagesKeepingPixels(_ input: Input, pages: PageSelection) -> [AssessedPixels] {
-        if case .decoded = input { return [assessKeepingPixels(input)] }
+    /// Assesses page `page` (from 1) of an input and keeps its pixels; the assessment has no
+    /// `page` member (the caller knows whether the file has several).
+    public func assessKeepingPixels(_ input: Input, page: Int) -> AssessedPixels {
         let chosen = decoder.options.pageIndex
         defer { decoder.options.pageIndex = chosen }
+        decoder.options.pageIndex = page - 1
+        return assessKeepingPixels(input)
+    }
+
+    /// The most pages of one file read (`DecodeLimits.maxPages`).
+    public var maxPages: Int { decoder.options.limits.maxPages }
+
+    /// The failure that stands for the selected pages after the limit, from `next` on.
+    public static func pagesNotRead(path: String, next: Int, count: Int, limit: Int) -> Assessment {
+        let error = ImagingError(
+            .limitExceeded, "page \(next) of \(count) not read, nor those after it: \(limit) pages read, the limit (raise it with --max-pages)")
+        return Assessment(path: path, page: next, outcome: .failed(error), elapsedMilliseconds: 0)
+    }
+
+    public func assessPagesKeepingPixels(_ input: Input, pages: PageSelection) -> [AssessedPixels] {
+        if case .decoded = input { return [assessKeepingPixels(input)] }
         var results: [AssessedPixels] = []
         var page = pages.first
         var count: Int?
         while true {
-            decoder.options.pageIndex = page - 1
-            var result = assessKeepingPixels(input)
+            var result = assessKeepingPixels(input, page: page)
             if count == nil {
                 guard let image = result.assessment.image else { return [result] }
                 count = image.pageCount
@@ -208,14 +224,10 @@ extension Assessor {
             if count! > 1 { result.assessment.page = page }
             results.append(result)
             guard let next = pages.page(after: page, count: count!) else { return results }
-            let limit = decoder.options.limits.maxPages
-            if results.count == limit {
+            if results.count == maxPages {
                 // The pages after the limit: one record says they were not read.
-                let error = ImagingError(
-                    .limitExceeded,
-                    "page \(next) of \(count!) not read, nor those after it: \(limit) pages read, the limit (raise it with --max-pages)")
                 results.append(AssessedPixels(
-                    assessment: Assessment(path: input.name, page: next, outcome: .failed(error), elapsedMilliseconds: 0),
+                    assessment: Self.pagesNotRead(path: input.name, next: next, count: count!, limit: maxPages),
                     luma: nil, rgb: nil, pixelsPerInch: nil, decodeDuration: nil, analysisDuration: .zero))
                 return results
             }

@@ -192,6 +192,30 @@ struct GoogleVisionTests {
         #expect(schema.problems(body.serialized).isEmpty, "\(schema.problems(body.serialized))")
     }
 
+    /// A file of several pages prints as `files:annotate`: one file response holding a
+    /// response per page, each naming its page; the schema takes both shapes.
+    @Test func aFileOfSeveralPagesIsOneFileResponse() throws {
+        var pages: [RecognitionOutcome] = []
+        for page in 1...3 {
+            var outcome = RecognitionOutcome(path: "/scans/fax.tif", result: .failed(RecognitionError(.failed, "page \(page) broke")))
+            (outcome.page, outcome.pageCount) = (page, 5)
+            pages.append(outcome)
+        }
+        #expect(GoogleVisionResponse.isFile(pages))
+        #expect(!GoogleVisionResponse.isFile([RecognitionOutcome(path: "a.png", result: .failed(RecognitionError(.failed, "x")))]))
+        let body = GoogleVisionResponse.filesBody(pages, languages: ["en"])
+        #expect(body[path: "responses"].map { value -> Int in
+            guard case .array(let files) = value else { return -1 }
+            return files.count
+        } == 1)
+        let text = body.serialized
+        #expect(text.hasPrefix(#"{"responses":[{"responses":[{"error":{"code":3,"message":"recognize.failed: page 1 broke"},"context":{"uri":"file:///scans/fax.tif","pageNumber":1}}"#), "\(text)")
+        #expect(text.hasSuffix(#""context":{"uri":"file:///scans/fax.tif","pageNumber":3}}],"totalPages":5}]}"#), "\(text)")
+        #expect(schema.problems(text).isEmpty, "\(schema.problems(text))")
+        let noTotal = text.replacingOccurrences(of: #","totalPages":5"#, with: "")
+        #expect(!schema.problems(noTotal).isEmpty)
+    }
+
     // MARK: Schema
 
     @Test func theSchemaAcceptsOurResponsesAndRefusesOtherShapes() throws {

@@ -647,6 +647,25 @@ struct OCRProcessTests {
         #expect(failed["code"] as? Int == 3 && (failed["message"] as? String)?.hasPrefix("decode.truncated") == true)
     }
 
+    /// A PDF is recognized page by page: a record (or text heading) per page, and with
+    /// `--format gcv` one `files:annotate` body holding a response per page.
+    @Test func aPDFIsRecognizedPageByPage() throws {
+        let pdf = Fixtures.path("pdf/three-pages.pdf")
+        let jsonl = try Binary.run(["ocr", "--force", "--format", "jsonl", pdf])
+        #expect(jsonl.records.map { $0["page"] as? Int } == [1, 2, 3], "\(jsonl.stderr)")
+        let text = try Binary.run(["ocr", "--format", "text", "--pages", "2-", pdf])
+        #expect(text.stdout.hasPrefix("==> \(pdf) (page 2 of 3) <==\n") && text.stdout.contains("==> \(pdf) (page 3 of 3) <==\n"))
+        #expect(!text.stdout.contains("page 1 of 3"))
+        let gcv = try Binary.run(["ocr", "--force", "--format", "gcv", pdf])
+        #expect(gcv.records.count == 1)
+        let file = try #require((gcv.records.first?["responses"] as? [[String: Any]])?.first)
+        #expect(file["totalPages"] as? Int == 3 && (file["inputConfig"] as? [String: Any])?["mimeType"] as? String == "application/pdf")
+        let pages = try #require(file["responses"] as? [[String: Any]])
+        #expect(pages.map { ($0["context"] as? [String: Any])?["pageNumber"] as? Int } == [1, 2, 3])
+        let schema = try SchemaValidator(schema: String(contentsOfFile: Fixtures.repositoryPath("Tests/Schemas/google-vision-annotate-response.schema.json"), encoding: .utf8))
+        #expect(schema.problems(gcv.stdout.trimmingCharacters(in: .newlines)).isEmpty)
+    }
+
     @Test func forceRecognizesRejectedImagesAndExitCodes() throws {
         let blurred = Self.documents + "/page02_gaussian-2.5.jpg"
         let rejected = try Binary.run(["ocr", blurred])

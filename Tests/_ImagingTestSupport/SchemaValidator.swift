@@ -38,8 +38,11 @@ public struct SchemaValidator {
             found += problems(value, schema: target, at: path)
         }
         if let choices = schema["oneOf"] as? [[String: Any]] {
-            let matching = choices.filter { problems(value, schema: $0, at: path).isEmpty }.count
+            let each = choices.map { problems(value, schema: $0, at: path) }
+            let matching = each.filter(\.isEmpty).count
             if matching != 1 { found.append("\(path): matches \(matching) of oneOf's \(choices.count) schemas") }
+            // Matching none, what each choice found says where the value went wrong.
+            if matching == 0 { found += each.enumerated().flatMap { index, problems in problems.map { "(oneOf \(index + 1)) \($0)" } } }
         }
         if let type = schema["type"] {
             let types = (type as? [String]) ?? [(type as? String) ?? ""]
