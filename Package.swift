@@ -40,6 +40,10 @@ let systemLibraries: [Target] = [
         providers: [.apt(["libwebp-dev"])]),
     // giflib: error codes, no longjmp (Debian ships no pkg-config file for it).
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+    // LibRaw (thread-safe libraw_r): camera raw files, through a few inline accessors.
+    .systemLibrary(
+        name: "CRaw", pkgConfig: "libraw_r",
+        providers: [.apt(["libraw-dev"])]),
     // libjxl's decoder: a plain C API of events and status codes, called from Swift.
     .systemLibrary(
         name: "CJXL", pkgConfig: "libjxl",
@@ -91,7 +95,7 @@ let libraries: [Target] = [
     .target(name: "JSONSupport"),
     // Layer 1: JPEG/PNG/TIFF/WebP/HEIF/AVIF/GIF decoding, format sniffing, EXIF orientation.
     .target(
-        name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF", "CJXL"], swiftSettings: pixelSettings),
+        name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF", "CJXL", "CRaw"], swiftSettings: pixelSettings),
     // Layer 1: PDF pages rendered by Poppler (GPL), registered into ImageDecoder by the programs
     // that want them; no other library links it.
     .target(name: "PDFPages", dependencies: ["ImageCodecs", "ImagingCore", "_CPDFShim"]),

@@ -43,6 +43,8 @@ let package = Package(
         fuzzTarget("FuzzJXL", ["ImageCodecs"]),
         // ImageDecoder on bytes that sniff as PDF, rendered by Poppler (the PDFPages product).
         fuzzTarget("FuzzPDF", ["ImageCodecs", "PDFPages"]),
+        // ImageDecoder on bytes that sniff as camera raw (LibRaw): the preview or the development.
+        fuzzTarget("FuzzRaw", ["ImageCodecs"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
         fuzzTarget("FuzzAssessment", ["QualityAssessment", "QualityGating", "ImageCodecs"]),
     ],

@@ -30,6 +30,9 @@ public struct DecodedImage: Sendable {
     public var resolution: ImageResolution?
     /// Whether the file's EXIF says a flash fired (JPEG and PNG; false without EXIF).
     public var flashFired = false
+    /// For a camera raw file, what the pixels are: its embedded full-size JPEG, or the sensor
+    /// data developed at half size; nil for other formats.
+    public var rawSource: RawSource?
     /// Time spent in each step of decoding.
     public var stages = DecodeStages()
 
@@ -41,6 +44,14 @@ public struct DecodedImage: Sendable {
         guard let resolution else { return nil }
         return orientation.swapsDimensions ? ImageResolution(horizontal: resolution.vertical, vertical: resolution.horizontal) : resolution
     }
+}
+
+/// What a camera raw file's pixels are.
+public enum RawSource: String, Sendable, Codable, CaseIterable {
+    /// The JPEG the camera embedded at full size.
+    case preview
+    /// The sensor data developed at half size (LibRaw).
+    case developed
 }
 
 /// Time spent in each step of decoding one image.

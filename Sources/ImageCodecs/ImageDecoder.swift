@@ -2,7 +2,7 @@ internal import _CImagingShims
 import ImagingCore
 import Synchronization
 
-/// Decodes JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF, BMP and JPEG XL files, and PDF pages
+/// Decodes JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF, BMP, JPEG XL and camera raw files, and PDF pages
 /// where the `PDFPages` product registered its renderer (`ImageDecoder.register`) into luma (and optionally RGB) pixel buffers.
 ///
 /// The format comes from the magic bytes, never the file name. Every input is
@@ -91,8 +91,12 @@ public final class ImageDecoder {
         case .unknown:
             throw ImagingError(.notAnImage, describeUnknownBytes(bytes))
         }
+        return try decodeBytes(bytes, format: format, deadline: deadline)
+    }
 
+    private func decodeBytes(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, deadline: Deadline) throws(ImagingError) -> DecodedImage {
         let clock = ContinuousClock(), start = clock.now
+        var rawSource: RawSource?
         let stored: StoredImage
         do throws(ImagingError) {
             switch format {
@@ -118,6 +122,14 @@ public final class ImageDecoder {
                 stored = try JXLDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             case .pdf:
                 stored = try Self.decodePlugIn(format, bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
+            case .raw:
+                switch try RawDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace) {
+                case .developed(let developed):
+                    stored = developed
+                    rawSource = .developed
+                case .preview(let jpeg, let orientation):
+                    return try decodePreview(jpeg, orientation: orientation, deadline: deadline)
+                }
             }
         } catch where error.kind == .timeLimit {
             throw options.limits.timeLimitError(format.name)
@@ -155,8 +167,39 @@ public final class ImageDecoder {
             storedSize: stored.storedSize, scaleDenominator: stored.scaleDenominator,
             sourceBitDepth: stored.sourceBitDepth, pageCount: stored.pageCount, warnings: stored.warnings,
             resolution: stored.resolution, flashFired: stored.flashFired)
+        image.rawSource = rawSource
         image.stages.codec = converting - start
         image.stages.conversion = clock.now - converting
+        return image
+    }
+}
+
+extension ImageDecoder {
+    /// A raw file's embedded JPEG, decoded as a JPEG and turned by the raw file's orientation
+    /// (the camera's JPEG is stored as the sensor lies).
+    private func decodePreview(_ jpeg: [UInt8], orientation: Orientation, deadline: Deadline) throws(ImagingError) -> DecodedImage {
+        let chosen = options
+        defer { options = chosen }
+        options.appliesOrientation = false
+        let result: Result<DecodedImage, ImagingError> = jpeg.withUnsafeBytes { bytes in
+            do throws(ImagingError) {
+                guard case .supported(.jpeg) = SniffedFormat.sniff(bytes) else {
+                    throw ImagingError(.corrupt, "camera raw: the embedded preview is not a JPEG")
+                }
+                return .success(try decodeBytes(bytes, format: .jpeg, deadline: deadline))
+            } catch {
+                return .failure(ImagingError(error.kind, "camera raw: embedded preview: \(error.message)"))
+            }
+        }
+        var image = try result.get()
+        image.format = .raw
+        image.rawSource = .preview
+        image.orientation = orientation
+        image.isOriented = chosen.appliesOrientation
+        if chosen.appliesOrientation && orientation != .up {
+            image.luma = image.luma.applying(orientation)
+            image.rgb = image.rgb?.applying(orientation)
+        }
         return image
     }
 }

@@ -14,6 +14,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case jxl
     /// Each page rendered; decoded only where a `PlugInDecoder` for it is registered.
     case pdf
+    /// Camera raw (DNG, CR2, CR3, NEF, ARW, ORF, RW2, RAF, …): the embedded full-size JPEG
+    /// or the sensor data developed at half size.
+    case raw
 
     /// The format's name as people write it.
     public var name: String {
@@ -28,6 +31,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case .bmp: "BMP"
         case .jxl: "JPEG XL"
         case .pdf: "PDF"
+        case .raw: "camera raw"
         }
     }
 
@@ -62,12 +66,12 @@ public enum SniffedFormat: Equatable, Sendable {
 
         if starts([0xFF, 0xD8, 0xFF]) { return .supported(.jpeg) }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .supported(.png) }
-        if ascii("IIRO") || ascii("IIRS") || ascii("MMOR") { return .unsupported("Olympus ORF raw") }
-        if ascii("IIU\0") { return .unsupported("Panasonic RW2 raw") }
+        if ascii("IIRO") || ascii("IIRS") || ascii("MMOR") { return .supported(.raw) }  // Olympus ORF
+        if ascii("IIU\0") { return .supported(.raw) }  // Panasonic RW2
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
             || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B])
         {
-            if let raw = cameraRaw(bytes) { return .unsupported(raw) }
+            if cameraRaw(bytes) != nil { return .supported(.raw) }
             return .supported(.tiff)
         }
         if ascii("GIF87a") || ascii("GIF89a") { return .supported(.gif) }
@@ -80,7 +84,7 @@ public enum SniffedFormat: Equatable, Sendable {
                 // The general image brands: AV1 inside when a compatible brand says so.
                 return compatibleBrands(bytes).contains { $0 == "avif" || $0 == "avis" } ? .supported(.avif) : .supported(.heif)
             case "avif", "avis": return .supported(.avif)
-            case "crx ": return .unsupported("Canon CR3 raw")
+            case "crx ": return .supported(.raw)  // Canon CR3
             case "jxl ": return .supported(.jxl)
             default: return .unsupported("ISO media (\(brand.trimmingTrailingSpaces))")
             }
@@ -93,7 +97,7 @@ public enum SniffedFormat: Equatable, Sendable {
         if ascii("%PDF-") { return .supported(.pdf) }
         if ascii("8BPS") { return .unsupported("Photoshop PSD") }
         if ascii("qoif") { return .unsupported("QOI") }
-        if ascii("FUJIFILMCCD-RAW") { return .unsupported("Fujifilm RAF raw") }
+        if ascii("FUJIFILMCCD-RAW") { return .supported(.raw) }  // Fujifilm RAF
         if starts([0x76, 0x2F, 0x31, 0x01]) { return .unsupported("OpenEXR") }
         if starts([0, 0, 1, 0]) && bytes.count >= 6 && bytes[4] != 0 && bytes[5] == 0 { return .unsupported("ICO") }
         return .unknown

@@ -62,11 +62,14 @@ public struct AssessedImage: Sendable, Equatable {
     public var decision: GateDecision
     /// Recoverable problems the decoder worked through.
     public var warnings: [DecodeWarning]
+    /// For a camera raw file, whether its embedded JPEG or its developed sensor data was assessed.
+    public var rawSource: RawSource?
 
     public init(
         format: ImageFormat, size: ImageSize, pageCount: Int, report: QualityReport, decision: GateDecision,
-        warnings: [DecodeWarning]
+        warnings: [DecodeWarning], rawSource: RawSource? = nil
     ) {
+        self.rawSource = rawSource
         self.format = format
         self.size = size
         self.pageCount = pageCount
@@ -89,7 +92,7 @@ extension Assessment {
 extension Assessment: Codable {
     /// The record's top-level members; detectors are keyed by their descriptor names.
     private enum Key: String, CodingKey {
-        case path, pathBytes, page, format, width, height, pages, gate, warnings, elapsedMs, timings, error
+        case path, pathBytes, page, format, width, height, pages, raw, gate, warnings, elapsedMs, timings, error
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,6 +110,7 @@ extension Assessment: Codable {
             try container.encode(image.size.width, forKey: .width)
             try container.encode(image.size.height, forKey: .height)
             if image.pageCount > 1 { try container.encode(image.pageCount, forKey: .pages) }
+            if let rawSource = image.rawSource { try container.encode(rawSource, forKey: .raw) }
             var detectors = encoder.container(keyedBy: FieldKey.self)
             try image.report.encodeObservations(into: &detectors)
             try container.encode(image.decision, forKey: .gate)
@@ -148,7 +152,8 @@ extension Assessment: Codable {
                     fullSize: size, observationsIn: detectors,
                     registry: decoder.userInfo[.detectorRegistry] as? DetectorRegistry ?? .builtIn),
                 decision: try container.decode(GateDecision.self, forKey: .gate),
-                warnings: try container.decodeIfPresent([DecodeWarning].self, forKey: .warnings) ?? []))
+                warnings: try container.decodeIfPresent([DecodeWarning].self, forKey: .warnings) ?? [],
+                rawSource: try container.decodeIfPresent(RawSource.self, forKey: .raw)))
         elapsedMilliseconds = try container.decodeIfPresent(Double.self, forKey: .elapsedMs)
     }
 }

@@ -165,7 +165,7 @@ public final class Assessor {
         let end = clock.now
         let assessed = AssessedImage(
             format: image.format, size: image.orientedSize, pageCount: image.pageCount, report: report, decision: decision,
-            warnings: image.warnings)
+            warnings: image.warnings, rawSource: image.rawSource)
         return AssessedPixels(
             assessment: Assessment(
                 path: input.name, outcome: .assessed(assessed), elapsedMilliseconds: (end - start).milliseconds, timings: timings),

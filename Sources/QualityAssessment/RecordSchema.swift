@@ -35,6 +35,10 @@ public enum RecordSchema {
             ("width", integer("width in pixels after EXIF orientation", minimum: 1)),
             ("height", integer("height in pixels after EXIF orientation", minimum: 1)),
             ("pages", integer("pages in the file (TIFF directories); present only when more than one", minimum: 2)),
+            ("raw", .object([
+                ("enum", .array(RawSource.allCases.map { .string($0.rawValue) })),
+                ("description", .string("camera raw files only: preview when the camera's embedded full-size JPEG was assessed, developed when the sensor data was developed at half size")),
+            ])),
         ]
         properties += registry.names.map { ($0, .object([("$ref", .string("#/$defs/\($0)"))])) }
         properties += [

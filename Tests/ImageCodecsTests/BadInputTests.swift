@@ -70,14 +70,14 @@ struct BadInputTests {
         let error = decodeError(Fixtures.path("other/not-an-image.txt"))
         #expect(error?.kind == .notAnImage)
         #expect(error?.message.contains("looks like text") == true)
-        #expect(error?.message.hasPrefix("not a JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF, BMP, JPEG XL or PDF file: first bytes 54 68 69 73") == true)
+        #expect(error?.message.hasPrefix("not a JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF, BMP, JPEG XL, PDF or camera raw file: first bytes 54 68 69 73") == true)
     }
 
     @Test(arguments: [("other/jpeg2000.jp2", "JPEG 2000")])
     func recognisedButUnsupportedFormats(_ name: String, _ format: String) {
         let error = decodeError(Fixtures.path(name))
         #expect(error?.kind == .unsupportedFormat)
-        #expect(error?.message == "\(format) image: imgquality decodes JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF, BMP, JPEG XL and PDF")
+        #expect(error?.message == "\(format) image: imgquality decodes JPEG, PNG, TIFF, WebP, HEIF, AVIF, GIF, BMP, JPEG XL, PDF and camera raw")
     }
 
     @Test func formatComesFromMagicBytesNotTheName() throws {

@@ -17,7 +17,8 @@ struct HostileCorpusTests {
     /// allows (bit fields on a 16- or 32-bit BMP) still decodes. A JPEG XL cut after its first frame
     /// (in an animation, or before a container's trailing boxes) is read. A multi-page TIFF cut
     /// after its first page scores that page, its later pages truncated; a PDF cut anywhere
-    /// loses its cross-reference table and page tree (Poppler finds no pages).
+    /// loses its cross-reference table and page tree (Poppler finds no pages). A DNG, TIFF in
+    /// structure, gets the TIFF mutants; LibRaw reads past a directory chain that loops.
     static let expectedOutcomes = """
         bmp/bits: decode.corrupt
         bmp/compression: decode.corrupt decode.unsupportedFeature scored
@@ -55,6 +56,11 @@ struct HostileCorpusTests {
         png/size2147483647x1: decode.corrupt
         png/size37x0: decode.corrupt
         png/size65536x65536: decode.corrupt
+        raw/cut: decode.truncated
+        raw/flip: decode.notAnImage decode.truncated decode.unsupportedFeature scored
+        raw/ifd-loop: decode.truncated scored
+        raw/ifd-past: decode.truncated scored
+        raw/tag-: decode.truncated decode.unsupportedFeature scored
         tiff/cut: decode.truncated scored
         tiff/flip: decode.corrupt decode.notAnImage decode.tooManyPixels decode.truncated decode.unsupportedFeature scored
         tiff/ifd-loop: decode.truncated scored
@@ -74,7 +80,7 @@ struct HostileCorpusTests {
         var names: [String] = []
         // Each mutant's class: the format and what was done to it, numbers left out ("png/len-").
         var classes: [String: String] = [:]
-        for format in ["jpeg", "png", "tiff", "webp", "heif", "gif", "bmp", "jxl", "pdf"] {
+        for format in ["jpeg", "png", "tiff", "webp", "heif", "gif", "bmp", "jxl", "pdf", "raw"] {
             let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(format)).sorted()
             for (index, fixture) in fixtures.enumerated() where !fixture.hasPrefix("huge") {
                 let bytes = try Fixtures.bytes(format + "/" + fixture)
