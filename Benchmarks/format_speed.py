@@ -11,7 +11,7 @@ The photos are the first `--count` 4 000 × 3 000 PNGs that `Benchmarks/speed.py
 24-bit BMP (Pillow). Commands, interleaved round by round (`--rounds`; medians reported):
 
 - decode only, the baseline: the library's own tool, one process per file, pixels written to
-  /dev/null: `dwebp -ppm`, `heif-convert` (to a PNG in a scratch folder: it writes no PPM),
+  /dev/null: `dwebp -ppm`, `heif-convert` (to Y4M, raw YUV, in a scratch folder: it writes no PPM),
   `djxl` (to PPM), `pdftoppm -r 300`; for BMP, which has no Debian tool, Pillow's `load()`;
 - `imgquality score --jobs 1` over the set (every detector).
 
@@ -44,9 +44,9 @@ FORMATS = [
     ("webp", "webp", lambda s, d: ["cwebp", "-quiet", "-q", "90", s, "-o", d],
      lambda p, t: ["dwebp", "-quiet", "-ppm", p, "-o", "/dev/null"], "dwebp -ppm"),
     ("heic", "heic", lambda s, d: ["heif-enc", "-q", "90", s, "-o", d],
-     lambda p, t: ["heif-convert", p, os.path.join(t, "out.png")], "heif-convert (PNG)"),
+     lambda p, t: ["heif-convert", p, os.path.join(t, "out.y4m")], "heif-convert (Y4M)"),
     ("avif", "avif", lambda s, d: ["heif-enc", "--avif", "-q", "90", s, "-o", d],
-     lambda p, t: ["heif-convert", p, os.path.join(t, "out.png")], "heif-convert (PNG)"),
+     lambda p, t: ["heif-convert", p, os.path.join(t, "out.y4m")], "heif-convert (Y4M)"),
     ("jxl", "jxl", lambda s, d: ["cjxl", "-q", "90", "-e", "3", s, d],
      lambda p, t: ["djxl", p, os.path.join(t, "out.ppm")], "djxl (PPM)"),
     ("pdf", "pdf", lambda s, d: ["img2pdf", "--engine", "internal", "-s", "300dpi", s, "-o", d],

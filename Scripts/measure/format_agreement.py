@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Whether the gate decides alike on the same photo stored as PNG, WebP, HEIC, AVIF, JPEG XL, PDF and BMP.
+"""Whether the gate decides alike on the same photo stored as PNG, WebP, HEIC, AVIF, JPEG XL, PDF, GIF and BMP.
 
     .venv-bench/bin/python Scripts/measure/format_agreement.py [--shared ../shared/datasets] [--limit 120]
-        [--imgquality .build/release/imgquality] [--work DIR] [--keep]
+        [--imgquality .build/release/imgquality] [--work DIR] [--keep] [--formats gif,bmp]
 
 Needs `cwebp` (Debian package `webp`), `heif-enc` (`libheif-examples`), `cjxl` (`libjxl-tools`) and `img2pdf`; a
 missing tool is named and its formats skipped. Photos: the JPEG files under `exposure-dev/`,
@@ -13,7 +13,8 @@ as a lossless PNG reference in the working folder (`--work DIR`, left in place; 
 temporary folder, removed at the end unless `--keep`). The reference is encoded, two encoders
 at a time, with `cwebp -q 90` (lossy WebP), `heif-enc -q 90` (HEIC), `heif-enc --avif -q 90`
 (AVIF), `cjxl -q 90` (JPEG XL), `img2pdf -s 300dpi` (a PDF page the image's size at 300 dpi,
-rendered back by Poppler) and Pillow (24-bit BMP). Every format is scored with one `imgquality score --jobs 2 --format jsonl -` call.
+rendered back by Poppler) and Pillow (GIF: 256 colours, dithered; 24-bit BMP); `--formats`
+chooses some of them. Every format is scored with one `imgquality score --jobs 2 --format jsonl -` call.
 
 Prints the command line, then a Markdown table: per format, the photos, how many were encoded
 and decoded (a record without an error), how many decoded to the reference's width and height,
@@ -46,6 +47,9 @@ ENCODERS = [
     ("jxl", "cjxl", lambda src, dst: ["cjxl", "--num_threads=1", "-q", "90", src, dst]),
     # The PNG on a PDF page of its size at 300 dpi, so the 300 dpi rendering has its pixel size.
     ("pdf", "img2pdf", lambda src, dst: ["img2pdf", "--engine", "internal", "-s", "300dpi", src, "-o", dst]),
+    # GIF: Pillow's conversion to a 256-colour palette (with its default dithering).
+    ("gif", sys.executable, lambda src, dst: [sys.executable, "-c", "import sys; from PIL import Image; "
+                                              "Image.open(sys.argv[1]).save(sys.argv[2])", src, dst]),
     # 24-bit BMP, written by Pillow in this interpreter's environment.
     ("bmp", sys.executable, lambda src, dst: [sys.executable, "-c", "import sys; from PIL import Image; "
                                               "Image.open(sys.argv[1]).save(sys.argv[2])", src, dst]),
@@ -62,6 +66,7 @@ def parse_args():
     parser.add_argument("--imgquality", default=os.path.join(ROOT, ".build", "release", "imgquality"))
     parser.add_argument("--work", help="working folder for the PNG references and encodings (default: a temporary folder)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary working folder")
+    parser.add_argument("--formats", help="comma-separated formats to measure (default: all): " + ", ".join(e[0] for e in ENCODERS))
     return parser.parse_args()
 
 
@@ -197,7 +202,10 @@ def main():
     args = parse_args()
     print(f"`{shlex.join([sys.executable] + sys.argv)}`\n")
     formats = []
+    wanted = args.formats.split(",") if args.formats else [e[0] for e in ENCODERS]
     for encoder in ENCODERS:
+        if encoder[0] not in wanted:
+            continue
         if shutil.which(encoder[1]):
             formats.append(encoder)
         else:

@@ -155,7 +155,8 @@ extension ContactSheet {
 
         init(_ assessment: Assessment, index: Int, thumbnail: String?) {
             self.index = index
-            path = FileSystemPath.display(assessment.path)
+            // A page of a file of several is a card of its own, named by its page.
+            path = FileSystemPath.display(assessment.path) + (assessment.page.map { " (page \($0))" } ?? "")
             self.thumbnail = thumbnail
             switch assessment.outcome {
             case .failed(let error):

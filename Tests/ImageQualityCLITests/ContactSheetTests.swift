@@ -179,6 +179,19 @@ struct ContactSheetTests {
         }
     }
 
+    /// Each page of a multi-page file is a card, named by its page.
+    @Test func pagesOfOneFileAreCardsOfTheirOwn() throws {
+        let folder = try TemporaryDirectory()
+        var sheet = try ContactSheet(directory: folder.path + "/report")
+        for kept in Assessor().assessPagesKeepingPixels(.file(path: Fixtures.path("tiff/three-pages.tif")), pages: .all) {
+            try sheet.add(kept.assessment, thumbnail: kept.luma.flatMap { ContactSheet.thumbnail(luma: $0, rgb: kept.rgb) })
+        }
+        try sheet.finish(policy: .default, command: "imgquality score --report report three-pages.tif", elapsed: .milliseconds(5))
+        let html = try String(contentsOfFile: folder.path + "/report/index.html", encoding: .utf8)
+        #expect(Self.cards(html).count == 3)
+        for page in 1...3 { #expect(html.contains("three-pages.tif (page \(page))</p>"), "page \(page)") }
+    }
+
     @Test func cardsSayWhyInWordsAndEscapeEveryPath() throws {
         let batch = try Self.batch()
         let html = try batch.html()
