@@ -83,7 +83,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
 
     /// Gates and recognizes the selected pages of a file (a PDF, a multi-page TIFF), one
     /// outcome per page read, in page order: each page decoded, gated and recognized before
-    /// the next is decoded. Pages follow `Assessor.assessPagesKeepingPixels`: a file of one
+    /// the next is decoded. Pages follow `Assessor.assessPages(_:pages:_:)`: a file of one
     /// page gives one outcome without `page`; past `DecodeLimits.maxPages` one failure stands
     /// for the pages not read. Every error becomes a coded failure.
     public func recognizePages(

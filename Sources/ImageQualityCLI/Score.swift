@@ -422,7 +422,8 @@ struct BatchRun {
                     guard wantsThumbnails.withLock({ $0 }) else {
                         return assessor.assessPages(contentsOf: path, pages: pages).map { ($0, nil) }
                     }
-                    return assessor.assessPagesKeepingPixels(.file(path: path), pages: pages).map { kept in
+                    // Each page's thumbnail is made before the next page is decoded.
+                    return assessor.assessPages(.file(path: path), pages: pages) { kept in
                         (kept.assessment, kept.luma.flatMap { ContactSheet.thumbnail(luma: $0, rgb: kept.rgb) })
                     }
                 }

@@ -176,21 +176,47 @@ public final class Assessor {
 
 extension Assessor {
     /// Assesses the selected pages of the file at `path`, one assessment per page read, in
-    /// page order (see `assessPagesKeepingPixels`).
+    /// page order (see `assessPages(_:pages:_:)`).
     public func assessPages(contentsOf path: String, pages: PageSelection) -> [Assessment] {
-        assessPagesKeepingPixels(.file(path: path), pages: pages).map(\.assessment)
+        assessPages(.file(path: path), pages: pages) { $0.assessment }
     }
 
-    /// Assesses the selected pages of an input, one result per page read, in page order.
+    /// Assesses the selected pages of an input, one result per page read, in page order, each
+    /// page's assessment and pixels given to `transform` before the next page is decoded (so a
+    /// long PDF's pages, about 35 MB each at 300 dpi, are not all held at once).
     ///
     /// The first page selected is decoded first, which says how many pages the file has; the
     /// other selected pages follow, and those past the last are skipped. A file of more than
     /// one page gives each result its `page`. After `DecodeLimits.maxPages` pages, one
-    /// `decode.limitExceeded` result stands for the selected pages not read.
-    /// When the first page selected cannot be read the file gives that one failure (a file
-    /// that fails to decode does not say how many pages it has); a later page that fails
-    /// gives its failure and the pages after it are still read. Pixels the caller decoded
-    /// are one page.
+    /// `decode.limitExceeded` result stands for the selected pages not read. When the first
+    /// page selected cannot be read the file gives that one failure (a file that fails to
+    /// decode does not say how many pages it has); a later page that fails gives its failure
+    /// and the pages after it are still read. Pixels the caller decoded are one page.
+    public func assessPages<Result>(_ input: Input, pages: PageSelection, _ transform: (AssessedPixels) -> Result) -> [Result] {
+        if case .decoded = input { return [transform(assessKeepingPixels(input))] }
+        var results: [Result] = []
+        var page = pages.first
+        var count: Int?
+        while true {
+            var result = assessKeepingPixels(input, page: page)
+            if count == nil {
+                guard let image = result.assessment.image else { return [transform(result)] }
+                count = image.pageCount
+            }
+            if count! > 1 { result.assessment.page = page }
+            results.append(transform(result))
+            guard let next = pages.page(after: page, count: count!) else { return results }
+            if results.count == maxPages {
+                // The pages after the limit: one result says they were not read.
+                results.append(transform(AssessedPixels(
+                    assessment: Self.pagesNotRead(path: input.name, next: next, count: count!, limit: maxPages),
+                    luma: nil, rgb: nil, pixelsPerInch: nil, decodeDuration: nil, analysisDuration: .zero)))
+                return results
+            }
+            page = next
+        }
+    }
+
     /// Assesses page `page` (from 1) of an input and keeps its pixels; the assessment has no
     /// `page` member (the caller knows whether the file has several).
     public func assessKeepingPixels(_ input: Input, page: Int) -> AssessedPixels {
@@ -208,31 +234,6 @@ extension Assessor {
         let error = ImagingError(
             .limitExceeded, "page \(next) of \(count) not read, nor those after it: \(limit) pages read, the limit (raise it with --max-pages)")
         return Assessment(path: path, page: next, outcome: .failed(error), elapsedMilliseconds: 0)
-    }
-
-    public func assessPagesKeepingPixels(_ input: Input, pages: PageSelection) -> [AssessedPixels] {
-        if case .decoded = input { return [assessKeepingPixels(input)] }
-        var results: [AssessedPixels] = []
-        var page = pages.first
-        var count: Int?
-        while true {
-            var result = assessKeepingPixels(input, page: page)
-            if count == nil {
-                guard let image = result.assessment.image else { return [result] }
-                count = image.pageCount
-            }
-            if count! > 1 { result.assessment.page = page }
-            results.append(result)
-            guard let next = pages.page(after: page, count: count!) else { return results }
-            if results.count == maxPages {
-                // The pages after the limit: one record says they were not read.
-                results.append(AssessedPixels(
-                    assessment: Self.pagesNotRead(path: input.name, next: next, count: count!, limit: maxPages),
-                    luma: nil, rgb: nil, pixelsPerInch: nil, decodeDuration: nil, analysisDuration: .zero))
-                return results
-            }
-            page = next
-        }
     }
 }
 

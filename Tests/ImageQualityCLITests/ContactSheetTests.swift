@@ -183,7 +183,7 @@ struct ContactSheetTests {
     @Test func pagesOfOneFileAreCardsOfTheirOwn() throws {
         let folder = try TemporaryDirectory()
         var sheet = try ContactSheet(directory: folder.path + "/report")
-        for kept in Assessor().assessPagesKeepingPixels(.file(path: Fixtures.path("tiff/three-pages.tif")), pages: .all) {
+        for kept in Assessor().assessPages(.file(path: Fixtures.path("tiff/three-pages.tif")), pages: .all, { $0 }) {
             try sheet.add(kept.assessment, thumbnail: kept.luma.flatMap { ContactSheet.thumbnail(luma: $0, rgb: kept.rgb) })
         }
         try sheet.finish(policy: .default, command: "imgquality score --report report three-pages.tif", elapsed: .milliseconds(5))
