@@ -43,9 +43,6 @@ enum BMPDecoder {
     static func decode(
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
-        guard options.pageIndex == 0 else {
-            throw ImagingError(.pageOutOfRange, "BMP: page \(options.pageIndex + 1) requested, a BMP has 1")
-        }
         let header = try readHeader(data)
         try options.limits.check(header.size, format: "BMP")
         guard header.dataOffset < data.count else {

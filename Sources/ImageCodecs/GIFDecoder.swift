@@ -21,9 +21,6 @@ enum GIFDecoder {
     static func decode(
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
-        guard options.pageIndex == 0 else {
-            throw ImagingError(.pageOutOfRange, "GIF: page \(options.pageIndex + 1) requested, imgquality reads a GIF's first frame only")
-        }
         let source = UnsafeMutablePointer<Source>.allocate(capacity: 1)
         source.initialize(to: Source(base: data.baseAddress!.assumingMemoryBound(to: UInt8.self), count: data.count))
         defer { source.deallocate() }

@@ -20,9 +20,6 @@ enum HEIFDecoder {
         workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
         let name = format.name
-        guard options.pageIndex == 0 else {
-            throw ImagingError(.pageOutOfRange, "\(name): page \(options.pageIndex + 1) requested, imgquality reads the primary image only")
-        }
         guard iq_heif_load() == 0 else {
             throw ImagingError(.unsupportedFeature, "\(name): \(String(cString: iq_heif_load_error())) (install libheif1)")
         }

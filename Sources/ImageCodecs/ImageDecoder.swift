@@ -98,12 +98,12 @@ public final class ImageDecoder {
         let clock = ContinuousClock(), start = clock.now
         var rawSource: RawSource?
         let stored: StoredImage
+        if options.pageIndex != 0, let only = format.onlyPage {
+            throw ImagingError(.pageOutOfRange, "\(format.name): page \(options.pageIndex + 1) requested, \(only)")
+        }
         do throws(ImagingError) {
             switch format {
             case .jpeg:
-                guard options.pageIndex == 0 else {
-                    throw ImagingError(.pageOutOfRange, "JPEG: page \(options.pageIndex + 1) requested, a JPEG has 1")
-                }
                 if jpeg == nil { jpeg = try JPEGDecoder() }
                 stored = try jpeg!.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             case .png:
@@ -121,7 +121,7 @@ public final class ImageDecoder {
             case .jxl:
                 stored = try JXLDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
             case .pdf:
-                stored = try Self.decodePlugIn(format, bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace)
+                stored = try Self.decodePlugIn(format, bytes, options: options, deadline: deadline, workspace: &workspace)
             case .raw:
                 switch try RawDecoder.decode(bytes, options: options, deadline: deadline.nanoseconds, workspace: &workspace) {
                 case .developed(let developed):
@@ -205,9 +205,9 @@ extension ImageDecoder {
 }
 
 /// When one image's reading and decoding must end, on the clock the C decoders read.
-struct Deadline {
+public struct Deadline: Sendable {
     /// A `CLOCK_MONOTONIC` time in nanoseconds; 0 for none.
-    let nanoseconds: UInt64
+    public let nanoseconds: UInt64
 
     init(_ limit: Duration?) {
         guard let limit, limit > .zero else {
@@ -220,7 +220,7 @@ struct Deadline {
         nanoseconds = iq_monotonic_ns() + max(span, 1)
     }
 
-    var hasPassed: Bool { nanoseconds != 0 && iq_monotonic_ns() > nanoseconds }
+    public var hasPassed: Bool { nanoseconds != 0 && iq_monotonic_ns() > nanoseconds }
 
     /// What is left, rounded up to whole milliseconds, as `poll` takes it: −1 (wait without
     /// end) for no deadline, at most a day at a time.

@@ -35,6 +35,19 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// What a request for a page after the first is told, for the formats imgquality reads one
+    /// image of; nil for TIFF and PDF, whose decoders know their pages.
+    var onlyPage: String? {
+        switch self {
+        case .tiff, .pdf: nil
+        case .jpeg, .png, .webp, .bmp: "a \(name) has 1"
+        case .gif: "imgquality reads a GIF's first frame only"
+        case .jxl: "imgquality reads a JPEG XL file's first frame only"
+        case .heif, .avif: "imgquality reads the primary image only"
+        case .raw: "imgquality reads a raw file's main image only"
+        }
+    }
+
     /// The formats imgquality decodes, as a sentence fragment: "JPEG, PNG, …, AVIF and GIF",
     /// or with `or` for "not a … file".
     public static func decodedNames(joinedBy conjunction: String = "and") -> String {

@@ -18,9 +18,6 @@ enum JXLDecoder {
     static func decode(
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
-        guard options.pageIndex == 0 else {
-            throw ImagingError(.pageOutOfRange, "JPEG XL: page \(options.pageIndex + 1) requested, imgquality reads a JPEG XL file's first frame only")
-        }
         guard let decoder = JxlDecoderCreate(nil) else { throw ImagingError(.outOfMemory, "JPEG XL: the decoder could not be created") }
         defer { JxlDecoderDestroy(decoder) }
         let events = Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FULL_IMAGE.rawValue)

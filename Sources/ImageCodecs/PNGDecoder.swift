@@ -11,9 +11,6 @@ enum PNGDecoder {
     static func decode(
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
-        guard options.pageIndex == 0 else {
-            throw ImagingError(.pageOutOfRange, "PNG: page \(options.pageIndex + 1) requested, a PNG has 1")
-        }
         let box = DiagnosticsBox()
         var header = iq_png_header()
         let base = data.baseAddress!.assumingMemoryBound(to: UInt8.self)

@@ -10,9 +10,8 @@ public protocol PlugInDecoder: Sendable {
     var format: ImageFormat { get }
 
     /// Decodes page `options.pageIndex` of `bytes`, checking `options.limits` before any
-    /// buffer the size of the image exists; `deadline` is a `CLOCK_MONOTONIC` time in
-    /// nanoseconds (0 for none).
-    func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64) throws(ImagingError) -> PlugInImage
+    /// buffer the size of the image exists, and `deadline` (the time limit's end) where it can.
+    func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, deadline: Deadline) throws(ImagingError) -> PlugInImage
 }
 
 /// What a plug-in decoder returns: 8-bit grey or RGB pixels in display orientation.
@@ -47,7 +46,7 @@ extension ImageDecoder {
 
     /// A plug-in's image as the stored image of the workspace.
     static func decodePlugIn(
-        _ format: ImageFormat, _ bytes: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
+        _ format: ImageFormat, _ bytes: UnsafeRawBufferPointer, options: DecodeOptions, deadline: Deadline, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
         guard let decoder = plugIn(for: format) else {
             throw ImagingError(.unsupportedFormat, "\(format.name) file: this program has no \(format.name) decoder registered (imgquality's is the PDFPages product)")

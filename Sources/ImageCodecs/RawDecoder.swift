@@ -27,9 +27,6 @@ enum RawDecoder {
     static func decode(
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> Outcome {
-        guard options.pageIndex == 0 else {
-            throw ImagingError(.pageOutOfRange, "camera raw: page \(options.pageIndex + 1) requested, imgquality reads a raw file's main image only")
-        }
         guard let raw = libraw_init(0) else { throw ImagingError(.outOfMemory, "camera raw: LibRaw could not start") }
         defer { libraw_close(raw) }
         // LibRaw prints data errors on standard error unless given a handler; this one only

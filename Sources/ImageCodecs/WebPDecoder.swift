@@ -19,9 +19,6 @@ enum WebPDecoder {
     static func decode(
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
-        guard options.pageIndex == 0 else {
-            throw ImagingError(.pageOutOfRange, "WebP: page \(options.pageIndex + 1) requested, a WebP has 1")
-        }
         let base = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var features = WebPBitstreamFeatures()
         let header = WebPGetFeatures(base, data.count, &features)

@@ -32,7 +32,7 @@ public struct PDFPageRenderer: PlugInDecoder {
         ImageDecoder.register(PDFPageRenderer(dpi: dpi))
     }
 
-    public func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64) throws(ImagingError) -> PlugInImage {
+    public func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, deadline: Deadline) throws(ImagingError) -> PlugInImage {
         var status: Int32 = 0
         guard let pdf = iq_pdf_open(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &status) else {
             switch Int(status) {
@@ -75,7 +75,7 @@ public struct PDFPageRenderer: PlugInDecoder {
         guard failed == 0, let pixels = sink.pixels, pixels.height == sink.rowsWritten else {
             throw ImagingError(.corrupt, "PDF: Poppler could not render page \(index + 1)")
         }
-        if deadline != 0 && Self.now() > deadline {
+        if deadline.hasPassed {
             throw ImagingError(.timeLimit, "PDF: the time limit passed while rendering page \(index + 1)")
         }
         return PlugInImage(
@@ -98,12 +98,6 @@ public struct PDFPageRenderer: PlugInDecoder {
     }
 
     static func inches(_ points: Double) -> String { String(format: "%.1f", points / 72) }
-
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
 
     /// Where Poppler's rows are copied.
     private final class Sink {
