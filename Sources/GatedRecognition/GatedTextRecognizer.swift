@@ -96,34 +96,25 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         }
         let assessor = Assessor(configuration)
         var outcomes: [RecognitionOutcome] = []
-        var page = pages.first
-        var count: Int?
-        while true {
-            let assessed = assessor.assessKeepingPixels(.file(path: path), page: page)
-            if count == nil {
-                guard let image = assessed.assessment.image else {
-                    return [RecognitionOutcome(path: path, result: .failed(assessed.assessment.error!))]
-                }
-                count = image.pageCount
-            }
+        var cursor = PageCursor(pages, limit: assessor.maxPages, path: path)
+        while let page = cursor.page {
+            var assessed = assessor.assessKeepingPixels(.file(path: path), page: page)
+            cursor.took(&assessed.assessment)
             var outcome: RecognitionOutcome
             do {
                 outcome = RecognitionOutcome(path: path, result: .recognized(try await recognize(assessed, options: options, force: force)))
             } catch {
                 outcome = RecognitionOutcome(path: path, result: .failed(RecognitionOutcome.coded(error)))
             }
-            if count! > 1 { (outcome.page, outcome.pageCount) = (page, count) }
+            if let page = assessed.assessment.page { (outcome.page, outcome.pageCount) = (page, cursor.count) }
             outcomes.append(outcome)
-            guard let next = pages.page(after: page, count: count!) else { return outcomes }
-            if outcomes.count == assessor.maxPages {
-                let failure = Assessor.pagesNotRead(path: path, next: next, count: count!, limit: assessor.maxPages)
-                var last = RecognitionOutcome(path: path, result: .failed(failure.error!))
-                (last.page, last.pageCount) = (next, count)
-                outcomes.append(last)
-                return outcomes
-            }
-            page = next
         }
+        if let notRead = cursor.notRead, let error = notRead.error {
+            var last = RecognitionOutcome(path: path, result: .failed(error))
+            (last.page, last.pageCount) = (notRead.page, cursor.count)
+            outcomes.append(last)
+        }
+        return outcomes
     }
 
     private func recognize(_ input: Assessor.Input, options: RecognitionOptions, force: Bool) async throws -> GatedRecognition {

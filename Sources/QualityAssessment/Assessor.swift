@@ -195,26 +195,17 @@ extension Assessor {
     public func assessPages<Result>(_ input: Input, pages: PageSelection, _ transform: (AssessedPixels) -> Result) -> [Result] {
         if case .decoded = input { return [transform(assessKeepingPixels(input))] }
         var results: [Result] = []
-        var page = pages.first
-        var count: Int?
-        while true {
+        var cursor = PageCursor(pages, limit: maxPages, path: input.name)
+        while let page = cursor.page {
             var result = assessKeepingPixels(input, page: page)
-            if count == nil {
-                guard let image = result.assessment.image else { return [transform(result)] }
-                count = image.pageCount
-            }
-            if count! > 1 { result.assessment.page = page }
+            cursor.took(&result.assessment)
             results.append(transform(result))
-            guard let next = pages.page(after: page, count: count!) else { return results }
-            if results.count == maxPages {
-                // The pages after the limit: one result says they were not read.
-                results.append(transform(AssessedPixels(
-                    assessment: Self.pagesNotRead(path: input.name, next: next, count: count!, limit: maxPages),
-                    luma: nil, rgb: nil, pixelsPerInch: nil, decodeDuration: nil, analysisDuration: .zero)))
-                return results
-            }
-            page = next
         }
+        if let notRead = cursor.notRead {
+            results.append(transform(AssessedPixels(
+                assessment: notRead, luma: nil, rgb: nil, pixelsPerInch: nil, decodeDuration: nil, analysisDuration: .zero)))
+        }
+        return results
     }
 
     /// Assesses page `page` (from 1) of an input and keeps its pixels; the assessment has no
@@ -229,11 +220,51 @@ extension Assessor {
     /// The most pages of one file read (`DecodeLimits.maxPages`).
     public var maxPages: Int { decoder.options.limits.maxPages }
 
-    /// The failure that stands for the selected pages after the limit, from `next` on.
-    public static func pagesNotRead(path: String, next: Int, count: Int, limit: Int) -> Assessment {
-        let error = ImagingError(
-            .limitExceeded, "page \(next) of \(count) not read, nor those after it: \(limit) pages read, the limit (raise it with --max-pages)")
-        return Assessment(path: path, page: next, outcome: .failed(error), elapsedMilliseconds: 0)
+}
+
+/// The walk over one file's selected pages, shared by `Assessor.assessPages` and the gated
+/// recognizer: the page to read next (nil at the end), each assessment's page number, and the
+/// failure that stands for the selected pages past the limit.
+public struct PageCursor {
+    /// The page to read next, from 1; nil once the walk is over.
+    public private(set) var page: Int?
+    /// The file's pages, once its first page read has said.
+    public private(set) var count: Int?
+    /// When the limit ended the walk, the `decode.limitExceeded` failure for the pages not read.
+    public private(set) var notRead: Assessment?
+    private let pages: PageSelection
+    private let limit: Int
+    private let path: String
+    private var read = 0
+
+    public init(_ pages: PageSelection, limit: Int, path: String) {
+        self.pages = pages
+        self.limit = limit
+        self.path = path
+        page = pages.first
+    }
+
+    /// Takes the assessment of `page`: the first one read says how many pages the file has
+    /// (or, failing, ends the walk: a file that fails to decode does not say); in a file of
+    /// several, the assessment gets its page number. Then moves to the next selected page.
+    public mutating func took(_ assessment: inout Assessment) {
+        guard let current = page else { return }
+        if count == nil {
+            guard let image = assessment.image else {
+                page = nil
+                return
+            }
+            count = image.pageCount
+        }
+        if count! > 1 { assessment.page = current }
+        read += 1
+        page = pages.page(after: current, count: count!)
+        if let next = page, read == limit {
+            let error = ImagingError(
+                .limitExceeded, "page \(next) of \(count!) not read, nor those after it: \(limit) pages read, the limit (raise it with --max-pages)")
+            notRead = Assessment(path: path, page: next, outcome: .failed(error), elapsedMilliseconds: 0)
+            page = nil
+        }
     }
 }
 
