@@ -11,18 +11,12 @@ struct BMPDecoderTests {
     func palettedRowsThroughTheirPalette(_ name: String) throws {
         let image = try decodeFixture(name)
         #expect(image.format == .bmp && image.storedSize == ImageSize(width: 37, height: 23) && image.sourceBitDepth == (name.contains("4") ? 4 : 8))
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.paletteEntry(Pattern.paletteIndex(x, y))
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectPalettePattern(image.rgb)
     }
 
     @Test func oneBitPerPixel() throws {
         let image = try decodeFixture("bmp/palette1.bmp")
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.paletteEntry(Pattern.paletteIndex(x, y) & 1)
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectPalettePattern(image.rgb, index: { x, y in Pattern.paletteIndex(x, y) & 1 })
     }
 
     /// Encoded runs on even rows, literal runs (padded to 16 bits, odd lengths for RLE4's
@@ -31,21 +25,14 @@ struct BMPDecoderTests {
     func runLengthEncodedRows(_ name: String) throws {
         let image = try decodeFixture(name)
         #expect(image.warnings.isEmpty, "\(image.warnings)")
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let index = Pattern.paletteIndex(x, y)
-            let p = Pattern.paletteEntry(y % 2 == 0 ? index / 2 * 2 : index)
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectPalettePattern(image.rgb) { x, y in y % 2 == 0 ? Pattern.paletteIndex(x, y) / 2 * 2 : Pattern.paletteIndex(x, y) }
     }
 
     @Test(arguments: ["bmp/rgb24.bmp", "bmp/rgb24-top-down.bmp", "bmp/rgb24-os2.bmp", "bmp/xrgb32.bmp", "other/bmp.bmp"])
     func trueColourRowsInEitherDirection(_ name: String) throws {
         let image = try decodeFixture(name)
         #expect(image.storedSize == ImageSize(width: 37, height: 23) && image.sourceBitDepth == 8)
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.rgb8(x, y)
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectRGB8Pattern(image)
     }
 
     /// 5-bit and 6-bit channels are scaled to 8 bits: v × 255 / (2ⁿ − 1), rounded.

@@ -11,10 +11,7 @@ struct GIFDecoderTests {
     func theFirstFrameThroughItsPalette(_ name: String) throws {
         let image = try decodeFixture(name)
         #expect(image.format == .gif && image.storedSize == ImageSize(width: 37, height: 23))
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.paletteEntry(Pattern.paletteIndex(x, y))
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectPalettePattern(image.rgb)
     }
 
     @Test func theTransparentIndexShowsWhite() throws {

@@ -10,10 +10,7 @@ struct JXLDecoderTests {
     @Test func aLosslessCodestreamGivesItsPixels() throws {
         let image = try decodeFixture("jxl/lossless-rgb8.jxl")
         #expect(image.format == .jxl && image.storedSize == ImageSize(width: 37, height: 23) && image.sourceBitDepth == 8)
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.rgb8(x, y)
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectRGB8Pattern(image)
     }
 
     /// More than 8 bits stay 16-bit; grey stays grey.
@@ -50,10 +47,7 @@ struct JXLDecoderTests {
 
     @Test func anAnimationGivesItsFirstFrame() throws {
         let image = try decodeFixture("jxl/animated.jxl")
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.paletteEntry(Pattern.paletteIndex(x, y))
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectPalettePattern(image.rgb)
     }
 
     @Test func aTruncatedFileIsSaidToBe() {

@@ -55,6 +55,16 @@ func expectRGB8Pattern(_ image: DecodedImage, sourceLocation: SourceLocation = #
     }
 }
 
+/// The palette entries of `index` (the palette pattern's own by default) exactly in RGB.
+func expectPalettePattern(
+    _ rgb: AnyPixelBuffer?, index: (Int, Int) -> Int = Pattern.paletteIndex, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    expectPixels(try eight(rgb), sourceLocation: sourceLocation) { x, y, c in
+        let p = Pattern.paletteEntry(index(x, y))
+        return Double([p.0, p.1, p.2][c])
+    }
+}
+
 /// The rgb8 pattern under the alpha8 pattern, composited over white.
 func expectRGBA8OverWhite(_ image: DecodedImage, sourceLocation: SourceLocation = #_sourceLocation) throws {
     expectPixels(try eight(image.rgb), tolerance: 0.51, sourceLocation: sourceLocation) { x, y, c in
@@ -128,10 +138,7 @@ struct PNGDecoderTests {
     @Test(arguments: ["png/palette8.png", "png/palette4.png", "png/palette8-interlaced.png"])
     func paletteIsExpanded(_ name: String) throws {
         let image = try decodeFixture(name)
-        expectPixels(try eight(image.rgb)) { x, y, c in
-            let p = Pattern.paletteEntry(Pattern.paletteIndex(x, y))
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectPalettePattern(image.rgb)
     }
 
     @Test func paletteTransparencyBecomesAlpha() throws {

@@ -49,10 +49,7 @@ struct TIFFDecoderTests {
     }
 
     @Test func palette() throws {
-        expectPixels(try eight(decodeFixture("tiff/palette8.tif").rgb)) { x, y, c in
-            let p = Pattern.paletteEntry(Pattern.paletteIndex(x, y))
-            return Double([p.0, p.1, p.2][c])
-        }
+        try expectPalettePattern(decodeFixture("tiff/palette8.tif").rgb)
     }
 
     @Test func unassociatedAlphaIsCompositedOverWhite() throws {
