@@ -39,6 +39,9 @@ from PIL import Image, ImageOps
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FOLDERS = ["exposure-dev", "smudge-dev", "exif-samples"]
 MIN_PIXELS = 300_000
+# Pillow in this interpreter's environment, saving its first argument as its second (the
+# format from the name).
+PILLOW_SAVE = [sys.executable, "-c", "import sys; from PIL import Image; Image.open(sys.argv[1]).save(sys.argv[2])"]
 # Format, tool, command for (input PNG, output file).
 ENCODERS = [
     ("webp", "cwebp", lambda src, dst: ["cwebp", "-q", "90", src, "-o", dst]),
@@ -48,11 +51,9 @@ ENCODERS = [
     # The PNG on a PDF page of its size at 300 dpi, so the 300 dpi rendering has its pixel size.
     ("pdf", "img2pdf", lambda src, dst: ["img2pdf", "--engine", "internal", "-s", "300dpi", src, "-o", dst]),
     # GIF: Pillow's conversion to a 256-colour palette (with its default dithering).
-    ("gif", sys.executable, lambda src, dst: [sys.executable, "-c", "import sys; from PIL import Image; "
-                                              "Image.open(sys.argv[1]).save(sys.argv[2])", src, dst]),
+    ("gif", sys.executable, lambda src, dst: PILLOW_SAVE + [src, dst]),
     # 24-bit BMP, written by Pillow in this interpreter's environment.
-    ("bmp", sys.executable, lambda src, dst: [sys.executable, "-c", "import sys; from PIL import Image; "
-                                              "Image.open(sys.argv[1]).save(sys.argv[2])", src, dst]),
+    ("bmp", sys.executable, lambda src, dst: PILLOW_SAVE + [src, dst]),
 ]
 SHOWN_ERRORS = 3
 SHOWN_DIFFERENCES = 10

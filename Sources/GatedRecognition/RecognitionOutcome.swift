@@ -23,17 +23,6 @@ public struct RecognitionOutcome: Sendable {
         self.result = result
     }
 
-    /// Runs the gated flow on one file; every error becomes a coded failure.
-    public static func run<Recognizer: TextRecognizer>(
-        _ gated: GatedTextRecognizer<Recognizer>, path: String, options: RecognitionOptions, force: Bool
-    ) async -> RecognitionOutcome {
-        do {
-            return RecognitionOutcome(path: path, result: .recognized(try await gated.recognize(contentsOf: path, options: options, force: force)))
-        } catch {
-            return RecognitionOutcome(path: path, result: .failed(coded(error)))
-        }
-    }
-
     /// An error as a coded failure: its own code, or `recognition.failed`.
     static func coded(_ error: any Error) -> any CodedError {
         (error as? any CodedError) ?? RecognitionError(.failed, "\(error)")
