@@ -27,6 +27,12 @@ enum RawDecoder {
     static func decode(
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> Outcome {
+        // LibRaw 0.20 (Debian 12's) overruns a string buffer while normalising some Hasselblad
+        // model names, and glibc's fortify check then ends the whole process: a file that names
+        // that maker anywhere is refused before LibRaw reads it.
+        if names(data, anyOf: ["hasselblad", "imacon"]) {
+            throw ImagingError(.unsupportedFeature, "camera raw: Hasselblad and Imacon files are not read (LibRaw 0.20 overruns a buffer on some)")
+        }
         guard let raw = libraw_init(0) else { throw ImagingError(.outOfMemory, "camera raw: LibRaw could not start") }
         defer { libraw_close(raw) }
         // LibRaw prints data errors on standard error unless given a handler; this one only
@@ -95,6 +101,19 @@ enum RawDecoder {
         return .developed(StoredImage(
             depth: .eight, model: .rgb, storedSize: halves ? turned : size, orientation: .up, scaleDenominator: halves ? 2 : 1,
             sourceBitDepth: 8, pageCount: 1, warnings: [], resolution: nil))
+    }
+
+    /// Whether `data` holds any of `words` (lower-case ASCII), in any case.
+    static func names(_ data: UnsafeRawBufferPointer, anyOf words: [String]) -> Bool {
+        let patterns = words.map { Array($0.utf8) }
+        guard let shortest = patterns.map(\.count).min(), data.count >= shortest else { return false }
+        for start in 0...(data.count - shortest) {
+            let first = data[start] | 0x20
+            for pattern in patterns where first == pattern[0] && start + pattern.count <= data.count {
+                if (1..<pattern.count).allSatisfy({ data[start + $0] | 0x20 == pattern[$0] }) { return true }
+            }
+        }
+        return false
     }
 
     /// LibRaw's `flip` (0, 3, 5, 6: none, 180°, 90° counter-clockwise, 90° clockwise) as the

@@ -39,6 +39,18 @@ struct RawDecoderTests {
         #expect(error?.kind == .truncated && error?.message.hasPrefix("camera raw: the file ends early") == true, "\(String(describing: error))")
     }
 
+    /// A file naming Hasselblad is refused before LibRaw 0.20 reads it: its model parsing
+    /// overruns a buffer (the fuzzer's input that ended the process, kept as a regression).
+    @Test func aHasselbladFileIsRefusedUnread() throws {
+        let bytes = try Fixtures.bytesOfRepositoryFile("Fuzz/Regressions/raw/hasselblad-model-strcat-overflow")
+        #expect(throws: ImagingError(.unsupportedFeature, "camera raw: Hasselblad and Imacon files are not read (LibRaw 0.20 overruns a buffer on some)")) {
+            _ = try ImageDecoder().decode(bytes)
+        }
+        let words = Array("a DNG by HASSELBLAD".utf8)
+        #expect(words.withUnsafeBytes { RawDecoder.names($0, anyOf: ["hasselblad", "imacon"]) })
+        #expect(!Array("a DNG by Hassel".utf8).withUnsafeBytes { RawDecoder.names($0, anyOf: ["hasselblad"]) })
+    }
+
     @Test func theSensorsSizeIsCheckedBeforeUnpacking() {
         let error = decodeError(Fixtures.path("raw/mosaic.dng"), options: DecodeOptions(limits: DecodeLimits(maxPixels: 1000)))
         #expect(error?.kind == .tooManyPixels)
