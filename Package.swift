@@ -15,6 +15,8 @@ let products: [Product] = [
     // The recognizer seam alone: a third-party backend links no codec or metric.
     .library(name: "TextRecognition", targets: ["TextRecognition"]),
     .library(name: "GatedRecognition", targets: ["GatedRecognition"]),
+    // Paragraphs, lists, tables, barcodes and detected data from a page and its recognized words.
+    .library(name: "DocumentStructure", targets: ["DocumentStructure"]),
     // Separate so the core libraries never need libtesseract.
     .library(name: "TesseractBackend", targets: ["TesseractBackend"]),
     // PDF pages through Poppler (GPL): separate so that no core library links it; a program
@@ -44,6 +46,10 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CRaw", pkgConfig: "libraw_r",
         providers: [.apt(["libraw-dev"])]),
+    // ZBar (LGPL-2.1): barcodes and QR codes, a plain C API.
+    .systemLibrary(
+        name: "CZBar", pkgConfig: "zbar",
+        providers: [.apt(["libzbar-dev"])]),
     // libjxl's decoder: a plain C API of events and status codes, called from Swift.
     .systemLibrary(
         name: "CJXL", pkgConfig: "libjxl",
@@ -125,10 +131,12 @@ let libraries: [Target] = [
         ]),
     // Layer 1: the TextRecognizer seam, its conformance checks, a fake, and the command backend.
     .target(name: "TextRecognition", dependencies: ["ImagingCore"]),
+    // Layer 2: document structure from a page's pixels and its recognized words.
+    .target(name: "DocumentStructure", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CZBar"]),
     // Layer 4: the gated flow: assess, then recognize what passes.
     .target(
         name: "GatedRecognition",
-        dependencies: ["TextRecognition", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "JSONSupport"]),
+        dependencies: ["TextRecognition", "DocumentStructure", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "JSONSupport"]),
     // Layer 4: the Tesseract backend (libtesseract's C API).
     .target(name: "TesseractBackend", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CTesseract"]),
     // Layer 5: the command line, a thin shell over the libraries.
@@ -162,6 +170,9 @@ let tests: [Target] = [
     .testTarget(
         name: "QualityAssessmentTests",
         dependencies: ["QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+    .testTarget(
+        name: "DocumentStructureTests",
+        dependencies: ["DocumentStructure", "TextRecognition", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "TextRecognitionTests", dependencies: ["TextRecognition", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "GatedRecognitionTests",

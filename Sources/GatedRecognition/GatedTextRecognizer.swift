@@ -1,3 +1,4 @@
+import DocumentStructure
 import ImageCodecs
 import ImagingCore
 import QualityAssessment
@@ -12,6 +13,9 @@ public struct GatedRecognition: Sendable {
     public var image: AssessedImage
     /// nil when the gate rejected the image and recognition was not forced.
     public var observations: [RecognizedTextObservation]?
+    /// The page read as a document (paragraphs, lists, tables, barcodes, detected data)
+    /// when it was asked for (`readDocument`) and the page was recognized.
+    public var document: DocumentObservation?
     /// The oriented full-resolution size the boxes refer to.
     public var imageSize: ImageSize
     /// How long each step took.
@@ -34,11 +38,15 @@ public struct GatedRecognitionTiming: Sendable, Equatable {
     public var analysis: Duration
     /// The recognizer's call; nil when the gate rejected the image and recognition was not forced.
     public var recognition: Duration?
+    /// Finding the document's structure (barcodes, tables, lists, data) around the
+    /// recognition, when a document was asked for; cells read one by one count here too.
+    public var structure: Duration?
 
-    public init(decode: Duration? = nil, analysis: Duration = .zero, recognition: Duration? = nil) {
+    public init(decode: Duration? = nil, analysis: Duration = .zero, recognition: Duration? = nil, structure: Duration? = nil) {
         self.decode = decode
         self.analysis = analysis
         self.recognition = recognition
+        self.structure = structure
     }
 }
 
@@ -89,6 +97,29 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     public func recognizePages(
         contentsOf path: String, pages: PageSelection, options: RecognitionOptions = RecognitionOptions(), force: Bool = false
     ) async -> [RecognitionOutcome] {
+        await recognizePages(contentsOf: path, pages: pages, options: options, force: force, document: nil)
+    }
+
+    /// Reads the selected pages of a file as documents: each page decoded, gated, and when it
+    /// passes (or `force`), recognized and structured by `analyzer` (`GatedRecognition.document`).
+    public func readDocumentPages(
+        contentsOf path: String, pages: PageSelection, options: RecognitionOptions = RecognitionOptions(), force: Bool = false,
+        analyzer: DocumentAnalyzer = DocumentAnalyzer()
+    ) async -> [RecognitionOutcome] {
+        await recognizePages(contentsOf: path, pages: pages, options: options, force: force, document: analyzer)
+    }
+
+    /// Decodes the file once at full resolution, gates it, and reads it as a document if it passes (or if `force`).
+    public func readDocument(
+        contentsOf path: String, options: RecognitionOptions = RecognitionOptions(), force: Bool = false, analyzer: DocumentAnalyzer = DocumentAnalyzer()
+    ) async throws -> GatedRecognition {
+        try options.validate()
+        return try await recognize(Assessor(configuration).assessKeepingPixels(.file(path: path)), options: options, force: force, document: analyzer)
+    }
+
+    private func recognizePages(
+        contentsOf path: String, pages: PageSelection, options: RecognitionOptions, force: Bool, document: DocumentAnalyzer?
+    ) async -> [RecognitionOutcome] {
         do {
             try options.validate()
         } catch {
@@ -102,7 +133,8 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             cursor.took(&assessed.assessment)
             var outcome: RecognitionOutcome
             do {
-                outcome = RecognitionOutcome(path: path, result: .recognized(try await recognize(assessed, options: options, force: force)))
+                outcome = RecognitionOutcome(
+                    path: path, result: .recognized(try await recognize(assessed, options: options, force: force, document: document)))
             } catch {
                 outcome = RecognitionOutcome(path: path, result: .failed(RecognitionOutcome.coded(error)))
             }
@@ -119,11 +151,13 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
 
     private func recognize(_ input: Assessor.Input, options: RecognitionOptions, force: Bool) async throws -> GatedRecognition {
         try options.validate()
-        return try await recognize(Assessor(configuration).assessKeepingPixels(input), options: options, force: force)
+        return try await recognize(Assessor(configuration).assessKeepingPixels(input), options: options, force: force, document: nil)
     }
 
     /// Recognizes an assessed image's pixels when it passed (or when forced).
-    private func recognize(_ assessed: Assessor.AssessedPixels, options: RecognitionOptions, force: Bool) async throws -> GatedRecognition {
+    private func recognize(
+        _ assessed: Assessor.AssessedPixels, options: RecognitionOptions, force: Bool, document analyzer: DocumentAnalyzer?
+    ) async throws -> GatedRecognition {
         let assessment = assessed.assessment
         guard case .assessed(let image) = assessment.outcome, let luma = assessed.luma else {
             throw assessment.error ?? ImagingError(.corrupt, "no pixels were decoded")
@@ -142,9 +176,32 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             options.textLayout = TextLayout(linePitch: text.linePitch, strokeWidth: text.strokeWidth)
         }
         let clock = ContinuousClock()
-        let start = clock.now
-        let observations = try await recognizer.recognize(luma, options: options)
+        guard let analyzer else {
+            let start = clock.now
+            let observations = try await recognizer.recognize(luma, options: options)
+            timing.recognition = clock.now - start
+            return GatedRecognition(image: image, observations: observations, imageSize: luma.size, timing: timing)
+        }
+        // As a document: rules and barcodes painted out before the page is read, then each
+        // cell the page's reading left empty read on its own.
+        var start = clock.now
+        let page = analyzer.prepare(luma)
+        var structure = clock.now - start
+        start = clock.now
+        let observations = try await recognizer.recognize(page.cleaned, options: options)
         timing.recognition = clock.now - start
-        return GatedRecognition(image: image, observations: observations, imageSize: luma.size, timing: timing)
+        start = clock.now
+        var cellWords: [RecognizedWord] = []
+        for cell in page.cellsToRead(after: observations) {
+            var cellOptions = options
+            cellOptions.regionOfInterest = cell.normalized(in: luma.size)
+            cellWords += try await recognizer.recognize(page.cleaned, options: cellOptions).flatMap(\.words)
+        }
+        let document = analyzer.assemble(page, observations: observations, cellWords: cellWords)
+        structure += clock.now - start
+        timing.structure = structure
+        var recognition = GatedRecognition(image: image, observations: observations, imageSize: luma.size, timing: timing)
+        recognition.document = document
+        return recognition
     }
 }

@@ -99,6 +99,7 @@ public struct RecognitionOutcome: Sendable {
         if let decode = timing.decode { members.append(("decodeMs", milliseconds(decode))) }
         members.append(("analysisMs", milliseconds(timing.analysis)))
         if let recognition = timing.recognition { members.append(("recognitionMs", milliseconds(recognition))) }
+        if let structure = timing.structure { members.append(("structureMs", milliseconds(structure))) }
         return .object(members)
     }
 

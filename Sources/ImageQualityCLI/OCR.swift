@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentStructure
 import Foundation
 import GatedRecognition
 import ImageCodecs
@@ -21,7 +22,16 @@ struct OCR: AsyncParsableCommand {
             "timing" has decodeMs, analysisMs and recognitionMs); gcv (per image, one line holding \
             a Google Cloud Vision images:annotate response body for DOCUMENT_TEXT_DETECTION, with \
             context.uri the input's file:// URI, BCP 47 languages and a detectedBreak after each \
-            word; rejected and failed images get its per-image error).
+            word; rejected and failed images get its per-image error); document (one record per \
+            image: path, gate, and document: text, paragraphs, lists, tables with their cells, \
+            barcodes and detected data, each with its box in full-resolution pixels from the top \
+            left; null when rejected; docs/documents.md has the whole record); markdown (the \
+            document as Markdown, a "# path" heading before each image).
+
+            --tables DIR writes each table found as a CSV (or --table-format tsv) file named \
+            after the input, its page and the table's number; --report DIR writes an HTML page \
+            showing each image with its paragraphs, table cells, lists, barcodes and detected \
+            data drawn over it.
 
             Tesseract's OpenMP threads are limited to one per recognition (as OMP_THREAD_LIMIT=1 \
             does) unless OMP_THREAD_LIMIT, OMP_NUM_THREADS or OMP_MAX_ACTIVE_LEVELS is set.
@@ -34,8 +44,20 @@ struct OCR: AsyncParsableCommand {
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var analysis: AnalysisFlags
 
-    @Option(name: .long, help: ArgumentHelp("Output: text, jsonl or gcv.", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Output: text, jsonl, gcv, document or markdown.", valueName: "format"))
     var format: OCRFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp("Write each table found as a file in this directory.", valueName: "dir"))
+    var tables: String?
+
+    @Option(name: .long, help: ArgumentHelp("csv or tsv: the files --tables writes.", valueName: "format"))
+    var tableFormat: TableFileFormat = .csv
+
+    @Option(name: .long, help: ArgumentHelp("Write an HTML page of the images with what was found drawn over them, in this directory.", valueName: "dir"))
+    var report: String?
+
+    @Option(name: .long, help: ArgumentHelp("Region for detected data (ISO 3166: US, GB, DE, FR…): national phone numbers, dates with slashes, the dollar.", valueName: "code"))
+    var region: String = "US"
 
     @Flag(name: [.short, .long], help: "Do not print the summary (counts by decision and reason, time taken) on standard error at the end.")
     var quiet = false
@@ -108,9 +130,15 @@ struct OCR: AsyncParsableCommand {
         let start = ContinuousClock.now
         let tally = Mutex(BatchSummary())
         let (format, force, recognitionOptions, pages) = (self.format, self.force, options, decode.pageSelection)
+        let readsDocuments = format == .document || format == .markdown || tables != nil || report != nil
+        let analyzer = DocumentAnalyzer(dataDetector: DataDetector(region: region))
+        let tableFiles = try tables.map { try TableFiles(directory: $0, format: tableFormat) }
         await OrderedBatch(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs).run { path in
-            await gated.recognizePages(contentsOf: path, pages: pages, options: recognitionOptions, force: force)
+            readsDocuments
+                ? await gated.readDocumentPages(contentsOf: path, pages: pages, options: recognitionOptions, force: force, analyzer: analyzer)
+                : await gated.recognizePages(contentsOf: path, pages: pages, options: recognitionOptions, force: force)
         } emit: { _, outcomes in
+            tableFiles?.write(outcomes)
             tally.withLock { summary in
                 for outcome in outcomes {
                     switch outcome.result {
@@ -122,6 +150,8 @@ struct OCR: AsyncParsableCommand {
             switch format {
             case .text: Terminal.write(outcomes.map(\.text).joined(), to: STDOUT_FILENO)
             case .jsonl: Terminal.write(outcomes.map { $0.json.serialized + "\n" }.joined(), to: STDOUT_FILENO)
+            case .document: Terminal.write(outcomes.map { $0.documentJSON.serialized + "\n" }.joined(), to: STDOUT_FILENO)
+            case .markdown: Terminal.write(outcomes.map(\.markdown).joined(), to: STDOUT_FILENO)
             case .gcv:
                 // A PDF or TIFF (or any file of several pages) as files:annotate answers it.
                 let languages = recognitionOptions.recognitionLanguages
@@ -134,8 +164,11 @@ struct OCR: AsyncParsableCommand {
         // Tesseract's engines end here, on this thread, not while the process exits.
         recognizer.releaseIdleEngines()
         let summary = tally.withLock { $0 }
+        if let failures = tableFiles?.failures, !failures.isEmpty {
+            Terminal.write(failures.map { "imgquality ocr: \($0)\n" }.joined(), to: STDERR_FILENO)
+        }
         if !quiet { Terminal.write(summary.text(elapsed: ContinuousClock.now - start, width: Terminal.errorColumns), to: STDERR_FILENO) }
-        if summary.failed > 0 { throw ExitCode(2) }
+        if summary.failed > 0 || tableFiles?.failures.isEmpty == false { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
     }
 }
@@ -143,5 +176,62 @@ struct OCR: AsyncParsableCommand {
 extension RecognitionOptions.Level: ExpressibleByArgument {}
 
 enum OCRFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl, gcv
+    case text, jsonl, gcv, document, markdown
+}
+
+enum TableFileFormat: String, ExpressibleByArgument, CaseIterable {
+    case csv, tsv
+}
+
+/// `ocr --tables DIR`: each table as its own file, named after the input (its path with
+/// separators as "_"), the page of a file of several, and the table's number from 1.
+final class TableFiles: Sendable {
+    let directory: String
+    let format: TableFileFormat
+    /// Files that could not be written, in words; the batch goes on.
+    let failuresStore = Mutex<[String]>([])
+    var failures: [String] { failuresStore.withLock { $0 } }
+
+    init(directory: String, format: TableFileFormat) throws {
+        do {
+            try FileAccess.createDirectories(directory)
+        } catch {
+            throw ValidationError("--tables: cannot create the directory \(directory): \(error.reason)")
+        }
+        self.directory = directory
+        self.format = format
+    }
+
+    /// The file name stem for an input's table.
+    static func stem(path: String, page: Int?, table: Int) -> String {
+        var name = FileSystemPath.display(path)
+        while name.hasPrefix("./") { name.removeFirst(2) }
+        if let dot = name.lastIndex(of: "."), !name[dot...].contains("/") { name = String(name[..<dot]) }
+        name = String(name.map { $0 == "/" || $0 == "\\" || $0 == ":" ? "_" : $0 }).trimmingCharacters(in: CharacterSet(charactersIn: "_."))
+        return name + (page.map { "-p\($0)" } ?? "") + "-table\(table)"
+    }
+
+    /// The table's rows as CSV (RFC 4180 quoting) or TSV (tabs and line breaks in cells become spaces).
+    static func contents(_ table: Table, format: TableFileFormat) -> String {
+        table.grid.map { row in
+            switch format {
+            case .csv: row.map(RecordWriter.csvQuoted).joined(separator: ",")
+            case .tsv: row.map { String($0.map { $0 == "\t" || $0.isNewline ? " " : $0 }) }.joined(separator: "\t")
+            }
+        }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    func write(_ outcomes: [RecognitionOutcome]) {
+        for outcome in outcomes {
+            guard case .recognized(let recognition) = outcome.result, let document = recognition.document else { continue }
+            for (index, table) in document.tables.enumerated() {
+                let file = directory + "/" + Self.stem(path: outcome.path, page: outcome.page, table: index + 1) + "." + format.rawValue
+                do {
+                    try FileAccess.replace(file, with: Array(Self.contents(table, format: format).utf8))
+                } catch {
+                    failuresStore.withLock { $0.append("cannot write \(file): \(error.reason)") }
+                }
+            }
+        }
+    }
 }

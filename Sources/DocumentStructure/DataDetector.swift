@@ -1,0 +1,405 @@
+/// Finds data in text, as Vision's detected data and Foundation's `NSDataDetector` do:
+/// email addresses, URLs, phone numbers, dates, amounts of money, measurements, postal
+/// addresses, flight numbers and parcel tracking numbers, each with its parsed value.
+///
+/// Patterns are strict on purpose: a version number is not a date, an IP address is not a
+/// phone number, a bare year is not a date, a tracking number's check digit must hold, a
+/// day must exist in its month. Where two findings overlap the more specific one wins (an
+/// email address over the URL of its domain, an address over the numbers in it).
+public struct DataDetector: Sendable {
+    /// The region whose conventions settle what the text leaves open: the country code of a
+    /// national phone number, month-first or day-first in a date written with slashes,
+    /// the dollar's currency. An ISO 3166 code: US, CA, GB, DE, FR, IT, ES, NL, AT, CH, AU.
+    public var region: String
+    public var kinds: Set<DetectedData.Kind>
+
+    public init(region: String = "US", kinds: Set<DetectedData.Kind> = Set(DetectedData.Kind.allCases)) {
+        self.region = region.uppercased()
+        self.kinds = kinds
+    }
+
+    /// The data found in `text`, in text order, none overlapping.
+    public func detect(in text: String) -> [DetectedData] {
+        let scalars = Array(text.unicodeScalars)
+        let string = String(String.UnicodeScalarView(scalars))
+        var candidates: [DetectedData] = []
+        for rule in Self.rules where kinds.contains(rule.kind) {
+            for match in string.matches(of: rule.regex) {
+                let before = match.range.lowerBound > string.startIndex ? string[string.index(before: match.range.lowerBound)] : nil
+                guard rule.mayFollow(before) else { continue }
+                let matched = String(string[match.range])
+                guard let found = rule.parse(matched, match, self) else { continue }
+                let start = string.unicodeScalars.distance(from: string.startIndex, to: match.range.lowerBound)
+                // A kept part is the match's end (the flight after the word "flight") or its start (a URL without its full stop).
+                let trimmed = found.text ?? matched
+                let length = trimmed.unicodeScalars.count
+                let offset = matched.hasSuffix(trimmed) ? matched.unicodeScalars.count - length : 0
+                candidates.append(DetectedData(kind: rule.kind, text: trimmed, range: (start + offset)..<(start + offset + length), value: found.value))
+            }
+        }
+        // The more specific kind first, then the longer match.
+        let priority = Dictionary(uniqueKeysWithValues: Self.rules.enumerated().map { ($1.kind, $0) })
+        candidates.sort { a, b in
+            let pa = priority[a.kind] ?? 99, pb = priority[b.kind] ?? 99
+            return pa != pb ? pa < pb : a.range.count > b.range.count
+        }
+        var kept: [DetectedData] = []
+        for candidate in candidates where !kept.contains(where: { $0.range.overlaps(candidate.range) }) {
+            kept.append(candidate)
+        }
+        return kept.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    // MARK: - Rules
+
+    struct Found {
+        /// The text kept when the match carries something that is not part of the datum
+        /// (a URL's trailing full stop); nil keeps the match.
+        var text: String?
+        var value: DetectedData.Value?
+    }
+
+    struct Rule: @unchecked Sendable {
+        // Regex is not Sendable; the rules are built once and only read.
+        var kind: DetectedData.Kind
+        var regex: Regex<AnyRegexOutput>
+        /// What may not stand just before a match (Swift's regular expressions have no
+        /// lookbehind): `\w` for letters, digits and the underscore, and literal characters.
+        var notAfter: String
+        var parse: @Sendable (String, Regex<AnyRegexOutput>.Match, DataDetector) -> Found?
+
+        init(
+            _ kind: DetectedData.Kind, notAfter: String, _ pattern: String,
+            parse: @escaping @Sendable (String, Regex<AnyRegexOutput>.Match, DataDetector) -> Found?
+        ) {
+            self.kind = kind
+            self.notAfter = notAfter
+            // The patterns are constants of this file: one that does not compile is a bug here.
+            regex = try! Regex(pattern)
+            self.parse = parse
+        }
+
+        /// Whether a match may start after `character`.
+        func mayFollow(_ character: Character?) -> Bool {
+            guard let character else { return true }
+            if notAfter.hasPrefix("\\w"), character.isLetter || character.isNumber || character == "_" { return false }
+            return !notAfter.dropFirst(notAfter.hasPrefix("\\w") ? 2 : 0).contains(character)
+        }
+    }
+
+    /// In priority order: the first kind wins an overlap.
+    static let rules: [Rule] = [
+        Rule(.email, notAfter: #"\w.%+-"#, #"[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])"#) { text, _, _ in
+            Found(value: .text(text))
+        },
+        Rule(.url, notAfter: #"\w@./-"#, #"(?:(?:https?|ftp)://[^\s<>"]+|www\.[^\s<>"]+|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov|io|info|biz|dev|app|co|uk|de|fr|eu|es|it|nl|ch|at|ca|us)(?:/[^\s<>"]*)?)(?![\w@])"#) { text, _, _ in
+            URLRule.parse(text)
+        },
+        Rule(.trackingNumber, notAfter: #"\w"#, #"(?:1Z ?[0-9A-Z]{3} ?[0-9A-Z]{3} ?[0-9A-Z]{2} ?[0-9A-Z]{4} ?[0-9A-Z]{4}|[A-Z]{2} ?\d{3} ?\d{3} ?\d{3} ?[A-Z]{2}|9\d{3}(?: ?\d{4}){4} ?\d{2}|\d{4} ?\d{4} ?\d{4})(?![\w])"#) { text, _, _ in
+            TrackingRule.parse(text)
+        },
+        Rule(.postalAddress, notAfter: #"\w"#, AddressRule.pattern) { text, _, _ in
+            Found(value: .text(text.split(whereSeparator: \.isWhitespace).joined(separator: " ")))
+        },
+        Rule(.flightNumber, notAfter: #"\w"#, #"(?:(?i:flight|flt)\.?:?\s+([A-Z][A-Z0-9]|[0-9][A-Z])\s?(\d{1,4})|([A-Z][A-Z0-9]|[0-9][A-Z])\s?(\d{1,4}))(?![\w.,:/-]\d|\w)"#) { _, match, _ in
+            FlightRule.parse(match)
+        },
+        Rule(.money, notAfter: #"\w.,"#, MoneyRule.pattern) { text, match, detector in
+            MoneyRule.parse(text, match, region: detector.region)
+        },
+        Rule(.date, notAfter: #"\w.,/-"#, DateRule.pattern) { _, match, detector in
+            DateRule.parse(match, region: detector.region)
+        },
+        Rule(.phone, notAfter: #"\w.+/-"#, #"(?:\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,4}){1,4}|\(\d{3}\) ?\d{3}[ .-]\d{4}|\d{3}[ .-]\d{3}[ .-]\d{4}|0\d{1,4}(?:[ /-]\d{2,8}){1,3}|0\d{2,4} ?\d{5,8})(?![\w.,/-]?\d)"#) { text, _, detector in
+            PhoneRule.parse(text, region: detector.region)
+        },
+        Rule(.measurement, notAfter: #"\w.,/:-"#, MeasurementRule.pattern) { _, match, _ in
+            MeasurementRule.parse(match)
+        },
+    ]
+}
+
+// MARK: - Per kind
+
+/// The capture group `index` as a string, or nil when it did not take part.
+func group(_ match: Regex<AnyRegexOutput>.Match, _ index: Int) -> String? {
+    guard index < match.output.count, let substring = match.output[index].substring else { return nil }
+    return String(substring)
+}
+
+enum URLRule {
+    static func parse(_ matched: String) -> DataDetector.Found? {
+        // A sentence's punctuation after a URL is not part of it; nor an unmatched bracket.
+        var text = Substring(matched)
+        while let last = text.last, ".,;:!?'\"".contains(last) || (last == ")" && !text.contains("(")) { text = text.dropLast() }
+        guard text.contains(".") else { return nil }
+        let lower = text.lowercased()
+        let value = lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("ftp://") ? String(text) : "http://" + text
+        return DataDetector.Found(text: String(text), value: .text(value))
+    }
+}
+
+enum TrackingRule {
+    static func parse(_ matched: String) -> DataDetector.Found? {
+        let compact = matched.filter { $0 != " " }
+        let digits = compact.compactMap(\.wholeNumberValue)
+        if compact.hasPrefix("1Z"), compact.count == 18 {
+            return upsCheck(Array(compact)) ? DataDetector.Found(value: .text(compact)) : nil
+        }
+        if compact.count == 13, compact.prefix(2).allSatisfy(\.isLetter), compact.suffix(2).allSatisfy(\.isLetter), digits.count == 9 {
+            return s10Check(digits) ? DataDetector.Found(value: .text(compact)) : nil
+        }
+        if digits.count == compact.count, digits.count == 22 {
+            return weightedMod10(digits) ? DataDetector.Found(value: .text(compact)) : nil
+        }
+        if digits.count == compact.count, digits.count == 12 {
+            return fedExCheck(digits) ? DataDetector.Found(value: .text(compact)) : nil
+        }
+        return nil
+    }
+
+    /// UPS: the 15 characters after "1Z" (letters as (offset from A + 2) mod 10), odd
+    /// positions once and even positions twice; the check digit brings the sum to a multiple of 10.
+    static func upsCheck(_ characters: [Character]) -> Bool {
+        var sum = 0
+        for (index, character) in characters[2..<17].enumerated() {
+            let value: Int
+            if let digit = character.wholeNumberValue {
+                value = digit
+            } else if let ascii = character.asciiValue, character.isUppercase {
+                value = (Int(ascii) - 65 + 2) % 10
+            } else {
+                return false
+            }
+            sum += index % 2 == 0 ? value : 2 * value
+        }
+        return characters[17].wholeNumberValue == (10 - sum % 10) % 10
+    }
+
+    /// UPU S10 (postal items): eight digits weighted 8 6 4 2 3 5 9 7; the check digit is
+    /// 11 − sum mod 11, with 10 → 0 and 11 → 5.
+    static func s10Check(_ digits: [Int]) -> Bool {
+        let weights = [8, 6, 4, 2, 3, 5, 9, 7]
+        let sum = zip(digits.prefix(8), weights).reduce(0) { $0 + $1.0 * $1.1 }
+        var check = 11 - sum % 11
+        if check == 10 { check = 0 } else if check == 11 { check = 5 }
+        return digits[8] == check
+    }
+
+    /// USPS (Intelligent Mail package barcode): from the right of the first 21 digits, weights 3 and 1;
+    /// the check digit brings the sum to a multiple of 10.
+    static func weightedMod10(_ digits: [Int]) -> Bool {
+        let body = digits.dropLast()
+        var sum = 0
+        for (index, digit) in body.reversed().enumerated() { sum += index % 2 == 0 ? 3 * digit : digit }
+        return digits.last == (10 - sum % 10) % 10
+    }
+
+    /// FedEx (12 digits): from the right of the first 11, weights 1 3 7 repeating; the check digit is sum mod 11 mod 10.
+    static func fedExCheck(_ digits: [Int]) -> Bool {
+        let weights = [1, 3, 7]
+        var sum = 0
+        for (index, digit) in digits.dropLast().reversed().enumerated() { sum += digit * weights[index % 3] }
+        return digits.last == sum % 11 % 10
+    }
+}
+
+enum AddressRule {
+    static let streetTypes = "Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Highway|Hwy|Square|Sq"
+    static let states =
+        "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY"
+    static let germanStreet = #"\p{Lu}[\p{L}-]*(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm|ufer|chaussee)|\p{Lu}[\p{L}-]* (?:Straße|Strasse|Weg|Platz|Allee|Gasse|Ring|Damm)"#
+    static let frenchStreet = #"(?:rue|avenue|av\.|boulevard|bd|place|allée|chemin|impasse|quai|cours|route)(?: (?:de la|de l'|du|des|de|d')?\s?[\p{L}'-]+){1,4}"#
+    /// US: number, street, city, state, ZIP; German and Austrian, Swiss: street, number,
+    /// postcode, town; French: number, street, postcode, town; UK: lines ending in a postcode.
+    static let pattern =
+        #"(?:\d{1,6} (?:[\p{Lu}\d][\p{L}\d'.-]* ){1,4}(?:"# + streetTypes + #")\.?(?:,? (?:Suite|Ste\.?|Apt\.?|Unit|#) ?[\w-]+)?,?\s+(?:\p{Lu}[\p{L}.'-]* ?){1,3}, (?:"# + states
+        + #") \d{5}(?:-\d{4})?|(?:"# + germanStreet + #") \d{1,4}\s?[a-z]?,?\s+(?:D-|A-|CH-)?\d{4,5} \p{Lu}[\p{L}-]+(?: (?:am|an der|im|bei) \p{Lu}[\p{L}-]+)?|\d{1,4}(?: ?(?:bis|ter))?,? "# + frenchStreet
+        + #",?\s+\d{5} \p{Lu}[\p{L}-]+(?: \d{1,2}e)?|\d{1,5} (?:[\p{Lu}][\p{L}'-]* ){1,4}(?:"# + streetTypes
+        + #"|Close|Gardens|Mews|Row|Crescent)\.?,?\s+(?:\p{Lu}[\p{L}'-]* ?){1,3},? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})(?![\w])"#
+}
+
+enum FlightRule {
+    /// IATA designators of large airlines: a designator alone needs the word "flight" before it.
+    static let airlines: Set<String> = [
+        "AA", "UA", "DL", "WN", "AS", "B6", "NK", "F9", "HA", "AC", "WS", "BA", "LH", "AF", "KL", "IB", "AZ", "LX", "OS", "SN", "SK",
+        "AY", "TP", "EI", "U2", "FR", "VY", "W6", "LO", "OK", "A3", "TK", "EK", "QR", "EY", "SV", "MS", "RJ", "ET", "SA", "KQ",
+        "SQ", "CX", "JL", "NH", "QF", "NZ", "VA", "KE", "OZ", "CA", "MU", "CZ", "HU", "AI", "6E", "TG", "MH", "GA", "PR", "VN",
+        "BR", "CI", "LA", "AV", "CM", "AM", "AR", "G3", "AD", "4U", "EW", "DY", "D8", "BT", "JU", "LY", "PS", "UX", "VS",
+    ]
+
+    static func parse(_ match: Regex<AnyRegexOutput>.Match) -> DataDetector.Found? {
+        if let designator = group(match, 1), let number = group(match, 2), let whole = group(match, 0) {
+            // After the word "flight" any designator counts; the datum is the designator and number as they stand.
+            let scalars = Array(whole.unicodeScalars)
+            let designatorScalars = Array(designator.unicodeScalars)
+            guard let start = (0...(scalars.count - designatorScalars.count)).last(where: { Array(scalars[$0..<($0 + designatorScalars.count)]) == designatorScalars })
+            else { return nil }
+            return DataDetector.Found(text: String(String.UnicodeScalarView(scalars[start...])), value: .text(designator + number))
+        }
+        guard let designator = group(match, 3), let number = group(match, 4), airlines.contains(designator) else { return nil }
+        return DataDetector.Found(value: .text(designator + number))
+    }
+}
+
+enum MoneyRule {
+    static let codes = "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|HUF|CNY|INR|RUB|BRL|MXN|ZAR|SGD|HKD|KRW|TRY"
+    static let symbols = "$€£¥"
+    /// An amount: thousands grouped by comma, dot, space or apostrophe, then up to two decimals.
+    static let amount = #"\d{1,3}(?:[,. ']\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"#
+    static let pattern =
+        #"(?:(?:(US|CA|A|NZ|HK|S)?([$€£¥])\s?("# + amount + #"))|(?:("# + codes + #") ?("# + amount + #"))|(?:("# + amount
+        + #") ?([€$£¥]|"# + codes + #")))(?![\w]|[.,]\d)"#
+
+    static func parse(_ text: String, _ match: Regex<AnyRegexOutput>.Match, region: String) -> DataDetector.Found? {
+        let currency: String
+        let number: String
+        if let symbol = group(match, 2), let value = group(match, 3) {
+            currency = code(symbol: symbol, prefix: group(match, 1), region: region)
+            number = value
+        } else if let code = group(match, 4), let value = group(match, 5) {
+            currency = code
+            number = value
+        } else if let value = group(match, 6), let unit = group(match, 7) {
+            currency = unit.count == 3 ? unit : code(symbol: unit, prefix: nil, region: region)
+            number = value
+        } else {
+            return nil
+        }
+        guard let amount = decimal(number) else { return nil }
+        return DataDetector.Found(value: .money(amount: amount, currency: currency))
+    }
+
+    static func code(symbol: String, prefix: String?, region: String) -> String {
+        switch symbol {
+        case "€": return "EUR"
+        case "£": return "GBP"
+        case "¥": return "JPY"
+        default:
+            switch prefix ?? "" {
+            case "CA": return "CAD"
+            case "A": return "AUD"
+            case "NZ": return "NZD"
+            case "HK": return "HKD"
+            case "S": return "SGD"
+            case "US": return "USD"
+            default: return ["CA": "CAD", "AU": "AUD", "NZ": "NZD"][region] ?? "USD"
+            }
+        }
+    }
+
+    /// The amount as a decimal string: the last comma or dot followed by one or two digits
+    /// is the decimal mark; every other separator groups thousands.
+    static func decimal(_ text: String) -> String? {
+        let characters = Array(text)
+        var integer = "", fraction = ""
+        if let mark = characters.lastIndex(where: { $0 == "." || $0 == "," }), (1...2).contains(characters.count - mark - 1) {
+            integer = String(characters[..<mark].filter(\.isNumber))
+            fraction = String(characters[(mark + 1)...])
+        } else {
+            integer = String(characters.filter(\.isNumber))
+        }
+        guard !integer.isEmpty else { return nil }
+        let trimmed = String(integer.drop { $0 == "0" })
+        return (trimmed.isEmpty ? "0" : trimmed) + (fraction.isEmpty ? "" : "." + fraction)
+    }
+}
+
+enum DateRule {
+    static let months: [(names: [String], number: Int)] = [
+        (["january", "jan", "januar", "janvier"], 1), (["february", "feb", "februar", "février", "fevrier"], 2),
+        (["march", "mar", "märz", "maerz", "mars"], 3), (["april", "apr", "avril"], 4), (["may", "mai"], 5),
+        (["june", "jun", "juni", "juin"], 6), (["july", "jul", "juli", "juillet"], 7), (["august", "aug", "août", "aout"], 8),
+        (["september", "sep", "sept"], 9), (["october", "oct", "oktober", "okt", "octobre"], 10),
+        (["november", "nov", "novembre"], 11), (["december", "dec", "dezember", "dez", "décembre", "decembre"], 12),
+    ]
+    static let monthPattern = months.flatMap(\.names).sorted { $0.count > $1.count }.joined(separator: "|")
+    static let pattern =
+        #"(?:(\d{4})-(\d{2})-(\d{2})|(\d{1,2})([./])(\d{1,2})\5(\d{4})|(?i:("# + monthPattern + #"))\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(\d{1,2})(?:st|nd|rd|th)?\.? (?i:("#
+        + monthPattern + #"))\.?,? (\d{4}))(?![\w]|[.,/-]\d)"#
+
+    static func parse(_ match: Regex<AnyRegexOutput>.Match, region: String) -> DataDetector.Found? {
+        var year = 0, month = 0, day = 0
+        if let y = group(match, 1), let m = group(match, 2), let d = group(match, 3) {
+            (year, month, day) = (Int(y)!, Int(m)!, Int(d)!)
+        } else if let a = group(match, 4).flatMap(Int.init), let separator = group(match, 5), let b = group(match, 6).flatMap(Int.init),
+            let y = group(match, 7).flatMap(Int.init)
+        {
+            year = y
+            // A dot is day-first everywhere; a slash is month-first in the US unless the first number cannot be a month.
+            let monthFirst = separator == "/" && ["US", "PH", "FM"].contains(region) && a <= 12 || separator == "/" && b > 12
+            (month, day) = monthFirst ? (a, b) : (b, a)
+        } else if let name = group(match, 8), let d = group(match, 9).flatMap(Int.init), let y = group(match, 10).flatMap(Int.init) {
+            (year, month, day) = (y, monthNumber(name), d)
+        } else if let d = group(match, 11).flatMap(Int.init), let name = group(match, 12), let y = group(match, 13).flatMap(Int.init) {
+            (year, month, day) = (y, monthNumber(name), d)
+        } else {
+            return nil
+        }
+        guard (1000...2999).contains(year), (1...12).contains(month), (1...daysIn(month, year)).contains(day) else { return nil }
+        let iso = "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
+        return DataDetector.Found(value: .text(iso))
+    }
+
+    static func monthNumber(_ name: String) -> Int {
+        let lower = name.lowercased()
+        return months.first { $0.names.contains(lower) }?.number ?? 0
+    }
+
+    static func daysIn(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}
+
+enum PhoneRule {
+    /// Country calling codes and whether numbers are dialled within the country with a
+    /// leading 0 (the trunk prefix E.164 leaves out).
+    static let regions: [String: (code: String, trunkZero: Bool)] = [
+        "US": ("1", false), "CA": ("1", false), "GB": ("44", true), "DE": ("49", true), "FR": ("33", true), "IT": ("39", false),
+        "ES": ("34", false), "NL": ("31", true), "BE": ("32", true), "AT": ("43", true), "CH": ("41", true), "AU": ("61", true),
+        "IE": ("353", true), "SE": ("46", true), "PL": ("48", false), "PT": ("351", false), "DK": ("45", false), "NO": ("47", false),
+    ]
+
+    static func parse(_ text: String, region: String) -> DataDetector.Found? {
+        let digits = text.filter(\.isNumber)
+        if text.hasPrefix("+") {
+            // A "(0)" after the country code is the trunk prefix written for callers at home.
+            let international = text.replacing("(0)", with: "").filter(\.isNumber)
+            guard (8...15).contains(international.count) else { return nil }
+            return DataDetector.Found(value: .text("+" + international))
+        }
+        guard let home = regions[region] else { return DataDetector.Found(value: nil) }
+        if digits.hasPrefix("0") {
+            guard home.trunkZero, (7...12).contains(digits.count) else {
+                // Dialled at home elsewhere: a number, but not one E.164 can be written for here.
+                return (7...12).contains(digits.count) ? DataDetector.Found(value: nil) : nil
+            }
+            return DataDetector.Found(value: .text("+" + home.code + digits.dropFirst()))
+        }
+        // The North American plan: ten digits, neither the area code nor the exchange starting with 0 or 1.
+        let ten = Array(digits)
+        guard ten.count == 10, ten[0] >= "2", ten[3] >= "2" else { return nil }
+        return DataDetector.Found(value: home.code == "1" ? .text("+1" + digits) : nil)
+    }
+}
+
+enum MeasurementRule {
+    static let units = [
+        "km/h", "mph", "kph", "m/s", "°C", "°F", "ºC", "ºF", "km", "cm", "mm", "µm", "m", "mi", "ft", "yd", "inches", "inch", "in\\.", "″", "kg", "mg",
+        "g", "lbs", "lb", "oz", "t", "ml", "mL", "cl", "dl", "l", "L", "gal", "fl oz", "m²", "m2", "km²", "sq ft", "ha", "acres", "kW", "W", "kWh",
+        "V", "mAh", "Hz", "kHz", "MHz", "GHz",
+    ]
+    static let pattern =
+        #"(\d+(?:[.,]\d+)?) ?("# + units.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?![\p{L}\d²])"#
+
+    static func parse(_ match: Regex<AnyRegexOutput>.Match) -> DataDetector.Found? {
+        guard let number = group(match, 1), let unit = group(match, 2), let value = Double(number.replacing(",", with: ".")) else {
+            return nil
+        }
+        return DataDetector.Found(value: .measurement(value: value, unit: unit.replacing("º", with: "°")))
+    }
+}

@@ -1,0 +1,314 @@
+import ImagingCore
+import TextRecognition
+
+/// Turns a page and what a recognizer read on it into a `DocumentObservation`, in two steps
+/// around the recognition:
+///
+/// 1. `prepare` finds the barcodes and the ruled tables in the pixels, and paints over the
+///    ruling lines and barcodes with the paper's brightness, so the recognizer reads the
+///    cells' text as text instead of dropping boxed grids, and reads no bars as letters.
+/// 2. After the page is recognized (and `cellsToRead` read one by one where the page's
+///    reading left a cell with ink in it empty), `assemble` places each word in its cell,
+///    list item or paragraph, finds tables without rules from the alignment of words, and
+///    detects data in the text.
+///
+/// ```swift
+/// let analyzer = DocumentAnalyzer()
+/// let page = analyzer.prepare(luma)
+/// let lines = try await recognizer.recognize(page.cleaned, options: options)
+/// let document = analyzer.assemble(page, observations: lines)
+/// ```
+public struct DocumentAnalyzer: Sendable {
+    public var barcodeReader: BarcodeReader
+    public var dataDetector: DataDetector
+    /// A gap between words wider than this many word heights separates two cells of a row.
+    public var cellGap: Double
+
+    public init(barcodeReader: BarcodeReader = BarcodeReader(), dataDetector: DataDetector = DataDetector(), cellGap: Double = 1.0) {
+        self.barcodeReader = barcodeReader
+        self.dataDetector = dataDetector
+        self.cellGap = cellGap
+    }
+
+    /// The first step: barcodes, grids and rules found; the pixels to recognize.
+    public func prepare(_ image: PixelBuffer<UInt8>) -> PreparedPage {
+        let barcodes = barcodeReader.barcodes(in: image)
+        // A barcode's box grown by a tenth of its size (ZBar's points lie on the bars it
+        // scanned); a 1-D code's further down and to the sides, where its digits are printed.
+        let barcodeRegions = barcodes.map { code -> PixelRect in
+            let linear = code.symbology != .qr
+            let marginX = max(4, code.box.width * (linear ? 15 : 10) / 100), marginY = max(4, code.box.height / 10)
+            let below = linear ? max(marginY, code.box.height * 35 / 100) : marginY
+            return PixelRect(x: code.box.x - marginX, y: code.box.y - marginY, width: code.box.width + 2 * marginX, height: code.box.height + marginY + below)
+                .clipped(to: image.size)
+        }
+        let ink = PageInk(image, excluding: barcodeRegions)
+        let grids = GridTable.find(in: ink)
+        let gridComponents = Set(grids.map(\.component))
+        // Paint out the grids and every other ruling line, and the barcodes.
+        var erase = Set<Int32>()
+        for (index, component) in ink.components.enumerated() where gridComponents.contains(index + 1) || ink.isRule(component) {
+            erase.insert(Int32(index + 1))
+        }
+        var cleaned = PixelBuffer<UInt8>(width: image.width, height: image.height)
+        let factor = ink.factor
+        cleaned.withUnsafeMutableBufferPointer { out in
+            image.withUnsafeBufferPointer { pixels in
+                for y in 0..<image.height {
+                    for x in 0..<image.width { out[y * image.width + x] = pixels[y * image.rowStride + x * image.channels] }
+                }
+            }
+            // A working pixel of a line, and its eight neighbours (the line's blurred edges), become paper.
+            for wy in 0..<ink.height {
+                for wx in 0..<ink.width {
+                    let label = ink.labels[wy * ink.width + wx]
+                    guard label != 0, erase.contains(label) else { continue }
+                    let paper = ink.background[wy * ink.width + wx]
+                    for y in max(0, (wy - 1) * factor)..<min(image.height, (wy + 2) * factor) {
+                        for x in max(0, (wx - 1) * factor)..<min(image.width, (wx + 2) * factor) { out[y * image.width + x] = max(out[y * image.width + x], paper) }
+                    }
+                }
+            }
+            for region in barcodeRegions {
+                let paper = ink.background[min(ink.height - 1, region.y / factor) * ink.width + min(ink.width - 1, region.x / factor)]
+                for y in region.y..<(region.y + region.height) {
+                    for x in region.x..<(region.x + region.width) { out[y * image.width + x] = paper }
+                }
+            }
+        }
+        return PreparedPage(size: image.size, cleaned: cleaned, barcodes: barcodes, barcodeRegions: barcodeRegions, ink: ink, grids: grids)
+    }
+
+    /// The second step: the document from the page's recognized lines, and any words read
+    /// from single cells (`PreparedPage.cellsToRead`), in full-resolution coordinates.
+    public func assemble(_ page: PreparedPage, observations: [RecognizedTextObservation], cellWords: [RecognizedWord] = []) -> DocumentObservation {
+        var words: [PlacedWord] = []
+        for (line, observation) in observations.enumerated() {
+            for word in observation.words where !word.text.string.allSatisfy(\.isWhitespace) {
+                words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: observation.block, paragraph: observation.paragraph, line: line))
+            }
+        }
+        for word in cellWords where !word.text.string.allSatisfy(\.isWhitespace) {
+            words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: -1, paragraph: -1, line: -1))
+        }
+        // Nothing read inside a barcode is text.
+        words.removeAll { word in page.barcodeRegions.contains { $0.contains(x: word.box.centerX, y: word.box.centerY) } }
+
+        // Grid cells take the words whose centres fall in them.
+        var elements: [Element] = []
+        var free: [PlacedWord] = []
+        var cellWordsByTable = page.grids.map { Array(repeating: [PlacedWord](), count: $0.cells.count) }
+        for word in words {
+            let wx = word.box.centerX / page.ink.factor, wy = word.box.centerY / page.ink.factor
+            if let (table, cell) = page.grids.enumerated().lazy.compactMap({ index, grid in grid.cell(atX: wx, y: wy).map { (index, $0) } }).first {
+                cellWordsByTable[table][cell].append(word)
+            } else {
+                free.append(word)
+            }
+        }
+        for (index, grid) in page.grids.enumerated() {
+            var cells: [Table.Cell] = []
+            for (number, cell) in grid.cells.enumerated() {
+                let box = page.ink.fullResolution(cell.box, within: page.size)
+                let text = WordRow.rows(cellWordsByTable[index][number], gapFactor: .infinity).map { WordRow.text($0.words) }.joined(separator: " ")
+                cells.append(Table.Cell(row: cell.row, column: cell.column, rowSpan: cell.rowSpan, columnSpan: cell.columnSpan, text: text, box: box))
+            }
+            let table = Table(rows: grid.rows, columns: grid.columns, cells: cells, box: page.ink.fullResolution(grid.box, within: page.size), ruling: .grid)
+            elements.append(.table(table, Self.tableWords(table, cellWordsByTable[index], grid: grid)))
+        }
+
+        // Lists, then tables without a grid, from the rows of the remaining words; the rest is paragraphs.
+        let rows = WordRow.rows(free, gapFactor: cellGap)
+        let lists = ListFinder.lists(in: rows) { box in page.ink.inkFraction(in: box) }
+        var taken = Set<Int>()
+        for found in lists {
+            taken.formUnion(found.rows)
+            elements.append(.list(found.list, found.itemWords))
+        }
+        for found in AlignedTables.tables(in: rows, skipping: taken) {
+            taken.formUnion(found.rows)
+            let tableWords = found.rows.sorted().flatMap { rows[$0].words }
+            elements.append(.table(found.table, found.table.cells.map { cell in tableWords.filter { cell.box.contains(x: $0.box.centerX, y: $0.box.centerY) } }))
+        }
+        let takenWords = Set(taken.flatMap { rows[$0].words.map { WordKey($0) } })
+        let rest = free.filter { !takenWords.contains(WordKey($0)) }
+        var paragraphs: [(key: [Int], words: [PlacedWord])] = []
+        for word in rest {
+            let key = [word.block, word.paragraph]
+            if let index = paragraphs.firstIndex(where: { $0.key == key }) { paragraphs[index].words.append(word) } else { paragraphs.append((key, [word])) }
+        }
+        for paragraph in paragraphs {
+            // Lines in order, words left to right within each.
+            let lines = Dictionary(grouping: paragraph.words, by: \.line).sorted { $0.key < $1.key }.map { $0.value.sorted { $0.box.x < $1.box.x } }
+            let ordered = lines.flatMap { $0 }
+            let text = lines.map { $0.map(\.text).joined(separator: " ") }.joined(separator: " ")
+            elements.append(.paragraph(DocumentObservation.Paragraph(text: text, box: PixelRect.enclosing(ordered.map(\.box))!), ordered))
+        }
+        return compose(elements, barcodes: page.barcodes)
+    }
+
+    // MARK: - Text and detected data
+
+    enum Element {
+        case paragraph(DocumentObservation.Paragraph, [PlacedWord])
+        case list(DocumentList, [[PlacedWord]])
+        /// The table and each cell's words.
+        case table(Table, [[PlacedWord]])
+
+        var box: PixelRect {
+            switch self {
+            case .paragraph(let paragraph, _): paragraph.box
+            case .list(let list, _): list.box
+            case .table(let table, _): table.box
+            }
+        }
+    }
+
+    static func tableWords(_ table: Table, _ words: [[PlacedWord]], grid: GridTable) -> [[PlacedWord]] {
+        // Cells were sorted by row and column; the words follow the same order.
+        let order = grid.cells.indices.sorted { (grid.cells[$0].row, grid.cells[$0].column) < (grid.cells[$1].row, grid.cells[$1].column) }
+        return order.map { words[$0] }
+    }
+
+    /// The document's text (elements top to bottom: paragraphs, list items as "marker text",
+    /// table rows with cells separated by tabs, one per line) and the data found in it, each
+    /// with the box of the words it came from.
+    func compose(_ elements: [Element], barcodes: [Barcode]) -> DocumentObservation {
+        let ordered = elements.sorted { $0.box.y != $1.box.y ? $0.box.y < $1.box.y : $0.box.x < $1.box.x }
+        var text = ""
+        var scalarCount = 0
+        var pieces: [(range: Range<Int>, box: PixelRect)] = []
+        func append(_ string: String, box: PixelRect? = nil) {
+            let count = string.unicodeScalars.count
+            if let box { pieces.append((scalarCount..<(scalarCount + count), box)) }
+            text += string
+            scalarCount += count
+        }
+        func appendWords(_ words: [PlacedWord]) {
+            for (index, word) in words.enumerated() {
+                if index > 0 { append(" ") }
+                append(word.text, box: word.box)
+            }
+        }
+        var document = DocumentObservation(barcodes: barcodes)
+        for element in ordered {
+            if !text.isEmpty { append("\n") }
+            switch element {
+            case .paragraph(let paragraph, let words):
+                document.paragraphs.append(paragraph)
+                appendWords(words)
+            case .list(let list, let itemWords):
+                document.lists.append(list)
+                for (index, item) in list.items.enumerated() {
+                    if index > 0 { append("\n") }
+                    append(item.marker + " ")
+                    appendWords(itemWords[index])
+                }
+            case .table(let table, let cellWords):
+                document.tables.append(table)
+                for row in 0..<table.rows {
+                    if row > 0 { append("\n") }
+                    let cells = table.cells.indices.filter { table.cells[$0].row == row }
+                    for (position, cell) in cells.enumerated() {
+                        if position > 0 { append("\t") }
+                        let words = cellWords[cell]
+                        let lines = WordRow.rows(words, gapFactor: .infinity)
+                        for (lineIndex, line) in lines.enumerated() {
+                            if lineIndex > 0 { append(" ") }
+                            appendWords(line.words)
+                        }
+                    }
+                }
+            }
+        }
+        document.text = text
+        document.detectedData = dataDetector.detect(in: text).map { datum in
+            var datum = datum
+            datum.box = PixelRect.enclosing(pieces.filter { $0.range.overlaps(datum.range) }.map(\.box))
+            return datum
+        }
+        return document
+    }
+}
+
+/// A page after `DocumentAnalyzer.prepare`.
+public struct PreparedPage: Sendable {
+    public var size: ImageSize
+    /// The pixels to recognize: the page with its ruling lines and barcodes painted over.
+    public var cleaned: PixelBuffer<UInt8>
+    public var barcodes: [Barcode]
+    var barcodeRegions: [PixelRect]
+    var ink: PageInk
+    var grids: [GridTable]
+
+    /// The number of ruled tables found.
+    public var gridCount: Int { grids.count }
+
+    /// The grid cells (full-resolution boxes, inset from their lines) that hold ink but got
+    /// none of `observations`' words: cells the page's reading missed, to read one by one.
+    public func cellsToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
+        var filled = Set<[Int]>()
+        for observation in observations {
+            for word in observation.words {
+                let wx = word.pixelBox.centerX / ink.factor, wy = word.pixelBox.centerY / ink.factor
+                for (index, grid) in grids.enumerated() {
+                    if let cell = grid.cell(atX: wx, y: wy) { filled.insert([index, cell]) }
+                }
+            }
+        }
+        var rects: [PixelRect] = []
+        for (index, grid) in grids.enumerated() {
+            for (number, cell) in grid.cells.enumerated() where !filled.contains([index, number]) {
+                guard ink.hasText(in: cell.box, excluding: grid.component) else { continue }
+                rects.append(ink.fullResolution(cell.box, within: size))
+            }
+        }
+        return rects
+    }
+}
+
+/// A word's identity for set membership: its box and text.
+struct WordKey: Hashable {
+    var x: Int, y: Int, width: Int, height: Int, text: String
+    init(_ word: PlacedWord) {
+        (x, y, width, height, text) = (word.box.x, word.box.y, word.box.width, word.box.height, word.text)
+    }
+}
+
+extension PageInk: @unchecked Sendable {}
+
+extension PageInk {
+    /// The fraction of a full-resolution box that is ink.
+    func inkFraction(in box: PixelRect) -> Double {
+        let x0 = max(0, box.x / factor), y0 = max(0, box.y / factor)
+        let x1 = min(width, max(x0 + 1, (box.x + box.width) / factor)), y1 = min(height, max(y0 + 1, (box.y + box.height) / factor))
+        guard x0 < x1, y0 < y1 else { return 0 }
+        var count = 0
+        for y in y0..<y1 { for x in x0..<x1 where labels[y * width + x] != 0 { count += 1 } }
+        return Double(count) / Double((x1 - x0) * (y1 - y0))
+    }
+
+    /// Whether a working-scale box holds ink of components other than `excluded` big enough to be text.
+    func hasText(in box: PixelRect, excluding excluded: Int) -> Bool {
+        var seen = Set<Int32>()
+        for y in box.y..<(box.y + box.height) {
+            for x in box.x..<(box.x + box.width) {
+                let label = labels[y * width + x]
+                guard label != 0, label != Int32(excluded), seen.insert(label).inserted else { continue }
+                let component = components[Int(label) - 1]
+                if Double(component.height) >= 0.4 * max(characterHeight, 5), !isRule(component) { return true }
+            }
+        }
+        return false
+    }
+}
+
+extension PixelRect {
+    func contains(x px: Int, y py: Int) -> Bool { px >= x && py >= y && px < x + width && py < y + height }
+
+    func clipped(to size: ImageSize) -> PixelRect {
+        let x0 = Swift.max(0, x), y0 = Swift.max(0, y)
+        let x1 = Swift.min(size.width, x + width), y1 = Swift.min(size.height, y + height)
+        return PixelRect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
+    }
+}

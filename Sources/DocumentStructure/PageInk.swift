@@ -1,0 +1,188 @@
+import ImageKernels
+import ImagingCore
+
+/// A page's ink at a working scale: which pixels are darker than their surroundings, and
+/// the 8-connected pieces they form, with the size of the text measured from them.
+struct PageInk {
+    /// Working pixels per full-resolution pixel along each side is 1 / `factor`.
+    let factor: Int
+    let width: Int
+    let height: Int
+    /// The luma at working scale.
+    let luma: [UInt8]
+    /// The local mean around each working pixel (the paper's brightness where there is paper).
+    let background: [UInt8]
+    /// Component number + 1 of each ink pixel, 0 for paper.
+    var labels: [Int32]
+    var components: [Component]
+    /// The median height of the pieces the size of characters, in working pixels (0 when none).
+    let characterHeight: Double
+
+    struct Component {
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        var area = 0
+        var width: Int { maxX - minX + 1 }
+        var height: Int { maxY - minY + 1 }
+        var box: PixelRect { PixelRect(x: minX, y: minY, width: width, height: height) }
+    }
+
+    /// Pages are analysed with their long side at most this many pixels (an integer
+    /// reduction): ruling lines and characters keep several pixels at that size.
+    static let workingLongSide = 2400
+
+    /// Ink is a pixel at least this much darker than its neighbourhood's mean (a fraction of
+    /// it), and by at least `minimumContrast` levels.
+    static let darkerBy = 0.12
+    static let minimumContrast = 12
+
+    init(_ image: PixelBuffer<UInt8>, excluding excluded: [PixelRect] = []) {
+        let longSide = max(image.width, image.height)
+        factor = max(1, min(16, (longSide + Self.workingLongSide - 1) / Self.workingLongSide))
+        var plane = image
+        if image.channels != 1 {
+            plane = PixelBuffer<UInt8>(width: image.width, height: image.height)
+            plane.withUnsafeMutableBufferPointer { out in
+                image.withUnsafeBufferPointer { pixels in
+                    for y in 0..<image.height {
+                        for x in 0..<image.width { out[y * image.width + x] = pixels[y * image.rowStride + x * image.channels] }
+                    }
+                }
+            }
+        }
+        let small = AreaDownscale.downscale(plane, by: factor)
+        let (width, height) = (small.width, small.height)
+        (self.width, self.height) = (width, height)
+        var luma = [UInt8](repeating: 0, count: width * height)
+        small.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                for x in 0..<width { luma[y * width + x] = pixels[y * small.rowStride + x] }
+            }
+        }
+        // Regions already explained (barcodes) are paper for everything that follows.
+        let factor = self.factor
+        for rect in excluded {
+            let x0 = max(0, rect.x / factor), y0 = max(0, rect.y / factor)
+            let x1 = min(width, (rect.x + rect.width + factor - 1) / factor), y1 = min(height, (rect.y + rect.height + factor - 1) / factor)
+            guard x0 < x1, y0 < y1 else { continue }
+            for y in y0..<y1 { for x in x0..<x1 { luma[y * width + x] = 255 } }
+        }
+        self.luma = luma
+        background = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60))
+        var ink = [Bool](repeating: false, count: width * height)
+        for index in 0..<ink.count {
+            let mean = Int(background[index]), value = Int(luma[index])
+            ink[index] = mean - value >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy)
+        }
+        (labels, components) = Self.label(ink, width: width, height: height)
+        characterHeight = Self.characterHeight(components, pageHeight: height)
+    }
+
+    /// The mean of a square window around each pixel, from an integral image.
+    static func localMean(_ luma: [UInt8], width: Int, height: Int, radius: Int) -> [UInt8] {
+        var integral = [Int](repeating: 0, count: (width + 1) * (height + 1))
+        for y in 0..<height {
+            var rowSum = 0
+            for x in 0..<width {
+                rowSum += Int(luma[y * width + x])
+                integral[(y + 1) * (width + 1) + x + 1] = integral[y * (width + 1) + x + 1] + rowSum
+            }
+        }
+        var mean = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
+            for x in 0..<width {
+                let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                let sum = integral[y1 * (width + 1) + x1] - integral[y0 * (width + 1) + x1] - integral[y1 * (width + 1) + x0] + integral[y0 * (width + 1) + x0]
+                mean[y * width + x] = UInt8(sum / ((x1 - x0) * (y1 - y0)))
+            }
+        }
+        return mean
+    }
+
+    /// 8-connected components by union–find over one pass, then a relabelling pass.
+    static func label(_ ink: [Bool], width: Int, height: Int) -> ([Int32], [Component]) {
+        var parent: [Int32] = [0]
+        var labels = [Int32](repeating: 0, count: width * height)
+        func find(_ label: Int32) -> Int32 {
+            var root = label
+            while parent[Int(root)] != root { root = parent[Int(root)] }
+            var node = label
+            while parent[Int(node)] != root {
+                let next = parent[Int(node)]
+                parent[Int(node)] = root
+                node = next
+            }
+            return root
+        }
+        func union(_ a: Int32, _ b: Int32) -> Int32 {
+            let ra = find(a), rb = find(b)
+            if ra == rb { return ra }
+            let (low, high) = ra < rb ? (ra, rb) : (rb, ra)
+            parent[Int(high)] = low
+            return low
+        }
+        for y in 0..<height {
+            for x in 0..<width where ink[y * width + x] {
+                var current: Int32 = 0
+                // The neighbours already visited: left, and the three above.
+                let neighbours = [
+                    x > 0 ? labels[y * width + x - 1] : 0,
+                    y > 0 && x > 0 ? labels[(y - 1) * width + x - 1] : 0,
+                    y > 0 ? labels[(y - 1) * width + x] : 0,
+                    y > 0 && x + 1 < width ? labels[(y - 1) * width + x + 1] : 0,
+                ]
+                for neighbour in neighbours where neighbour != 0 { current = current == 0 ? find(neighbour) : union(current, neighbour) }
+                if current == 0 {
+                    current = Int32(parent.count)
+                    parent.append(current)
+                }
+                labels[y * width + x] = current
+            }
+        }
+        var number = [Int32](repeating: 0, count: parent.count)
+        var components: [Component] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let label = labels[y * width + x]
+                guard label != 0 else { continue }
+                let root = Int(find(label))
+                if number[root] == 0 {
+                    components.append(Component())
+                    number[root] = Int32(components.count)
+                }
+                let index = Int(number[root])
+                labels[y * width + x] = Int32(index)
+                components[index - 1].minX = min(components[index - 1].minX, x)
+                components[index - 1].maxX = max(components[index - 1].maxX, x)
+                components[index - 1].minY = min(components[index - 1].minY, y)
+                components[index - 1].maxY = max(components[index - 1].maxY, y)
+                components[index - 1].area += 1
+            }
+        }
+        return (labels, components)
+    }
+
+    /// The median height of components shaped like characters: taller than 4 pixels, shorter
+    /// than a twentieth of the page, no more than three times as wide as tall.
+    static func characterHeight(_ components: [Component], pageHeight: Int) -> Double {
+        var heights = components.filter { $0.height >= 5 && $0.height <= max(6, pageHeight / 20) && $0.width <= 3 * $0.height }.map(\.height)
+        guard !heights.isEmpty else { return 0 }
+        heights.sort()
+        return Double(heights[heights.count / 2])
+    }
+
+    /// A working-scale rectangle in full-resolution pixels, within `size`.
+    func fullResolution(_ rect: PixelRect, within size: ImageSize) -> PixelRect {
+        let x0 = min(size.width, rect.x * factor), y0 = min(size.height, rect.y * factor)
+        let x1 = min(size.width, (rect.x + rect.width) * factor), y1 = min(size.height, (rect.y + rect.height) * factor)
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// Whether a component is a ruling line: long and thin (its mean thickness under 0.6 of
+    /// a character's height), at any small angle.
+    func isRule(_ component: Component) -> Bool {
+        let length = max(component.width, component.height)
+        let scale = max(characterHeight, 4)
+        return Double(length) >= 6 * scale && Double(component.area) <= 0.6 * scale * Double(length)
+    }
+}

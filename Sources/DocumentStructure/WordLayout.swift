@@ -1,0 +1,324 @@
+import Foundation
+import ImagingCore
+
+/// A recognized word placed on the page, with the recognizer's grouping.
+struct PlacedWord {
+    var text: String
+    var box: PixelRect
+    /// The recognizer's block and paragraph, and the observation (line) it came from.
+    var block: Int
+    var paragraph: Int
+    var line: Int
+
+    var centerY: Double { Double(box.y) + Double(box.height) / 2 }
+}
+
+/// A visual row: words side by side, chained left to right by vertical overlap, so a row
+/// survives a few degrees of tilt. Split at wide gaps into segments (the cells of a table row).
+struct WordRow {
+    var words: [PlacedWord]
+    var segments: [[PlacedWord]]
+    /// The median height of the row's words.
+    var height: Double
+    var box: PixelRect
+
+    /// Left to right words, split where the gap exceeds `gapFactor` × the median word height.
+    init(_ words: [PlacedWord], gapFactor: Double) {
+        self.words = words.sorted { $0.box.x < $1.box.x }
+        let heights = self.words.map(\.box.height).sorted()
+        height = Double(heights[heights.count / 2])
+        box = PixelRect.enclosing(self.words.map(\.box))!
+        var segments: [[PlacedWord]] = []
+        for word in self.words {
+            if let last = segments.last?.last, Double(word.box.x - last.box.maxX) <= gapFactor * height {
+                segments[segments.count - 1].append(word)
+            } else {
+                segments.append([word])
+            }
+        }
+        self.segments = segments
+    }
+
+    /// A segment's text and box.
+    static func text(_ segment: [PlacedWord]) -> String { segment.map(\.text).joined(separator: " ") }
+    static func box(_ segment: [PlacedWord]) -> PixelRect { PixelRect.enclosing(segment.map(\.box))! }
+
+    /// The rows of a page's words. Each word's successor is the nearest word to its right that
+    /// overlaps it vertically by half the smaller height; where two words claim the same
+    /// successor the nearer keeps it.
+    static func rows(_ words: [PlacedWord], gapFactor: Double) -> [WordRow] {
+        guard !words.isEmpty else { return [] }
+        let order = words.indices.sorted { words[$0].box.x < words[$1].box.x }
+        var successor = [Int?](repeating: nil, count: words.count)
+        var predecessorGap = [Int](repeating: Int.max, count: words.count)
+        var predecessor = [Int?](repeating: nil, count: words.count)
+        for (rank, i) in order.enumerated() {
+            let a = words[i].box
+            var best: (index: Int, gap: Int)?
+            for j in order[(rank + 1)...] {
+                let b = words[j].box
+                guard b.x >= a.x + a.width / 2 else { continue }
+                let gap = b.x - a.maxX
+                if let best, gap > best.gap { break }
+                let overlap = min(a.maxY, b.maxY) - max(a.y, b.y)
+                guard Double(overlap) >= 0.5 * Double(min(a.height, b.height)) else { continue }
+                // A much taller or shorter neighbour is another line's word crossing this one.
+                guard Double(max(a.height, b.height)) <= 2.2 * Double(min(a.height, b.height)) else { continue }
+                if best == nil || gap < best!.gap { best = (j, gap) }
+            }
+            if let best, best.gap < predecessorGap[best.index] {
+                if let previous = predecessor[best.index] { successor[previous] = nil }
+                successor[i] = best.index
+                predecessor[best.index] = i
+                predecessorGap[best.index] = best.gap
+            }
+        }
+        var rows: [WordRow] = []
+        for start in words.indices where predecessor[start] == nil {
+            var chain: [PlacedWord] = []
+            var next: Int? = start
+            while let index = next {
+                chain.append(words[index])
+                next = successor[index]
+            }
+            rows.append(WordRow(chain, gapFactor: gapFactor))
+        }
+        return rows.sorted { $0.box.y != $1.box.y ? $0.box.y < $1.box.y : $0.box.x < $1.box.x }
+    }
+}
+
+/// Lists: rows that start with a marker (bullet, number, letter), with the rows indented
+/// under them as the rest of their item.
+enum ListFinder {
+    static let bulletCharacters: Set<Character> = ["•", "·", "∙", "●", "○", "◦", "▪", "■", "□", "▫", "‣", "⁃", "*", "-", "–", "—", "»", "›", ">", "+", "~"]
+
+    /// The marker kind of a row's first word, given how much of its box is ink.
+    static func marker(_ word: PlacedWord, rowHeight: Double, fill: Double) -> DocumentList.MarkerKind? {
+        let text = word.text
+        if text.wholeMatch(of: /\(?\d{1,2}[.)]/) != nil { return .number }
+        if text.wholeMatch(of: /\(?[a-zA-Z][.)]/) != nil { return .letter }
+        guard text.count <= 2 else { return nil }
+        if text.allSatisfy({ bulletCharacters.contains($0) }) { return .bullet }
+        // A bullet read as a letter ("e", "o"): small, and solid, which letters are not.
+        let small = Double(word.box.height) <= 0.75 * rowHeight && Double(word.box.width) <= 1.3 * rowHeight
+        return small && fill >= 0.55 ? .bullet : nil
+    }
+
+    struct Found {
+        var list: DocumentList
+        /// Each item's words, without its marker.
+        var itemWords: [[PlacedWord]]
+        /// The rows it took.
+        var rows: Set<Int>
+    }
+
+    static func lists(in rows: [WordRow], fill: (PixelRect) -> Double) -> [Found] {
+        // Item starts.
+        var starts: [(row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, textLeft: Int)] = []
+        for (index, row) in rows.enumerated() where row.words.count >= 2 {
+            let first = row.words[0]
+            guard let kind = marker(first, rowHeight: row.height, fill: fill(first.box)) else { continue }
+            // The marker stands apart from the text after it.
+            guard Double(row.words[1].box.x - first.box.maxX) >= 0.15 * row.height else { continue }
+            starts.append((index, kind, first, row.words[1].box.x))
+        }
+        var found: [Found] = []
+        var used = Set<Int>()
+        var current: (kind: DocumentList.MarkerKind, items: [DocumentList.Item], words: [[PlacedWord]], rows: Set<Int>, markerX: Int, lastBottom: Int)?
+        func close() {
+            if let list = current, list.items.count >= 2 {
+                let box = PixelRect.enclosing(list.items.map(\.box))!
+                found.append(Found(list: DocumentList(marker: list.kind, items: list.items, box: box), itemWords: list.words, rows: list.rows))
+                used.formUnion(list.rows)
+            }
+            current = nil
+        }
+        let startRows = Dictionary(starts.map { ($0.row, $0) }, uniquingKeysWith: { a, _ in a })
+        var index = 0
+        while index < rows.count {
+            guard let start = startRows[index] else {
+                index += 1
+                continue
+            }
+            let row = rows[index]
+            // The item's further lines: rows just below, starting near its text's left edge, not themselves items.
+            var itemRows = [index]
+            var words = Array(row.words.dropFirst())
+            var bottom = row.box.maxY
+            var next = index + 1
+            while next < rows.count, startRows[next] == nil {
+                let candidate = rows[next]
+                guard Double(candidate.box.y - bottom) <= 0.9 * row.height,
+                    abs(Double(candidate.box.x - start.textLeft)) <= 1.2 * row.height
+                else { break }
+                words += candidate.words
+                itemRows.append(next)
+                bottom = candidate.box.maxY
+                next += 1
+            }
+            let box = PixelRect.enclosing(words.map(\.box) + [start.marker.box])!
+            // A bullet known by its shape (read as "e" or "@") is written as one.
+            let markerText = start.kind == .bullet && !start.marker.text.allSatisfy(bulletCharacters.contains) ? "•" : start.marker.text
+            let item = DocumentList.Item(marker: markerText, text: words.map(\.text).joined(separator: " "), box: box)
+            if let list = current, list.kind == start.kind, abs(Double(start.marker.box.x - list.markerX)) <= 1.5 * row.height,
+                Double(row.box.y - list.lastBottom) <= 2.5 * row.height
+            {
+                current!.items.append(item)
+                current!.words.append(words)
+                current!.rows.formUnion(itemRows)
+                current!.lastBottom = bottom
+            } else {
+                close()
+                current = (start.kind, [item], [words], Set(itemRows), start.marker.box.x, bottom)
+            }
+            index = next
+        }
+        close()
+        return found
+    }
+}
+
+/// Tables without a grid: rows of several segments whose gaps line up in columns.
+enum AlignedTables {
+    struct Found {
+        var table: Table
+        var rows: Set<Int>
+    }
+
+    /// Most words in a table cell; prose set in two columns has longer runs.
+    static let maximumMedianWordsPerCell = 4
+
+    static func tables(in rows: [WordRow], skipping taken: Set<Int>) -> [Found] {
+        let skew = skewAngle(rows)
+        let (c, s) = (cos(skew), sin(skew))
+        func along(_ x: Int, _ y: Int) -> Double { Double(x) * c + Double(y) * s }
+
+        var found: [Found] = []
+        var index = 0
+        while index < rows.count {
+            // A run of rows of two or more segments, with single-segment rows allowed between them.
+            guard !taken.contains(index), rows[index].segments.count >= 2 else {
+                index += 1
+                continue
+            }
+            var members = [index]
+            var last = index
+            var next = index + 1
+            while next < rows.count, !taken.contains(next) {
+                let gap = Double(rows[next].box.y - rows[last].box.maxY)
+                guard gap <= 2.5 * rows[last].height else { break }
+                if rows[next].segments.count >= 2 {
+                    members.append(next)
+                    last = next
+                } else {
+                    // A single segment continues only if a multi-segment row follows closely.
+                    guard let after = (next + 1..<min(rows.count, next + 3)).first(where: { rows[$0].segments.count >= 2 && !taken.contains($0) }),
+                        Double(rows[after].box.y - rows[next].box.maxY) <= 2.5 * rows[next].height
+                    else { break }
+                    members.append(next)
+                }
+                next += 1
+            }
+            index = last + 1
+            let multi = members.filter { rows[$0].segments.count >= 2 }
+            guard multi.count >= 2 else { continue }
+            let segmentLengths = multi.flatMap { rows[$0].segments.map(\.count) }.sorted()
+            guard segmentLengths[segmentLengths.count / 2] <= maximumMedianWordsPerCell else { continue }
+            if let table = table(rows: members.map { rows[$0] }, along: along) {
+                found.append(Found(table: table, rows: Set(members)))
+            }
+        }
+        return found
+    }
+
+    /// Columns from where segments are not: positions along the row covered by few segments.
+    static func table(rows: [WordRow], along: (Int, Int) -> Double) -> Table? {
+        let height = rows.map(\.height).sorted()[rows.count / 2]
+        var intervals: [(Double, Double)] = []
+        for row in rows where row.segments.count >= 2 {
+            for segment in row.segments {
+                let box = WordRow.box(segment)
+                intervals.append((along(box.x, box.y + box.height / 2), along(box.maxX, box.y + box.height / 2)))
+            }
+        }
+        guard let low = intervals.map(\.0).min(), let high = intervals.map(\.1).max(), high > low else { return nil }
+        let bins = Int(high - low) + 1
+        var coverage = [Int](repeating: 0, count: bins)
+        for (a, b) in intervals {
+            for bin in max(0, Int(a - low))...min(bins - 1, Int(b - low)) { coverage[bin] += 1 }
+        }
+        let multiRows = rows.filter { $0.segments.count >= 2 }.count
+        let allowed = multiRows / 7
+        // Gaps at least half a line high, covered by at most one in seven of the rows.
+        var separators: [Double] = []
+        var runStart: Int?
+        for bin in 0..<bins {
+            if coverage[bin] <= allowed {
+                if runStart == nil { runStart = bin }
+            } else if let start = runStart {
+                if Double(bin - start) >= 0.5 * height { separators.append(low + Double(start + bin) / 2) }
+                runStart = nil
+            }
+        }
+        guard !separators.isEmpty else { return nil }
+        let columns = separators.count + 1
+        func column(_ position: Double) -> Int { separators.filter { $0 < position }.count }
+
+        // Cells row by row; a row just under the last, with its first column empty, is the
+        // next line of the last row's cells.
+        var grid: [[(text: String, box: PixelRect, span: Int)?]] = []
+        var rowTops: [Int] = []
+        let pitches = zip(rows, rows.dropFirst()).map { Double($1.box.y - $0.box.y) }.sorted()
+        let pitch = pitches.isEmpty ? 2 * height : pitches[pitches.count / 2]
+        for row in rows {
+            var cells = [(text: String, box: PixelRect, span: Int)?](repeating: nil, count: columns)
+            for segment in row.segments {
+                let box = WordRow.box(segment)
+                let first = column(along(box.x, box.y + box.height / 2)), last = column(along(box.maxX, box.y + box.height / 2))
+                let text = WordRow.text(segment)
+                if let existing = cells[first] {
+                    cells[first] = (existing.text + " " + text, existing.box.union(box), max(existing.span, last - first + 1))
+                } else {
+                    cells[first] = (text, box, last - first + 1)
+                }
+            }
+            if let previousTop = rowTops.last, cells[0] == nil, Double(row.box.y - previousTop) < 0.75 * pitch, !grid.isEmpty {
+                for (index, cell) in cells.enumerated() {
+                    guard let cell else { continue }
+                    if let existing = grid[grid.count - 1][index] {
+                        grid[grid.count - 1][index] = (existing.text + " " + cell.text, existing.box.union(cell.box), existing.span)
+                    } else {
+                        grid[grid.count - 1][index] = cell
+                    }
+                }
+                continue
+            }
+            grid.append(cells)
+            rowTops.append(row.box.y)
+        }
+        guard grid.count >= 2, grid.count * columns >= 6 else { return nil }
+        var cells: [Table.Cell] = []
+        for (r, row) in grid.enumerated() {
+            for (c, cell) in row.enumerated() {
+                guard let cell else { continue }
+                cells.append(Table.Cell(row: r, column: c, rowSpan: 1, columnSpan: min(cell.span, columns - c), text: cell.text, box: cell.box))
+            }
+        }
+        let box = PixelRect.enclosing(cells.map(\.box))!
+        return Table(rows: grid.count, columns: columns, cells: cells, box: box, ruling: .alignment)
+    }
+
+    /// The page's tilt: the median slope of rows of several words (radians).
+    static func skewAngle(_ rows: [WordRow]) -> Double {
+        var slopes: [Double] = []
+        for row in rows where row.words.count >= 3 {
+            let first = row.words.first!.box, last = row.words.last!.box
+            let dx = Double(last.centerX - first.centerX)
+            guard dx > 0 else { continue }
+            slopes.append(atan2(Double(last.centerY - first.centerY), dx))
+        }
+        guard !slopes.isEmpty else { return 0 }
+        slopes.sort()
+        return slopes[slopes.count / 2]
+    }
+}

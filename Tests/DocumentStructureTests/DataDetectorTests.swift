@@ -1,0 +1,156 @@
+import Testing
+
+@testable import DocumentStructure
+
+/// Each kind of detected data on text with a known answer, and the near-misses that must not match.
+@Suite("Detected data")
+struct DataDetectorTests {
+    let detector = DataDetector(region: "US")
+
+    /// The single datum found in `text`, which must be of `kind`.
+    func only(_ text: String, _ kind: DetectedData.Kind, detector: DataDetector? = nil) throws -> DetectedData {
+        let found = (detector ?? self.detector).detect(in: text)
+        try #require(found.count == 1, "found \(found.map { "\($0.kind): \($0.text)" }) in \(text)")
+        #expect(found[0].kind == kind)
+        return found[0]
+    }
+
+    @Test func emailAddressesAndTheirRangeInScalars() throws {
+        let datum = try only("Café: write to anna.berg+news@mail.example.co.uk today.", .email)
+        #expect(datum.text == "anna.berg+news@mail.example.co.uk")
+        // "Café: write to " is 15 scalars with the precomposed é.
+        #expect(datum.range == 15..<48)
+        #expect(datum.value == .text("anna.berg+news@mail.example.co.uk"))
+    }
+
+    @Test func urlsWithAndWithoutASchemeAndNotTheirFullStop() throws {
+        #expect(try only("See https://example.org/a?b=1.", .url).text == "https://example.org/a?b=1")
+        let bare = try only("Visit www.example.com/signup, please", .url)
+        #expect(bare.text == "www.example.com/signup")
+        #expect(bare.value == .text("http://www.example.com/signup"))
+        #expect(try only("example.de hosts it", .url).value == .text("http://example.de"))
+    }
+
+    @Test func anEmailAddressIsNotAlsoAURL() throws {
+        #expect(try only("mail info@example.com", .email).text == "info@example.com")
+    }
+
+    @Test func phoneNumbersInE164() throws {
+        #expect(try only("Call (212) 555-0147 now", .phone).value == .text("+12125550147"))
+        #expect(try only("Call 212-555-0147", .phone).value == .text("+12125550147"))
+        #expect(try only("Tel. +1 212 555 0147", .phone).value == .text("+12125550147"))
+        #expect(try only("Tel. +49 30 1234567", .phone).value == .text("+49301234567"))
+        #expect(try only("Tel. +44 (0)20 7946 0958", .phone).value == .text("+442079460958"))
+        let berlin = DataDetector(region: "DE")
+        #expect(try only("Tel. 030 1234567", .phone, detector: berlin).value == .text("+49301234567"))
+        // Dialled at home in a country whose region was not given: a phone number with no E.164 form.
+        #expect(try only("Tel. 030 1234567", .phone).value == nil)
+    }
+
+    @Test func anIPAddressOrAPartNumberIsNotAPhoneNumber() {
+        #expect(detector.detect(in: "server 192.168.10.4 is up").isEmpty)
+        #expect(detector.detect(in: "part 123-45-6789-0 in stock").allSatisfy { $0.kind != .phone })
+        // The North American plan has no area code starting with 1.
+        #expect(detector.detect(in: "call 123-555-0147").isEmpty)
+    }
+
+    @Test func datesInCommonFormsAsISO8601() throws {
+        #expect(try only("due 2026-03-14.", .date).value == .text("2026-03-14"))
+        #expect(try only("due 14.03.2026", .date).value == .text("2026-03-14"))
+        #expect(try only("due March 14, 2026", .date).value == .text("2026-03-14"))
+        #expect(try only("due 14 March 2026", .date).value == .text("2026-03-14"))
+        #expect(try only("due Mar 14 2026", .date).value == .text("2026-03-14"))
+        #expect(try only("due 14th Mar. 2026", .date).value == .text("2026-03-14"))
+        // Slashes: month first in the US, day first elsewhere, unless the first number cannot be a month.
+        #expect(try only("due 03/04/2026", .date).value == .text("2026-03-04"))
+        #expect(try only("due 03/04/2026", .date, detector: DataDetector(region: "GB")).value == .text("2026-04-03"))
+        #expect(try only("due 14/03/2026", .date).value == .text("2026-03-14"))
+        #expect(try only("am 1. Februar 2024", .date).value == .text("2024-02-01"))
+    }
+
+    @Test func aVersionNumberAYearAloneOrADayThatDoesNotExistIsNotADate() {
+        #expect(detector.detect(in: "version 2.4.1 released").isEmpty)
+        #expect(detector.detect(in: "v1.2.2024 build").isEmpty)
+        #expect(detector.detect(in: "in 2026 we grew").isEmpty)
+        #expect(detector.detect(in: "on 2026-02-30").isEmpty)
+        #expect(detector.detect(in: "on 31.04.2026").isEmpty)
+        #expect(detector.detect(in: "on 29.02.2025").isEmpty)
+        #expect(detector.detect(in: "on 29.02.2024").count == 1)
+    }
+
+    @Test func moneyWithSymbolsAndCodesAsDecimalAmounts() throws {
+        #expect(try only("costs $12.50 each", .money).value == .money(amount: "12.50", currency: "USD"))
+        #expect(try only("costs €1.234,56", .money).value == .money(amount: "1234.56", currency: "EUR"))
+        #expect(try only("costs 12,50 €", .money).value == .money(amount: "12.50", currency: "EUR"))
+        #expect(try only("costs 12.50 USD", .money).value == .money(amount: "12.50", currency: "USD"))
+        #expect(try only("costs USD 1,200", .money).value == .money(amount: "1200", currency: "USD"))
+        #expect(try only("costs £8.99", .money).value == .money(amount: "8.99", currency: "GBP"))
+        #expect(try only("costs 1 200 EUR", .money).value == .money(amount: "1200", currency: "EUR"))
+        #expect(try only("costs CA$20", .money).value == .money(amount: "20", currency: "CAD"))
+    }
+
+    @Test func measurementsWithTheirUnits() throws {
+        #expect(try only("weighs 5 kg", .measurement).value == .measurement(value: 5, unit: "kg"))
+        #expect(try only("is 2,5 cm wide", .measurement).value == .measurement(value: 2.5, unit: "cm"))
+        #expect(try only("keep at 20 °C", .measurement).value == .measurement(value: 20, unit: "°C"))
+        #expect(try only("at 10 mph", .measurement).value == .measurement(value: 10, unit: "mph"))
+        #expect(try only("250ml bottle", .measurement).value == .measurement(value: 250, unit: "ml"))
+        // A number followed by a word that merely starts like a unit is not a measurement.
+        #expect(detector.detect(in: "5 miles of 3 gloves and 2 kites").isEmpty)
+    }
+
+    @Test func postalAddressesInUSAndEuropeanForms() throws {
+        #expect(try only("Send it to 1600 Main Street, Springfield, IL 62704 soon", .postalAddress).text == "1600 Main Street, Springfield, IL 62704")
+        #expect(try only("Adresse: Hauptstraße 12, 10115 Berlin", .postalAddress).text == "Hauptstraße 12, 10115 Berlin")
+        #expect(try only("chez 12 rue de la Paix, 75002 Paris", .postalAddress).text == "12 rue de la Paix, 75002 Paris")
+        // Across two lines, as an address block prints.
+        let block = try only("Garden Club\n42 Oak Avenue\nPortland, OR 97205", .postalAddress)
+        #expect(block.text == "42 Oak Avenue\nPortland, OR 97205")
+        #expect(block.value == .text("42 Oak Avenue Portland, OR 97205"))
+    }
+
+    @Test func flightNumbersOfKnownAirlinesOrAfterTheWordFlight() throws {
+        #expect(try only("on UA 123 tomorrow", .flightNumber).value == .text("UA123"))
+        #expect(try only("on LH400", .flightNumber).value == .text("LH400"))
+        let named = try only("Flight ZZ 88 boards", .flightNumber)
+        #expect(named.text == "ZZ 88")
+        #expect(named.range == 7..<12)
+        // Two capitals and a number without the word and not a known airline: a room, a grid square.
+        #expect(detector.detect(in: "room QX 12").isEmpty)
+    }
+
+    @Test func trackingNumbersOnlyWithTheirCheckDigit() throws {
+        // UPS: 1Z + 15 characters + check digit.
+        #expect(try only("UPS 1Z999AA10123456784 sent", .trackingNumber).value == .text("1Z999AA10123456784"))
+        #expect(detector.detect(in: "UPS 1Z999AA10123456785 sent").isEmpty)
+        // UPU S10: RA 12345678 5 DE (weights 8 6 4 2 3 5 9 7: sum 204, 11 − 204 mod 11 = 5).
+        let s10 = "RA123456785DE"
+        #expect(try only("parcel \(s10)", .trackingNumber).value == .text(s10))
+        #expect(detector.detect(in: "parcel RA123456784DE").isEmpty)
+        // FedEx, 12 digits: the twelfth from weights 1 3 7 from the right, mod 11, mod 10.
+        let body = [9, 8, 6, 5, 4, 3, 2, 1, 0, 9, 8]
+        let fedEx = body.map(String.init).joined() + String(fedExDigit(body))
+        let wrong = body.map(String.init).joined() + String((fedExDigit(body) + 1) % 10)
+        #expect(try only("FedEx \(fedEx)", .trackingNumber).value == .text(fedEx))
+        #expect(detector.detect(in: "FedEx \(wrong)").isEmpty)
+        // USPS, 22 digits in groups of four; the check digit from weights 3 and 1 from the right.
+        #expect(try only("USPS 9400 1000 0000 0000 0000 06", .trackingNumber).value == .text("9400100000000000000006"))
+        #expect(detector.detect(in: "USPS 9400 1000 0000 0000 0000 07").isEmpty)
+    }
+
+    @Test func overlapsKeepTheMoreSpecificKind() throws {
+        let found = detector.detect(in: "Ship to 1600 Main Street, Springfield, IL 62704 or mail ship@example.com by 2026-03-14.")
+        #expect(found.map(\.kind) == [.postalAddress, .email, .date])
+    }
+
+    @Test func noDataInPlainProse() {
+        #expect(detector.detect(in: "The garden opens in spring and closes when the first frost comes.").isEmpty)
+    }
+
+    func fedExDigit(_ body: [Int]) -> Int {
+        let weights = [1, 3, 7]
+        var sum = 0
+        for (index, digit) in body.reversed().enumerated() { sum += digit * weights[index % 3] }
+        return sum % 11 % 10
+    }
+}
