@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what imgquality builds against when it is missing: pkg-config and the
 # Debian development packages of libjpeg-turbo, libpng, libtiff (4.5 or later), libwebp, libheif,
-# giflib, libjxl, poppler-cpp, LibRaw and libtesseract with English and orientation data. With --tests, also what only the
+# giflib, libjxl, poppler-cpp, LibRaw, ZBar and libtesseract with English and orientation data. With --tests, also what only the
 # tests use: the tesseract program and chromium, which renders the HTML reports.
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
@@ -11,7 +11,7 @@ if [ "${1:-}" = "--tests" ]; then tests=true; fi
 
 need=()
 if ! command -v pkg-config >/dev/null 2>&1; then
-    need+=(pkg-config libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libheif-dev libgif-dev libjxl-dev libpoppler-cpp-dev libraw-dev libtesseract-dev)
+    need+=(pkg-config libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libheif-dev libgif-dev libjxl-dev libpoppler-cpp-dev libraw-dev libzbar-dev libtesseract-dev)
 else
     pkg-config --exists libjpeg || need+=(libjpeg62-turbo-dev)
     pkg-config --exists libpng || need+=(libpng-dev)
@@ -22,6 +22,7 @@ else
     pkg-config --exists libjxl || need+=(libjxl-dev)
     pkg-config --exists poppler-cpp || need+=(libpoppler-cpp-dev)
     pkg-config --exists libraw_r || need+=(libraw-dev)
+    pkg-config --exists zbar || need+=(libzbar-dev)
     pkg-config --exists tesseract || need+=(libtesseract-dev)
 fi
 # English language data for the Tesseract backend and the orientation-and-script data.

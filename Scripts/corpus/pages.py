@@ -1316,8 +1316,11 @@ def blur_levels(s, radii, weights_map, shake, mtf_sigma):
     return res
 
 
-def phone_shot(c, layout, long_side, rng, noise_rng):
-    """A handheld phone photo of the page: returns (8-bit sRGB frame, params, px per mm)."""
+def phone_shot(c, layout, long_side, rng, noise_rng, maps=None):
+    """A handheld phone photo of the page: returns (8-bit sRGB frame, params, px per mm).
+    If `maps` (a dict) is given, it receives "u" and "v": for each frame pixel the page
+    point it shows, in mm from the page's top-left corner (Scripts/datasets/structure.py
+    maps its truth boxes through them); the photo is the same either way."""
     p = {}
     portrait = layout != "slide"
     L = long_side
@@ -1413,6 +1416,8 @@ def phone_shot(c, layout, long_side, rng, noise_rng):
     lin, ppmm = prefilter(page_linear(c), c.ppmm, s_max)
     U_ = um + w_mm / 2
     V_ = vm + h_mm / 2
+    if maps is not None:
+        maps["u"], maps["v"] = U_, V_
     rho = sample(lin, ppmm, U_, V_)
     d_edge = np.minimum(np.minimum(U_, w_mm - U_), np.minimum(V_, h_mm - V_))
     cover = np.clip(d_edge * s_mean + 0.5, 0, 1)[:, :, None].astype(np.float32)

@@ -63,14 +63,14 @@ public struct DocumentAnalyzer: Sendable {
                 for wx in 0..<ink.width {
                     let label = ink.labels[wy * ink.width + wx]
                     guard label != 0, erase.contains(label) else { continue }
-                    let paper = ink.background[wy * ink.width + wx]
+                    let paper = ink.paper[wy * ink.width + wx]
                     for y in max(0, (wy - 1) * factor)..<min(image.height, (wy + 2) * factor) {
-                        for x in max(0, (wx - 1) * factor)..<min(image.width, (wx + 2) * factor) { out[y * image.width + x] = max(out[y * image.width + x], paper) }
+                        for x in max(0, (wx - 1) * factor)..<min(image.width, (wx + 2) * factor) { out[y * image.width + x] = paper }
                     }
                 }
             }
             for region in barcodeRegions {
-                let paper = ink.background[min(ink.height - 1, region.y / factor) * ink.width + min(ink.width - 1, region.x / factor)]
+                let paper = ink.paper[min(ink.height - 1, region.y / factor) * ink.width + min(ink.width - 1, region.x / factor)]
                 for y in region.y..<(region.y + region.height) {
                     for x in region.x..<(region.x + region.width) { out[y * image.width + x] = paper }
                 }

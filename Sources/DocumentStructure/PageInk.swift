@@ -10,8 +10,11 @@ struct PageInk {
     let height: Int
     /// The luma at working scale.
     let luma: [UInt8]
-    /// The local mean around each working pixel (the paper's brightness where there is paper).
+    /// The local mean around each working pixel.
     let background: [UInt8]
+    /// The local mean of the paper alone (the pixels that are not ink) around each working
+    /// pixel: what a ruling line or a barcode is painted over with.
+    let paper: [UInt8]
     /// Component number + 1 of each ink pixel, 0 for paper.
     var labels: [Int32]
     var components: [Component]
@@ -73,6 +76,7 @@ struct PageInk {
             let mean = Int(background[index]), value = Int(luma[index])
             ink[index] = mean - value >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy)
         }
+        paper = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60), where: ink.map { !$0 })
         (labels, components) = Self.label(ink, width: width, height: height)
         characterHeight = Self.characterHeight(components, pageHeight: height)
     }
@@ -94,6 +98,37 @@ struct PageInk {
                 let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
                 let sum = integral[y1 * (width + 1) + x1] - integral[y0 * (width + 1) + x1] - integral[y1 * (width + 1) + x0] + integral[y0 * (width + 1) + x0]
                 mean[y * width + x] = UInt8(sum / ((x1 - x0) * (y1 - y0)))
+            }
+        }
+        return mean
+    }
+
+    /// The mean of the pixels where `mask` holds in a square window around each pixel (the
+    /// plain local mean where the window holds none of them).
+    static func localMean(_ luma: [UInt8], width: Int, height: Int, radius: Int, where mask: [Bool]) -> [UInt8] {
+        var sums = [Int](repeating: 0, count: (width + 1) * (height + 1))
+        var counts = [Int](repeating: 0, count: (width + 1) * (height + 1))
+        for y in 0..<height {
+            var rowSum = 0, rowCount = 0
+            for x in 0..<width {
+                if mask[y * width + x] {
+                    rowSum += Int(luma[y * width + x])
+                    rowCount += 1
+                }
+                sums[(y + 1) * (width + 1) + x + 1] = sums[y * (width + 1) + x + 1] + rowSum
+                counts[(y + 1) * (width + 1) + x + 1] = counts[y * (width + 1) + x + 1] + rowCount
+            }
+        }
+        var mean = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
+            for x in 0..<width {
+                let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                func box(_ table: [Int]) -> Int {
+                    table[y1 * (width + 1) + x1] - table[y0 * (width + 1) + x1] - table[y1 * (width + 1) + x0] + table[y0 * (width + 1) + x0]
+                }
+                let count = box(counts)
+                mean[y * width + x] = count > 0 ? UInt8(box(sums) / count) : luma[y * width + x]
             }
         }
         return mean

@@ -1,0 +1,187 @@
+import Foundation
+import ImageCodecs
+import ImagingCore
+import Testing
+import TextRecognition
+import _ImagingTestSupport
+
+@testable import DocumentStructure
+
+/// Structure from drawn pixels and placed words, with no recognizer: every answer is known.
+@Suite("Document structure")
+struct DocumentAnalyzerTests {
+    let analyzer = DocumentAnalyzer()
+
+    /// A white page.
+    static func page(width: Int = 1000, height: Int = 700) -> PixelBuffer<UInt8> {
+        PixelBuffer(width: width, height: height, channels: 1, samples: Array(repeating: 235, count: width * height))
+    }
+
+    /// A dark line `thickness` pixels wide from (x0, y0) to (x1, y1).
+    static func line(_ image: inout PixelBuffer<UInt8>, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, thickness: Int = 2) {
+        let steps = Int(max(abs(x1 - x0), abs(y1 - y0)).rounded(.up)) * 2
+        let (width, height) = (image.width, image.height)
+        image.withUnsafeMutableBufferPointer { pixels in
+            for step in 0...steps {
+                let t = Double(step) / Double(steps)
+                let x = Int((x0 + (x1 - x0) * t).rounded()), y = Int((y0 + (y1 - y0) * t).rounded())
+                for dy in 0..<thickness {
+                    for dx in 0..<thickness where x + dx < width && y + dy < height && x + dx >= 0 && y + dy >= 0 {
+                        pixels[(y + dy) * width + x + dx] = 20
+                    }
+                }
+            }
+        }
+    }
+
+    /// A word observation per (text, box); each its own line in block 0, paragraph `paragraph`.
+    static func lines(_ words: [[(String, PixelRect)]], size: ImageSize, paragraph: Int = 0) -> [RecognizedTextObservation] {
+        words.map { line in
+            let recognized = line.map { RecognizedWord(text: RecognizedText(string: $0.0, confidence: 0.9), pixelBox: $0.1, imageSize: size) }
+            let box = line.map(\.1).dropFirst().reduce(line[0].1) { $0.union($1) }
+            return RecognizedTextObservation(
+                candidates: [RecognizedText(string: line.map(\.0).joined(separator: " "), confidence: 0.9)], pixelBox: box, imageSize: size,
+                words: recognized, block: 0, paragraph: paragraph)
+        }
+    }
+
+    /// A grid of `rows` × columns with the given column edges, tilted by `degrees` about its
+    /// top-left corner; the rule between columns 1 and 2 of row 0 left out (a spanning header).
+    static func grid(_ image: inout PixelBuffer<UInt8>, x: Double, y: Double, columns: [Double], rows: Int, rowHeight: Double, degrees: Double) -> (Double, Double) -> (Double, Double) {
+        let angle = degrees * .pi / 180
+        let place = { (u: Double, v: Double) -> (Double, Double) in (x + u * cos(angle) - v * sin(angle), y + u * sin(angle) + v * cos(angle)) }
+        let width = columns.last!, height = Double(rows) * rowHeight
+        for row in 0...rows {
+            let (a, b) = (place(0, Double(row) * rowHeight), place(width, Double(row) * rowHeight))
+            line(&image, a.0, a.1, b.0, b.1)
+        }
+        for (index, u) in columns.enumerated() {
+            let top = index == 2 ? rowHeight : 0
+            let (a, b) = (place(u, top), place(u, height))
+            line(&image, a.0, a.1, b.0, b.1)
+        }
+        return place
+    }
+
+    @Test(arguments: [0.0, 3.0, -6.0])
+    func aRuledTableIsFoundWithItsSpanningCellAtAnyTilt(degrees: Double) throws {
+        var image = Self.page()
+        let columns: [Double] = [0, 220, 480, 700]
+        let place = Self.grid(&image, x: 120, y: 150, columns: columns, rows: 4, rowHeight: 60, degrees: degrees)
+        // A word in the middle of each cell.
+        var words: [[(String, PixelRect)]] = []
+        for row in 0..<4 {
+            for column in 0..<3 where !(row == 0 && column == 2) {
+                let right = row == 0 && column == 1 ? columns[3] : columns[column + 1]
+                let (cx, cy) = place((columns[column] + right) / 2, Double(row) * 60 + 30)
+                words.append([("r\(row)c\(column)", PixelRect(x: Int(cx) - 30, y: Int(cy) - 10, width: 60, height: 20))])
+            }
+        }
+        let page = analyzer.prepare(image)
+        #expect(page.gridCount == 1)
+        let document = analyzer.assemble(page, observations: Self.lines(words, size: image.size))
+        let table = try #require(document.tables.first)
+        #expect(document.tables.count == 1)
+        #expect((table.rows, table.columns, table.ruling) == (4, 3, .grid))
+        #expect(table.cells.count == 11)
+        let header = try #require(table.cells.first { $0.row == 0 && $0.column == 1 })
+        #expect((header.rowSpan, header.columnSpan, header.text) == (1, 2, "r0c1"))
+        for cell in table.cells { #expect(cell.text == "r\(cell.row)c\(cell.column)") }
+        #expect(document.paragraphs.isEmpty)
+        #expect(document.text == "r0c0\tr0c1\nr1c0\tr1c1\tr1c2\nr2c0\tr2c1\tr2c2\nr3c0\tr3c1\tr3c2")
+    }
+
+    @Test func theRulesAreRemovedFromThePixelsToRecognize() {
+        var image = Self.page()
+        _ = Self.grid(&image, x: 120, y: 150, columns: [0, 220, 480, 700], rows: 4, rowHeight: 60, degrees: 0)
+        let page = analyzer.prepare(image)
+        #expect(image[120, 150] == 20)
+        #expect(page.cleaned[120, 150] == 235)
+        #expect(page.cleaned[500, 270] == 235)
+        #expect(page.cleaned.samples.min() == 235)
+    }
+
+    @Test func aTableWithoutRulesFromTheAlignmentOfWords() throws {
+        let image = Self.page()
+        var rows: [[(String, PixelRect)]] = []
+        let texts = [["Item", "Qty", "Price"], ["Seeds", "40", "$3.20"], ["Compost", "25", "$15.00"], ["Trowel", "10", "$8.99"]]
+        for (r, row) in texts.enumerated() {
+            rows.append(row.enumerated().map { c, text in (text, PixelRect(x: 100 + 260 * c, y: 300 + 40 * r, width: 14 * text.count, height: 22)) })
+        }
+        // A paragraph above: words with ordinary spaces.
+        let prose = ["The", "club", "buys", "its", "seeds", "in", "spring"].enumerated().map { i, word in (word, PixelRect(x: 100 + 90 * i, y: 200, width: 80, height: 22)) }
+        let observations = Self.lines([prose], size: image.size, paragraph: 0) + Self.lines(rows, size: image.size, paragraph: 1)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: observations)
+        #expect(document.paragraphs.map(\.text) == ["The club buys its seeds in spring"])
+        let table = try #require(document.tables.first)
+        #expect((table.rows, table.columns, table.ruling) == (4, 3, .alignment))
+        #expect(table.grid == texts)
+        #expect(document.detectedData.map(\.text) == ["$3.20", "$15.00", "$8.99"])
+    }
+
+    @Test func listsByTheirMarkersWithWrappedItems() throws {
+        let image = Self.page()
+        func row(_ y: Int, _ words: [String], x: Int = 100) -> [(String, PixelRect)] {
+            var left = x
+            return words.map { word in
+                defer { left += 14 * word.count + 12 }
+                return (word, PixelRect(x: left, y: y, width: 14 * word.count, height: 22))
+            }
+        }
+        let rows = [
+            row(100, ["•", "Bring", "gloves"]), row(136, ["•", "Water", "the", "beds"]), row(166, ["at", "dawn"], x: 126),
+            row(202, ["•", "Return", "tools"]),
+            row(300, ["1.", "Sign"]), row(336, ["2.", "Pay"]), row(372, ["3.", "Collect"]),
+            row(470, ["a)", "Spades"]), row(506, ["b)", "Rakes"]),
+        ]
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        #expect(document.lists.map(\.marker) == [.bullet, .number, .letter])
+        #expect(document.lists[0].items.map(\.text) == ["Bring gloves", "Water the beds at dawn", "Return tools"])
+        #expect(document.lists[1].items.map(\.marker) == ["1.", "2.", "3."])
+        #expect(document.lists[2].items.map(\.text) == ["Spades", "Rakes"])
+        #expect(document.tables.isEmpty)
+        #expect(document.text.hasPrefix("• Bring gloves\n• Water the beds at dawn\n• Return tools\n1. Sign"))
+    }
+
+    @Test func detectedDataCarriesTheBoxOfItsWords() throws {
+        let image = Self.page()
+        let words: [(String, PixelRect)] = [
+            ("Mail", PixelRect(x: 100, y: 100, width: 50, height: 20)), ("club@example.org", PixelRect(x: 160, y: 100, width: 200, height: 20)),
+            ("by", PixelRect(x: 370, y: 100, width: 25, height: 20)), ("2026-03-14", PixelRect(x: 405, y: 100, width: 120, height: 20)),
+        ]
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines([words], size: image.size))
+        #expect(document.detectedData.map(\.kind) == [.email, .date])
+        #expect(document.detectedData[0].box == PixelRect(x: 160, y: 100, width: 200, height: 20))
+        #expect(document.detectedData[1].value == .text("2026-03-14"))
+        #expect(document.detectedData[1].range == 25..<35)
+    }
+}
+
+/// The barcode reader on the committed codes (`Tests/Fixtures/document/`, made by zint).
+@Suite("Barcodes")
+struct BarcodeReaderTests {
+    @Test(arguments: [
+        ("qr", Barcode.Symbology.qr, "https://example.org/signup?id=42"), ("ean13", .ean13, "5901234123457"), ("ean8", .ean8, "96385074"),
+        ("upca", .upca, "036000291452"), ("code128", .code128, "IMGQ-2026-0042"), ("code39", .code39, "PART 7731"),
+    ])
+    func eachSymbologyDecodesToItsPayload(name: String, symbology: Barcode.Symbology, payload: String) throws {
+        let image = try ImageDecoder().decode(contentsOf: Fixtures.path("document/\(name).png")).luma.eightBit
+        let codes = BarcodeReader().barcodes(in: image)
+        #expect(codes.map(\.symbology) == [symbology])
+        #expect(codes.map(\.payload) == [payload])
+        let box = try #require(codes.first?.box)
+        #expect(box.width > 0 && box.height > 0 && box.x + box.width <= image.width && box.y + box.height <= image.height)
+    }
+
+    @Test func aBlankPageHasNone() {
+        #expect(BarcodeReader().barcodes(in: DocumentAnalyzerTests.page()).isEmpty)
+    }
+
+    @Test func aBarcodeIsPaintedOutBeforeRecognition() throws {
+        let image = try ImageDecoder().decode(contentsOf: Fixtures.path("document/ean13.png")).luma.eightBit
+        let page = DocumentAnalyzer().prepare(image)
+        #expect(page.barcodes.count == 1)
+        // The bars and the digits under them are gone: the page is one level of paper.
+        #expect(Set(page.cleaned.samples).count == 1)
+    }
+}
