@@ -24,14 +24,17 @@ public struct DocumentAnalyzer: Sendable {
     /// A gap between words wider than this many word heights separates two cells of a row.
     public var cellGap: Double
 
-    public init(barcodeReader: BarcodeReader = BarcodeReader(), dataDetector: DataDetector = DataDetector(), cellGap: Double = 1.0) {
+    public init(barcodeReader: BarcodeReader = BarcodeReader(), dataDetector: DataDetector = DataDetector(), cellGap: Double = 0.75) {
         self.barcodeReader = barcodeReader
         self.dataDetector = dataDetector
         self.cellGap = cellGap
     }
 
     /// The first step: barcodes, grids and rules found; the pixels to recognize.
-    public func prepare(_ image: PixelBuffer<UInt8>) -> PreparedPage {
+    public func prepare(_ photo: PixelBuffer<UInt8>) -> PreparedPage {
+        // A page photographed at an angle is first seen straight on.
+        let geometry = PageGeometry.find(in: photo)
+        let image = geometry?.rectify(photo) ?? photo
         let barcodes = barcodeReader.barcodes(in: image)
         // A barcode's box grown by a tenth of its size (ZBar's points lie on the bars it
         // scanned); a 1-D code's further down and to the sides, where its digits are printed.
@@ -76,11 +79,13 @@ public struct DocumentAnalyzer: Sendable {
                 }
             }
         }
-        return PreparedPage(size: image.size, cleaned: cleaned, barcodes: barcodes, barcodeRegions: barcodeRegions, ink: ink, grids: grids)
+        return PreparedPage(
+            size: image.size, geometry: geometry, cleaned: cleaned, barcodes: barcodes, barcodeRegions: barcodeRegions, ink: ink, grids: grids)
     }
 
     /// The second step: the document from the page's recognized lines, and any words read
-    /// from single cells (`PreparedPage.cellsToRead`), in full-resolution coordinates.
+    /// from single cells (`PreparedPage.cellsToRead`), all read from `PreparedPage.cleaned`;
+    /// its boxes are in the photo's full-resolution pixels.
     public func assemble(_ page: PreparedPage, observations: [RecognizedTextObservation], cellWords: [RecognizedWord] = []) -> DocumentObservation {
         var words: [PlacedWord] = []
         for (line, observation) in observations.enumerated() {
@@ -144,7 +149,8 @@ public struct DocumentAnalyzer: Sendable {
             let text = lines.map { $0.map(\.text).joined(separator: " ") }.joined(separator: " ")
             elements.append(.paragraph(DocumentObservation.Paragraph(text: text, box: PixelRect.enclosing(ordered.map(\.box))!), ordered))
         }
-        return compose(elements, barcodes: page.barcodes)
+        let document = compose(elements, barcodes: page.barcodes)
+        return page.geometry.map { document.mapped(by: $0.sourceRect) } ?? document
     }
 
     // MARK: - Text and detected data
@@ -233,8 +239,12 @@ public struct DocumentAnalyzer: Sendable {
 
 /// A page after `DocumentAnalyzer.prepare`.
 public struct PreparedPage: Sendable {
+    /// The size of `cleaned`.
     public var size: ImageSize
-    /// The pixels to recognize: the page with its ruling lines and barcodes painted over.
+    /// Where the page lies in a photo taken at an angle; nil when it was used as it is.
+    public var geometry: PageGeometry?
+    /// The pixels to recognize: the page (seen straight on) with its ruling lines and
+    /// barcodes painted over.
     public var cleaned: PixelBuffer<UInt8>
     public var barcodes: [Barcode]
     var barcodeRegions: [PixelRect]
@@ -243,6 +253,19 @@ public struct PreparedPage: Sendable {
 
     /// The number of ruled tables found.
     public var gridCount: Int { grids.count }
+
+    /// Lines read from `cleaned`, their boxes moved to the photo's pixels.
+    public func sourceObservations(_ observations: [RecognizedTextObservation]) -> [RecognizedTextObservation] {
+        guard let geometry else { return observations }
+        return observations.map { line in
+            let words = line.words.map { word in
+                RecognizedWord(text: word.text, pixelBox: geometry.sourceRect(word.pixelBox), imageSize: geometry.sourceSize, language: word.language)
+            }
+            return RecognizedTextObservation(
+                candidates: line.candidates, pixelBox: geometry.sourceRect(line.pixelBox), imageSize: geometry.sourceSize, words: words,
+                block: line.block, paragraph: line.paragraph)
+        }
+    }
 
     /// The grid cells (full-resolution boxes, inset from their lines) that hold ink but got
     /// none of `observations`' words: cells the page's reading missed, to read one by one.

@@ -169,6 +169,25 @@ public struct DetectedData: Sendable, Equatable {
     }
 }
 
+extension DocumentObservation {
+    /// The same document with every box moved by `move` (from the upright page to the photo).
+    func mapped(by move: (PixelRect) -> PixelRect) -> DocumentObservation {
+        var document = self
+        for index in document.paragraphs.indices { document.paragraphs[index].box = move(document.paragraphs[index].box) }
+        for index in document.lists.indices {
+            document.lists[index].box = move(document.lists[index].box)
+            for item in document.lists[index].items.indices { document.lists[index].items[item].box = move(document.lists[index].items[item].box) }
+        }
+        for index in document.tables.indices {
+            document.tables[index].box = move(document.tables[index].box)
+            for cell in document.tables[index].cells.indices { document.tables[index].cells[cell].box = move(document.tables[index].cells[cell].box) }
+        }
+        for index in document.barcodes.indices { document.barcodes[index].box = move(document.barcodes[index].box) }
+        for index in document.detectedData.indices { document.detectedData[index].box = document.detectedData[index].box.map(move) }
+        return document
+    }
+}
+
 extension PixelRect {
     /// The smallest rectangle holding both.
     public func union(_ other: PixelRect) -> PixelRect {

@@ -62,8 +62,10 @@ struct WordRow {
                 if let best, gap > best.gap { break }
                 let overlap = min(a.maxY, b.maxY) - max(a.y, b.y)
                 guard Double(overlap) >= 0.5 * Double(min(a.height, b.height)) else { continue }
-                // A much taller or shorter neighbour is another line's word crossing this one.
-                guard Double(max(a.height, b.height)) <= 2.2 * Double(min(a.height, b.height)) else { continue }
+                // A much taller or shorter neighbour is another line's word crossing this one,
+                // unless the smaller sits within the larger's height (a bullet, a dash, a comma).
+                let (small, large) = a.height <= b.height ? (a, b) : (b, a)
+                guard Double(large.height) <= 2.2 * Double(small.height) || (small.y >= large.y && small.maxY <= large.maxY) else { continue }
                 if best == nil || gap < best!.gap { best = (j, gap) }
             }
             if let best, best.gap < predecessorGap[best.index] {
@@ -95,7 +97,8 @@ enum ListFinder {
     /// The marker kind of a row's first word, given how much of its box is ink.
     static func marker(_ word: PlacedWord, rowHeight: Double, fill: Double) -> DocumentList.MarkerKind? {
         let text = word.text
-        if text.wholeMatch(of: /\(?\d{1,2}[.)]/) != nil { return .number }
+        // A number's full stop is often read as a comma.
+        if text.wholeMatch(of: /\(?\d{1,2}[.,)]/) != nil { return .number }
         if text.wholeMatch(of: /\(?[a-zA-Z][.)]/) != nil { return .letter }
         guard text.count <= 2 else { return nil }
         if text.allSatisfy({ bulletCharacters.contains($0) }) { return .bullet }
@@ -208,6 +211,9 @@ enum AlignedTables {
                 let gap = Double(rows[next].box.y - rows[last].box.maxY)
                 guard gap <= 2.5 * rows[last].height else { break }
                 if rows[next].segments.count >= 2 {
+                    // Rows whose cells do not line up with the last ones start another table (a
+                    // form's label–value lines above a table).
+                    guard aligned(rows[last], rows[next], along: along) else { break }
                     members.append(next)
                     last = next
                 } else {
@@ -229,6 +235,24 @@ enum AlignedTables {
             }
         }
         return found
+    }
+
+    /// Whether two rows' cells line up: a cell after the first of one row starts or ends
+    /// within a word height of where a cell of the other does.
+    static func aligned(_ a: WordRow, _ b: WordRow, along: (Int, Int) -> Double) -> Bool {
+        let tolerance = max(a.height, b.height)
+        func edges(_ row: WordRow) -> [(Double, Double)] {
+            row.segments.map { segment in
+                let box = WordRow.box(segment)
+                return (along(box.x, box.y + box.height / 2), along(box.maxX, box.y + box.height / 2))
+            }
+        }
+        let (edgesA, edgesB) = (edges(a), edges(b))
+        var matches = 0
+        for (left, right) in edgesB.dropFirst() where edgesA.dropFirst().contains(where: { abs($0.0 - left) <= tolerance || abs($0.1 - right) <= tolerance }) {
+            matches += 1
+        }
+        return matches >= 2 || (matches >= 1 && abs(edgesA.count - edgesB.count) <= 1)
     }
 
     /// Columns from where segments are not: positions along the row covered by few segments.

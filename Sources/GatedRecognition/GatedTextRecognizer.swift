@@ -194,13 +194,13 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         var cellWords: [RecognizedWord] = []
         for cell in page.cellsToRead(after: observations) {
             var cellOptions = options
-            cellOptions.regionOfInterest = cell.normalized(in: luma.size)
+            cellOptions.regionOfInterest = cell.normalized(in: page.size)
             cellWords += try await recognizer.recognize(page.cleaned, options: cellOptions).flatMap(\.words)
         }
         let document = analyzer.assemble(page, observations: observations, cellWords: cellWords)
         structure += clock.now - start
         timing.structure = structure
-        var recognition = GatedRecognition(image: image, observations: observations, imageSize: luma.size, timing: timing)
+        var recognition = GatedRecognition(image: image, observations: page.sourceObservations(observations), imageSize: luma.size, timing: timing)
         recognition.document = document
         return recognition
     }

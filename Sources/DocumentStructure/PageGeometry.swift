@@ -1,0 +1,142 @@
+import Foundation
+import ImageKernels
+import ImagingCore
+
+/// A projective map of the plane: (x, y) → ((a x + b y + c) / (g x + h y + 1), (d x + e y + f) / (g x + h y + 1)).
+struct Homography: Sendable, Equatable {
+    var m: [Double]  // a b c d e f g h
+
+    func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        let w = m[6] * x + m[7] * y + 1
+        return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+    }
+
+    /// The map taking each `from` point to its `to` point (four pairs, no three collinear).
+    init?(from: [(Double, Double)], to: [(Double, Double)]) {
+        // Eight equations in eight unknowns, solved by Gaussian elimination with partial pivoting.
+        var rows: [[Double]] = []
+        for ((x, y), (u, v)) in zip(from, to) {
+            rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, u])
+            rows.append([0, 0, 0, x, y, 1, -v * x, -v * y, v])
+        }
+        for column in 0..<8 {
+            guard let pivot = (column..<8).max(by: { abs(rows[$0][column]) < abs(rows[$1][column]) }), abs(rows[pivot][column]) > 1e-12 else { return nil }
+            rows.swapAt(column, pivot)
+            for row in 0..<8 where row != column {
+                let factor = rows[row][column] / rows[column][column]
+                for k in column..<9 { rows[row][k] -= factor * rows[column][k] }
+            }
+        }
+        m = (0..<8).map { rows[$0][8] / rows[$0][$0] }
+    }
+}
+
+/// Where a photographed page lies in the frame, and the page seen straight on.
+///
+/// A phone held over a page sees it tilted and foreshortened: rows of a table converge and
+/// columns lean. The page is the largest bright region of the frame; its four corners give
+/// the projective map to an upright rectangle, in which lines are level and columns upright
+/// again. Structure is found and text read there, and every box is mapped back to the photo.
+public struct PageGeometry: Sendable, Equatable {
+    /// The photo's size and the upright page's size.
+    public var sourceSize: ImageSize
+    public var pageSize: ImageSize
+    /// The page's corners in the photo: top left, top right, bottom right, bottom left.
+    public var corners: [PixelPoint]
+    /// Upright page → photo.
+    var toSource: Homography
+
+    /// The rectangle in the photo covering a rectangle of the upright page.
+    public func sourceRect(_ rect: PixelRect) -> PixelRect {
+        let points = [(rect.x, rect.y), (rect.x + rect.width, rect.y), (rect.x + rect.width, rect.y + rect.height), (rect.x, rect.y + rect.height)]
+            .map { toSource.apply(Double($0.0), Double($0.1)) }
+        let x0 = max(0, Int(points.map(\.x).min()!.rounded(.down))), y0 = max(0, Int(points.map(\.y).min()!.rounded(.down)))
+        let x1 = min(sourceSize.width, Int(points.map(\.x).max()!.rounded(.up))), y1 = min(sourceSize.height, Int(points.map(\.y).max()!.rounded(.up)))
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// The page in `image` when it stands out from what surrounds it and is seen at an angle;
+    /// nil when the page fills the frame or already lies square in it (a scan, a render).
+    public static func find(in image: PixelBuffer<UInt8>) -> PageGeometry? {
+        let longSide = max(image.width, image.height)
+        guard longSide >= 200 else { return nil }
+        let factor = max(1, min(16, longSide / 500))
+        let small = AreaDownscale.downscale(image, by: factor)
+        let (w, h) = (small.width, small.height)
+        var luma = [UInt8](repeating: 0, count: w * h)
+        small.withUnsafeBufferPointer { pixels in
+            for y in 0..<h { for x in 0..<w { luma[y * w + x] = pixels[y * small.rowStride + x] } }
+        }
+        let threshold = otsu(luma)
+        let (labels, components) = PageInk.label(luma.map { $0 > threshold }, width: w, height: h)
+        guard let (index, page) = components.enumerated().max(by: { $0.element.area < $1.element.area }),
+            Double(page.area) >= 0.2 * Double(w * h)
+        else { return nil }
+        // The corners: the page's points furthest along each diagonal.
+        var best: [(score: Int, x: Int, y: Int)] = Array(repeating: (Int.min, 0, 0), count: 4)
+        for y in page.minY...page.maxY {
+            for x in page.minX...page.maxX where labels[y * w + x] == Int32(index + 1) {
+                let scores = [-(x + y), x - y, x + y, y - x]  // top left, top right, bottom right, bottom left
+                for corner in 0..<4 where scores[corner] > best[corner].score { best[corner] = (scores[corner], x, y) }
+            }
+        }
+        let corners = best.map { (Double($0.x) * Double(factor) + Double(factor) / 2, Double($0.y) * Double(factor) + Double(factor) / 2) }
+        // Square already: each corner within 1.5% of the page's bounding box's corner.
+        let xs = corners.map(\.0), ys = corners.map(\.1)
+        let box = (xs.min()!, ys.min()!, xs.max()!, ys.max()!)
+        let boxCorners = [(box.0, box.1), (box.2, box.1), (box.2, box.3), (box.0, box.3)]
+        let tolerance = 0.015 * Double(longSide)
+        if zip(corners, boxCorners).allSatisfy({ abs($0.0 - $1.0) <= tolerance && abs($0.1 - $1.1) <= tolerance }) { return nil }
+        func distance(_ a: (Double, Double), _ b: (Double, Double)) -> Double { hypot(a.0 - b.0, a.1 - b.1) }
+        let width = max(distance(corners[0], corners[1]), distance(corners[3], corners[2]))
+        let height = max(distance(corners[0], corners[3]), distance(corners[1], corners[2]))
+        guard width >= 100, height >= 100 else { return nil }
+        let pageSize = ImageSize(width: Int(width.rounded()), height: Int(height.rounded()))
+        let upright = [(0.0, 0.0), (width, 0), (width, height), (0, height)]
+        guard let toSource = Homography(from: upright, to: corners) else { return nil }
+        return PageGeometry(
+            sourceSize: image.size, pageSize: pageSize, corners: corners.map { PixelPoint(x: Int($0.0.rounded()), y: Int($0.1.rounded())) },
+            toSource: toSource)
+    }
+
+    /// The upright page, sampled bilinearly from the photo's first channel.
+    public func rectify(_ image: PixelBuffer<UInt8>) -> PixelBuffer<UInt8> {
+        var out = PixelBuffer<UInt8>(width: pageSize.width, height: pageSize.height)
+        let (sw, sh, stride, channels) = (image.width, image.height, image.rowStride, image.channels)
+        let (pw, ph) = (pageSize.width, pageSize.height)
+        image.withUnsafeBufferPointer { pixels in
+            out.withUnsafeMutableBufferPointer { target in
+                for y in 0..<ph {
+                    for x in 0..<pw {
+                        let (sx, sy) = toSource.apply(Double(x) + 0.5, Double(y) + 0.5)
+                        let fx = min(max(sx - 0.5, 0), Double(sw - 1)), fy = min(max(sy - 0.5, 0), Double(sh - 1))
+                        let x0 = Int(fx), y0 = Int(fy), x1 = min(x0 + 1, sw - 1), y1 = min(y0 + 1, sh - 1)
+                        let ax = fx - Double(x0), ay = fy - Double(y0)
+                        func at(_ px: Int, _ py: Int) -> Double { Double(pixels[py * stride + px * channels]) }
+                        let top = at(x0, y0) * (1 - ax) + at(x1, y0) * ax, bottom = at(x0, y1) * (1 - ax) + at(x1, y1) * ax
+                        target[y * pw + x] = UInt8((top * (1 - ay) + bottom * ay).rounded())
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Otsu's threshold of an 8-bit histogram.
+    static func otsu(_ values: [UInt8]) -> UInt8 {
+        var histogram = [Double](repeating: 0, count: 256)
+        for value in values { histogram[Int(value)] += 1 }
+        let total = Double(values.count)
+        let sum = (0..<256).reduce(0.0) { $0 + Double($1) * histogram[$1] }
+        var (weightBelow, sumBelow, best, threshold) = (0.0, 0.0, -1.0, 0)
+        for level in 0..<256 {
+            weightBelow += histogram[level]
+            guard weightBelow > 0, weightBelow < total else { continue }
+            sumBelow += Double(level) * histogram[level]
+            let meanBelow = sumBelow / weightBelow, meanAbove = (sum - sumBelow) / (total - weightBelow)
+            let between = weightBelow * (total - weightBelow) * (meanBelow - meanAbove) * (meanBelow - meanAbove)
+            if between > best { (best, threshold) = (between, level) }
+        }
+        return UInt8(threshold)
+    }
+}
