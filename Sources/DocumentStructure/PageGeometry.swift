@@ -91,13 +91,24 @@ public struct PageGeometry: Sendable, Equatable {
         let width = max(distance(corners[0], corners[1]), distance(corners[3], corners[2]))
         let height = max(distance(corners[0], corners[3]), distance(corners[1], corners[2]))
         guard width >= 100, height >= 100 else { return nil }
-        let pageSize = ImageSize(width: Int(width.rounded()), height: Int(height.rounded()))
-        let upright = [(0.0, 0.0), (width, 0), (width, height), (0, height)]
+        // Foreshortening shortens the page along the tilt, so its edges in the photo do not give
+        // its shape. A page within a tenth of a paper size's shape is taken to have it (ISO A
+        // sizes, US Letter and Legal, either way up), keeping its longer side.
+        var (pageWidth, pageHeight) = (width, height)
+        let ratio = max(width, height) / min(width, height)
+        if let paper = Self.paperRatios.min(by: { abs($0 - ratio) < abs($1 - ratio) }), abs(paper - ratio) / paper <= 0.1 {
+            if height >= width { pageWidth = height / paper } else { pageHeight = width / paper }
+        }
+        let pageSize = ImageSize(width: Int(pageWidth.rounded()), height: Int(pageHeight.rounded()))
+        let upright = [(0.0, 0.0), (pageWidth, 0), (pageWidth, pageHeight), (0, pageHeight)]
         guard let toSource = Homography(from: upright, to: corners) else { return nil }
         return PageGeometry(
             sourceSize: image.size, pageSize: pageSize, corners: corners.map { PixelPoint(x: Int($0.0.rounded()), y: Int($0.1.rounded())) },
             toSource: toSource)
     }
+
+    /// Long side over short side of ISO A paper, US Letter and US Legal.
+    static let paperRatios: [Double] = [(2 as Double).squareRoot(), 11 / 8.5, 14 / 8.5]
 
     /// The upright page, sampled bilinearly from the photo's first channel.
     public func rectify(_ image: PixelBuffer<UInt8>) -> PixelBuffer<UInt8> {
