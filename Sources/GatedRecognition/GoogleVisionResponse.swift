@@ -1,3 +1,4 @@
+import DocumentStructure
 import Foundation
 import ImageCodecs
 import ImagingCore
@@ -78,7 +79,7 @@ public enum GoogleVisionResponse {
                 let reasons = recognition.decision.reasons.map(\.rawValue).joined(separator: ", ")
                 return .object([("error", status(9, "rejected by the quality gate: \(reasons)")), context])
             }
-            return .object(annotations(lines, imageSize: recognition.imageSize, languages: languages) + [context])
+            return .object(annotations(lines, imageSize: recognition.imageSize, languages: languages, document: recognition.document) + [context])
         }
     }
 
@@ -100,8 +101,11 @@ public enum GoogleVisionResponse {
         return "file://" + encoded.joined()
     }
 
-    /// `textAnnotations` and `fullTextAnnotation` of recognized lines.
-    public static func annotations(_ lines: [RecognizedTextObservation], imageSize: ImageSize, languages: [String]) -> [(String, JSONValue)] {
+    /// `textAnnotations` and `fullTextAnnotation` of recognized lines. With the page's
+    /// document, blocks lying in a table are TABLE blocks and each barcode is a BARCODE block.
+    public static func annotations(
+        _ lines: [RecognizedTextObservation], imageSize: ImageSize, languages: [String], document: DocumentObservation? = nil
+    ) -> [(String, JSONValue)] {
         let lines = lines.map { line in
             var line = line
             line.words.removeAll { $0.text.string.isEmpty }
@@ -126,7 +130,7 @@ public enum GoogleVisionResponse {
         let page: JSONValue = .object(
             property(pageLanguages) + [
                 ("width", .int(imageSize.width)), ("height", .int(imageSize.height)),
-                ("blocks", .array(blocks(lines, languages: languages))),
+                ("blocks", .array(blocks(lines, languages: languages, document: document))),
                 ("confidence", JSONValue.rounded(mean(lines.map { $0.candidates.first?.confidence ?? 0 }))),
             ])
         return [
@@ -136,8 +140,15 @@ public enum GoogleVisionResponse {
     }
 
     /// Blocks of paragraphs of words, from the lines' block and paragraph indices.
-    static func blocks(_ lines: [RecognizedTextObservation], languages: Languages) -> [JSONValue] {
-        runs(lines, by: \.block).map { blockLines in
+    static func blocks(_ lines: [RecognizedTextObservation], languages: Languages, document: DocumentObservation? = nil) -> [JSONValue] {
+        let tables = document?.tables.map(\.box) ?? []
+        let barcodes: [JSONValue] = (document?.barcodes ?? []).map { code in
+            .object([("boundingBox", poly(code.box)), ("paragraphs", .array([])), ("blockType", .string("BARCODE")), ("confidence", .double(1))])
+        }
+        return runs(lines, by: \.block).map { blockLines in
+            let box = union(blockLines.map(\.pixelBox))
+            // A block at least half inside a table found on the page.
+            let inTable = tables.contains { overlap($0, box) * 2 >= box.width * box.height }
             let paragraphs: [JSONValue] = runs(blockLines, by: \.paragraph).map { paragraphLines in
                 .object(
                     property(languages.detected(paragraphLines.flatMap(\.words))) + [
@@ -149,9 +160,16 @@ public enum GoogleVisionResponse {
             return .object(
                 property(languages.detected(blockLines.flatMap(\.words))) + [
                     ("boundingBox", poly(union(blockLines.map(\.pixelBox)))), ("paragraphs", .array(paragraphs)),
-                    ("blockType", .string("TEXT")), ("confidence", JSONValue.rounded(mean(blockLines.map { $0.candidates.first?.confidence ?? 0 }))),
+                    ("blockType", .string(inTable ? "TABLE" : "TEXT")),
+                    ("confidence", JSONValue.rounded(mean(blockLines.map { $0.candidates.first?.confidence ?? 0 }))),
                 ])
-        }
+        } + barcodes
+    }
+
+    /// The area two rectangles share.
+    static func overlap(_ a: PixelRect, _ b: PixelRect) -> Int {
+        let width = min(a.x + a.width, b.x + b.width) - max(a.x, b.x), height = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
+        return width > 0 && height > 0 ? width * height : 0
     }
 
     /// The words of one paragraph's lines, each ending in the break that follows it.

@@ -130,7 +130,8 @@ struct OCR: AsyncParsableCommand {
         let start = ContinuousClock.now
         let tally = Mutex(BatchSummary())
         let (format, force, recognitionOptions, pages) = (self.format, self.force, options, decode.pageSelection)
-        let readsDocuments = format == .document || format == .markdown || tables != nil || report != nil
+        // Google Vision's format marks TABLE and BARCODE blocks, so it reads documents too.
+        let readsDocuments = format != .text && format != .jsonl || tables != nil || report != nil
         let analyzer = DocumentAnalyzer(dataDetector: DataDetector(region: region))
         let tableFiles = try tables.map { try TableFiles(directory: $0, format: tableFormat) }
         await OrderedBatch(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs).run { path in

@@ -13,6 +13,12 @@ public enum RecordSchema {
     /// The schema of one score record (an assessed image or a failed input) of the built-in detectors.
     public static var scoreRecord: JSONValue { scoreRecord(registry: .builtIn) }
 
+    /// Definitions other record schemas share with the score record: `gate`, `coded`,
+    /// `failed`, `page` and `pathBytes` (of the built-in detectors).
+    public static var sharedDefinitions: [(String, JSONValue)] {
+        [("gate", gate(.builtIn)), ("coded", coded(codes: nil)), ("failed", failed), ("page", page), ("pathBytes", pathBytes)]
+    }
+
     /// The schema of one score record of the detectors of `registry`.
     public static func scoreRecord(registry: DetectorRegistry) -> JSONValue {
         let detectors = registry.descriptors.map { ($0.name, schema(of: $0)) }
