@@ -75,10 +75,11 @@ struct HostileCorpusTests {
         webp/size1x1: decode.corrupt scored
         """
 
-    @Test func thousandsOfMutantsGiveOneRecordEachInOrder() throws {
+    /// The mutants of every decodable fixture, written into a folder, and each one's class:
+    /// the format and what was done to it, numbers left out ("png/len-").
+    static func corpus() throws -> (folder: TemporaryDirectory, names: [String], classes: [String: String]) {
         let folder = try TemporaryDirectory()
         var names: [String] = []
-        // Each mutant's class: the format and what was done to it, numbers left out ("png/len-").
         var classes: [String: String] = [:]
         for format in ["jpeg", "png", "tiff", "webp", "heif", "gif", "bmp", "jxl", "pdf", "raw"] {
             let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(format)).sorted()
@@ -93,32 +94,50 @@ struct HostileCorpusTests {
                 }
             }
         }
-        #expect(names.count > 3000, "\(names.count) mutants")
+        return (folder, names, classes)
+    }
+
+    /// Runs the binary with `arguments` for at most ten minutes (a hang is killed and fails the
+    /// test) and returns its records and how it ended.
+    static func records(_ arguments: [String]) throws -> (records: [[String: Any]], exited: Bool, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["score", "--jobs", "2", "--quiet", "--format", "jsonl", folder.path]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // No hang: a batch that has not ended in ten minutes is killed and fails the test.
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watchdog.cancel()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "no signal, some inputs failed")
         let records = data.split(separator: UInt8(ascii: "\n")).compactMap {
             try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]
         }
-        // The walk is in byte order of the paths, as `LC_ALL=C sort` sorts them; a file of
-        // several pages (a TIFF or PDF whose page tree survived) gives a record per page, in a run.
-        let expected = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return (records, process.terminationReason == .exit, process.terminationStatus)
+    }
+
+    /// The files the records are about, in order: a file of several pages gives a run of
+    /// records, one per page, counted once.
+    static func files(_ records: [[String: Any]]) -> [String] {
         var files: [String] = []
         for record in records {
             let path = record["path"] as? String ?? ""
             if path != files.last || record["page"] == nil || record["page"] as? Int == 1 { files.append(path) }
         }
+        return files
+    }
+
+    @Test func thousandsOfMutantsGiveOneRecordEachInOrder() throws {
+        let (folder, names, classes) = try Self.corpus()
+        #expect(names.count > 3000, "\(names.count) mutants")
+        let (records, exited, status) = try Self.records(["score", "--jobs", "2", "--quiet", "--format", "jsonl", folder.path])
+        #expect(exited && status == 2, "no signal, some inputs failed")
+        // The walk is in byte order of the paths, as `LC_ALL=C sort` sorts them; a file of
+        // several pages (a TIFF or PDF whose page tree survived) gives a record per page, in a run.
+        let expected = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let files = Self.files(records)
         #expect(files.count == expected.count && records.count >= expected.count)
         #expect(files == expected)
         #expect(records.allSatisfy { ($0["page"] as? Int).map { $0 >= 1 } ?? true })
@@ -131,5 +150,21 @@ struct HostileCorpusTests {
         }
         let table = outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted().joined(separator: " "))" }.joined(separator: "\n")
         #expect(table == Self.expectedOutcomes, "\n\(table)")
+    }
+
+    /// The same corpus read as documents (`ocr --format document --force`, so every image that
+    /// decodes is recognized and structured): one record per file or page, in order, each an
+    /// error or a page with its gate and document.
+    @Test func theMutantsReadAsDocumentsGiveOneRecordEachInOrder() throws {
+        let (folder, names, _) = try Self.corpus()
+        let (records, exited, status) = try Self.records(["ocr", "--force", "--jobs", "2", "--quiet", "--format", "document", folder.path])
+        #expect(exited && status == 2, "no signal, some inputs failed")
+        let expected = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        #expect(Self.files(records) == expected)
+        let malformed = records.filter { record in
+            record["error"] == nil && !(record["gate"] is [String: Any] && record["document"] is [String: Any])
+        }
+        #expect(malformed.isEmpty, "\(malformed.prefix(3))")
+        #expect(records.contains { $0["error"] != nil } && records.contains { $0["document"] is [String: Any] })
     }
 }
