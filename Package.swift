@@ -121,7 +121,7 @@ let libraries: [Target] = [
     // pixels, number formatting and command quoting, shared with the calibration report.
     .target(
         name: "QualityReports",
-        dependencies: ["QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore"]),
+        dependencies: ["DocumentStructure", "TextRecognition", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImageKernels", "ImagingCore"]),
     // Layer 4: ROC/PR analysis, threshold choice, logistic fits, the calibration report and profiles.
     .target(
         name: "QualityCalibration",

@@ -18,6 +18,8 @@ public struct GatedRecognition: Sendable {
     public var document: DocumentObservation?
     /// The oriented full-resolution size the boxes refer to.
     public var imageSize: ImageSize
+    /// The decoded luma, when the caller asked to keep it (`keepsPixels`) for a report.
+    public var pixels: PixelBuffer<UInt8>?
     /// How long each step took.
     public var timing: GatedRecognitionTiming
 
@@ -102,11 +104,13 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
 
     /// Reads the selected pages of a file as documents: each page decoded, gated, and when it
     /// passes (or `force`), recognized and structured by `analyzer` (`GatedRecognition.document`).
+    /// With `keepsPixels` each outcome keeps the page's decoded luma (`GatedRecognition.pixels`),
+    /// to show it in a report.
     public func readDocumentPages(
         contentsOf path: String, pages: PageSelection, options: RecognitionOptions = RecognitionOptions(), force: Bool = false,
-        analyzer: DocumentAnalyzer = DocumentAnalyzer()
+        analyzer: DocumentAnalyzer = DocumentAnalyzer(), keepsPixels: Bool = false
     ) async -> [RecognitionOutcome] {
-        await recognizePages(contentsOf: path, pages: pages, options: options, force: force, document: analyzer)
+        await recognizePages(contentsOf: path, pages: pages, options: options, force: force, document: analyzer, keepsPixels: keepsPixels)
     }
 
     /// Decodes the file once at full resolution, gates it, and reads it as a document if it passes (or if `force`).
@@ -118,7 +122,8 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     }
 
     private func recognizePages(
-        contentsOf path: String, pages: PageSelection, options: RecognitionOptions, force: Bool, document: DocumentAnalyzer?
+        contentsOf path: String, pages: PageSelection, options: RecognitionOptions, force: Bool, document: DocumentAnalyzer?,
+        keepsPixels: Bool = false
     ) async -> [RecognitionOutcome] {
         do {
             try options.validate()
@@ -134,7 +139,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             var outcome: RecognitionOutcome
             do {
                 outcome = RecognitionOutcome(
-                    path: path, result: .recognized(try await recognize(assessed, options: options, force: force, document: document)))
+                    path: path, result: .recognized(try await recognize(assessed, options: options, force: force, document: document, keepsPixels: keepsPixels)))
             } catch {
                 outcome = RecognitionOutcome(path: path, result: .failed(RecognitionOutcome.coded(error)))
             }
@@ -155,6 +160,14 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     }
 
     /// Recognizes an assessed image's pixels when it passed (or when forced).
+    private func recognize(
+        _ assessed: Assessor.AssessedPixels, options: RecognitionOptions, force: Bool, document analyzer: DocumentAnalyzer?, keepsPixels: Bool = false
+    ) async throws -> GatedRecognition {
+        var recognition = try await recognize(assessed, options: options, force: force, document: analyzer)
+        if keepsPixels { recognition.pixels = assessed.luma }
+        return recognition
+    }
+
     private func recognize(
         _ assessed: Assessor.AssessedPixels, options: RecognitionOptions, force: Bool, document analyzer: DocumentAnalyzer?
     ) async throws -> GatedRecognition {

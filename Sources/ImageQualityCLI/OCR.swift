@@ -3,6 +3,7 @@ import DocumentStructure
 import Foundation
 import GatedRecognition
 import ImageCodecs
+import QualityReports
 import ImagingCore
 import QualityAssessment
 import QualityGating
@@ -134,12 +135,25 @@ struct OCR: AsyncParsableCommand {
         let readsDocuments = format != .text && format != .jsonl || tables != nil || report != nil
         let analyzer = DocumentAnalyzer(dataDetector: DataDetector(region: region))
         let tableFiles = try tables.map { try TableFiles(directory: $0, format: tableFormat) }
+        let keepsPixels = report != nil
+        var opened: DocumentReport?
+        if let report {
+            do {
+                opened = try DocumentReport(directory: report)
+            } catch {
+                throw ValidationError("--report: \(error.message)")
+            }
+        }
+        let reportPage = Mutex(opened)
+        let reportFailure = Mutex<String?>(nil)
         await OrderedBatch(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs).run { path in
             readsDocuments
-                ? await gated.readDocumentPages(contentsOf: path, pages: pages, options: recognitionOptions, force: force, analyzer: analyzer)
+                ? await gated.readDocumentPages(
+                    contentsOf: path, pages: pages, options: recognitionOptions, force: force, analyzer: analyzer, keepsPixels: keepsPixels)
                 : await gated.recognizePages(contentsOf: path, pages: pages, options: recognitionOptions, force: force)
         } emit: { _, outcomes in
             tableFiles?.write(outcomes)
+            if let failure = Self.add(outcomes, to: reportPage) { reportFailure.withLock { $0 = $0 ?? failure } }
             tally.withLock { summary in
                 for outcome in outcomes {
                     switch outcome.result {
@@ -165,12 +179,41 @@ struct OCR: AsyncParsableCommand {
         // Tesseract's engines end here, on this thread, not while the process exits.
         recognizer.releaseIdleEngines()
         let summary = tally.withLock { $0 }
+        if let page = reportPage.withLock({ $0 }) {
+            do {
+                try page.finish(command: CommandText.current)
+            } catch {
+                reportFailure.withLock { $0 = $0 ?? error.message }
+            }
+        }
+        if let failure = reportFailure.withLock({ $0 }) {
+            Terminal.write("imgquality ocr: --report: \(failure)\n", to: STDERR_FILENO)
+            throw ExitCode(74)
+        }
         if let failures = tableFiles?.failures, !failures.isEmpty {
             Terminal.write(failures.map { "imgquality ocr: \($0)\n" }.joined(), to: STDERR_FILENO)
         }
         if !quiet { Terminal.write(summary.text(elapsed: ContinuousClock.now - start, width: Terminal.errorColumns), to: STDERR_FILENO) }
         if summary.failed > 0 || tableFiles?.failures.isEmpty == false { throw ExitCode(2) }
         if summary.rejected > 0 { throw ExitCode(1) }
+    }
+}
+
+extension OCR {
+    /// Adds the outcomes to the report, if there is one; the first failure in words.
+    static func add(_ outcomes: [RecognitionOutcome], to report: borrowing Mutex<DocumentReport?>) -> String? {
+        report.withLock { page -> String? in
+            guard var current = page else { return nil }
+            defer { page = current }
+            for outcome in outcomes {
+                do {
+                    try current.add(outcome.reportEntry, luma: outcome.pixels)
+                } catch {
+                    return (error as? DocumentReport.Failure)?.message ?? "\(error)"
+                }
+            }
+            return nil
+        }
     }
 }
 
@@ -182,6 +225,28 @@ enum OCRFormat: String, ExpressibleByArgument, CaseIterable {
 
 enum TableFileFormat: String, ExpressibleByArgument, CaseIterable {
     case csv, tsv
+}
+
+extension RecognitionOutcome {
+    /// This input as the report shows it.
+    var reportEntry: DocumentReport.Entry {
+        switch result {
+        case .failed(let error):
+            return DocumentReport.Entry(
+                path: path, page: page, status: .failed, reasons: ["\(error.code): \(error.message)"], imageSize: nil, document: nil, lines: [])
+        case .recognized(let recognition):
+            let reasons = recognition.decision.failures.map(\.message)
+            return DocumentReport.Entry(
+                path: path, page: page, status: recognition.decision.pass ? .passed : .rejected, reasons: reasons, imageSize: recognition.imageSize,
+                document: recognition.document, lines: recognition.observations ?? [])
+        }
+    }
+
+    /// The decoded luma kept for the report.
+    var pixels: PixelBuffer<UInt8>? {
+        if case .recognized(let recognition) = result { return recognition.pixels }
+        return nil
+    }
 }
 
 /// `ocr --tables DIR`: each table as its own file, named after the input (its path with

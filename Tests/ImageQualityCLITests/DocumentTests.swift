@@ -100,4 +100,24 @@ struct DocumentTests {
         let schema = try SchemaValidator(schema: Binary.run(["schema", "--record", "document"]).stdout)
         for line in run.stdout.split(separator: "\n") { #expect(schema.problems(String(line)).isEmpty, "\(line)") }
     }
+
+    /// The report page in headless Chromium: a box for each thing read, and a box picked
+    /// (as a click picks it; `#select=` does it on load) shows its kind and text.
+    @Test func theReportDrawsWhatWasReadAndShowsAPickedBox() throws {
+        let folder = try TemporaryDirectory()
+        let report = folder.path + "/report"
+        let run = try Binary.run(["ocr", "--quiet", "--report", report, Self.page, Fixtures.path("other/not-an-image.txt")])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: report + "/images") == ["000000.jpg"])
+        let dom = try ContactSheetTests.chromium(
+            ["--dump-dom", "file://\(report)/index.html#select=b0-cell-0-0-1"], profile: folder.path + "/chromium-profile")
+        func count(_ kind: String) -> Int { dom.components(separatedBy: "class=\"box \(kind)").count - 1 }
+        #expect(count("table") == 2 && count("cell") == 23 && count("list") == 2 && count("item") == 6 && count("barcode") == 1)
+        #expect(count("datum") >= 7 && count("paragraph") >= 2 && count("line") >= 10)
+        // The picked cell is highlighted and described.
+        #expect(dom.contains("class=\"box cell selected\" id=\"b0-cell-0-0-1\""))
+        #expect(dom.contains("<div class=\"kind\">cell: row 0, column 1, spanning 1 × 2</div><div>Contact</div>"), "\(dom.prefix(0))")
+        // The file that is not an image has a card saying why, and no image.
+        #expect(dom.contains("failed: decode.notAnImage"))
+    }
 }
