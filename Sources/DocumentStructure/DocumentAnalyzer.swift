@@ -49,23 +49,28 @@ public struct DocumentAnalyzer: Sendable {
         let grids = GridTable.find(in: ink)
         let gridComponents = Set(grids.map(\.component))
         // Paint out the grids and every other ruling line, and the barcodes.
-        var erase = Set<Int32>()
+        var erase = [Bool](repeating: false, count: ink.components.count + 1)
         for (index, component) in ink.components.enumerated() where gridComponents.contains(index + 1) || ink.isRule(component) {
-            erase.insert(Int32(index + 1))
+            erase[index + 1] = true
         }
-        var cleaned = PixelBuffer<UInt8>(width: image.width, height: image.height)
-        let factor = ink.factor
-        cleaned.withUnsafeMutableBufferPointer { out in
-            image.withUnsafeBufferPointer { pixels in
-                for y in 0..<image.height {
-                    for x in 0..<image.width { out[y * image.width + x] = pixels[y * image.rowStride + x * image.channels] }
+        var cleaned = image
+        if image.channels != 1 || image.rowStride != image.width {
+            cleaned = PixelBuffer<UInt8>(width: image.width, height: image.height)
+            cleaned.withUnsafeMutableBufferPointer { out in
+                image.withUnsafeBufferPointer { pixels in
+                    for y in 0..<image.height {
+                        for x in 0..<image.width { out[y * image.width + x] = pixels[y * image.rowStride + x * image.channels] }
+                    }
                 }
             }
+        }
+        let factor = ink.factor
+        cleaned.withUnsafeMutableBufferPointer { out in
             // A working pixel of a line, and its eight neighbours (the line's blurred edges), become paper.
             for wy in 0..<ink.height {
                 for wx in 0..<ink.width {
                     let label = ink.labels[wy * ink.width + wx]
-                    guard label != 0, erase.contains(label) else { continue }
+                    guard label != 0, erase[Int(label)] else { continue }
                     let paper = ink.paper[wy * ink.width + wx]
                     for y in max(0, (wy - 1) * factor)..<min(image.height, (wy + 2) * factor) {
                         for x in max(0, (wx - 1) * factor)..<min(image.width, (wx + 2) * factor) { out[y * image.width + x] = paper }

@@ -121,7 +121,7 @@ public struct Table: Sendable, Equatable {
 /// A barcode or 2-D code and what it holds.
 public struct Barcode: Sendable, Equatable {
     public enum Symbology: String, Sendable, CaseIterable {
-        case qr, ean13, ean8, upca, upce, code128, code39, code93, i25, codabar, databar, databarExpanded
+        case qr, ean13, ean8, upca, upce, code128, code39, code93, i25, codabar
     }
 
     public var symbology: Symbology

@@ -125,7 +125,7 @@ public struct PageGeometry: Sendable, Equatable {
                         let ax = fx - Double(x0), ay = fy - Double(y0)
                         func at(_ px: Int, _ py: Int) -> Double { Double(pixels[py * stride + px * channels]) }
                         let top = at(x0, y0) * (1 - ax) + at(x1, y0) * ax, bottom = at(x0, y1) * (1 - ax) + at(x1, y1) * ax
-                        target[y * pw + x] = UInt8((top * (1 - ay) + bottom * ay).rounded())
+                        target[y * pw + x] = UInt8(min(255, top * (1 - ay) + bottom * ay + 0.5))
                     }
                 }
             }
