@@ -200,7 +200,7 @@ enum AlignedTables {
         var index = 0
         while index < rows.count {
             // A run of rows of two or more segments, with single-segment rows allowed between them.
-            guard !taken.contains(index), rows[index].segments.count >= 2 else {
+            guard !taken.contains(index), isTableRow(rows[index]) else {
                 index += 1
                 continue
             }
@@ -210,7 +210,7 @@ enum AlignedTables {
             while next < rows.count, !taken.contains(next) {
                 let gap = Double(rows[next].box.y - rows[last].box.maxY)
                 guard gap <= 2.5 * rows[last].height else { break }
-                if rows[next].segments.count >= 2 {
+                if isTableRow(rows[next]) {
                     // Rows whose cells do not line up with the last ones start another table (a
                     // form's label–value lines above a table).
                     guard aligned(rows[last], rows[next], along: along) else { break }
@@ -218,7 +218,7 @@ enum AlignedTables {
                     last = next
                 } else {
                     // A single segment continues only if a multi-segment row follows closely.
-                    guard let after = (next + 1..<min(rows.count, next + 3)).first(where: { rows[$0].segments.count >= 2 && !taken.contains($0) }),
+                    guard let after = (next + 1..<min(rows.count, next + 3)).first(where: { isTableRow(rows[$0]) && !taken.contains($0) }),
                         Double(rows[after].box.y - rows[next].box.maxY) <= 2.5 * rows[next].height
                     else { break }
                     members.append(next)
@@ -226,7 +226,7 @@ enum AlignedTables {
                 next += 1
             }
             index = last + 1
-            let multi = members.filter { rows[$0].segments.count >= 2 }
+            let multi = members.filter { isTableRow(rows[$0]) }
             guard multi.count >= 2 else { continue }
             let segmentLengths = multi.flatMap { rows[$0].segments.map(\.count) }.sorted()
             guard segmentLengths[segmentLengths.count / 2] <= maximumMedianWordsPerCell else { continue }
@@ -235,6 +235,12 @@ enum AlignedTables {
             }
         }
         return found
+    }
+
+    /// A row of two or more cells, but not a form's label and value ("Name:  Anna Berg").
+    static func isTableRow(_ row: WordRow) -> Bool {
+        guard row.segments.count >= 2 else { return false }
+        return !(row.segments.count == 2 && row.segments[0].last?.text.hasSuffix(":") == true)
     }
 
     /// Whether two rows' cells line up: a cell after the first of one row starts or ends
@@ -255,25 +261,34 @@ enum AlignedTables {
         return matches >= 2 || (matches >= 1 && abs(edgesA.count - edgesB.count) <= 1)
     }
 
-    /// Columns from where segments are not: positions along the row covered by few segments.
-    static func table(rows: [WordRow], along: (Int, Int) -> Double) -> Table? {
+    /// Columns from where words are not: positions along the rows that the words of at most
+    /// one in seven of the rows cover, half a line wide or more. Rows at the table's top or
+    /// bottom holding a run of six words or more are prose beside it, and left out. Two
+    /// neighbouring columns that no row fills both of are one column whose cells are aligned
+    /// differently (a left-aligned heading over right-aligned numbers).
+    static func table(rows allRows: [WordRow], along: (Int, Int) -> Double) -> Table? {
+        var rows = allRows
+        func prose(_ row: WordRow) -> Bool { row.segments.contains { $0.count >= 6 } }
+        while let first = rows.first, prose(first) { rows.removeFirst() }
+        while let last = rows.last, prose(last) { rows.removeLast() }
+        let multiRows = rows.filter { $0.segments.count >= 2 }
+        guard rows.count >= 2, multiRows.count >= 2 else { return nil }
         let height = rows.map(\.height).sorted()[rows.count / 2]
-        var intervals: [(Double, Double)] = []
-        for row in rows where row.segments.count >= 2 {
-            for segment in row.segments {
-                let box = WordRow.box(segment)
-                intervals.append((along(box.x, box.y + box.height / 2), along(box.maxX, box.y + box.height / 2)))
-            }
+        func extent(_ box: PixelRect) -> (Double, Double) {
+            (along(box.x, box.y + box.height / 2), along(box.maxX, box.y + box.height / 2))
         }
-        guard let low = intervals.map(\.0).min(), let high = intervals.map(\.1).max(), high > low else { return nil }
+        let extents = multiRows.map { $0.words.map { extent($0.box) } }
+        guard let low = extents.flatMap({ $0.map(\.0) }).min(), let high = extents.flatMap({ $0.map(\.1) }).max(), high > low else { return nil }
         let bins = Int(high - low) + 1
         var coverage = [Int](repeating: 0, count: bins)
-        for (a, b) in intervals {
-            for bin in max(0, Int(a - low))...min(bins - 1, Int(b - low)) { coverage[bin] += 1 }
+        for row in extents {
+            var covered = [Bool](repeating: false, count: bins)
+            for (a, b) in row {
+                for bin in max(0, Int(a - low))...min(bins - 1, max(0, Int(b - low))) { covered[bin] = true }
+            }
+            for bin in 0..<bins where covered[bin] { coverage[bin] += 1 }
         }
-        let multiRows = rows.filter { $0.segments.count >= 2 }.count
-        let allowed = multiRows / 7
-        // Gaps at least half a line high, covered by at most one in seven of the rows.
+        let allowed = multiRows.count / 7
         var separators: [Double] = []
         var runStart: Int?
         for bin in 0..<bins {
@@ -284,48 +299,73 @@ enum AlignedTables {
                 runStart = nil
             }
         }
-        guard !separators.isEmpty else { return nil }
+        while true {
+            guard !separators.isEmpty else { return nil }
+            let grid = cells(rows: rows, separators: separators, height: height, along: along)
+            // A separator no row has cells on both sides of goes.
+            let columns = separators.count + 1
+            guard let lonely = (0..<(columns - 1)).first(where: { column in
+                !grid.contains { row in
+                    row.contains { $0?.first == column || ($0.map { $0.first < column && $0.first + $0.span - 1 >= column } ?? false) }
+                        && row.contains { $0?.first == column + 1 }
+                }
+            }) else {
+                return table(grid, columns: columns)
+            }
+            separators.remove(at: lonely)
+        }
+    }
+
+    typealias Slot = (first: Int, span: Int, text: String, box: PixelRect)
+
+    /// Each row's cells between the separators: words grouped by the column they start in; a
+    /// word reaching across a separator makes its cell span. A row just under the last, with
+    /// its first column empty, is the next line of the last row's cells.
+    static func cells(rows: [WordRow], separators: [Double], height: Double, along: (Int, Int) -> Double) -> [[Slot?]] {
         let columns = separators.count + 1
         func column(_ position: Double) -> Int { separators.filter { $0 < position }.count }
-
-        // Cells row by row; a row just under the last, with its first column empty, is the
-        // next line of the last row's cells.
-        var grid: [[(text: String, box: PixelRect, span: Int)?]] = []
+        var grid: [[Slot?]] = []
         var rowTops: [Int] = []
         let pitches = zip(rows, rows.dropFirst()).map { Double($1.box.y - $0.box.y) }.sorted()
         let pitch = pitches.isEmpty ? 2 * height : pitches[pitches.count / 2]
         for row in rows {
-            var cells = [(text: String, box: PixelRect, span: Int)?](repeating: nil, count: columns)
-            for segment in row.segments {
-                let box = WordRow.box(segment)
+            var slots = [Slot?](repeating: nil, count: columns)
+            for word in row.words {
+                let box = word.box
                 let first = column(along(box.x, box.y + box.height / 2)), last = column(along(box.maxX, box.y + box.height / 2))
-                let text = WordRow.text(segment)
-                if let existing = cells[first] {
-                    cells[first] = (existing.text + " " + text, existing.box.union(box), max(existing.span, last - first + 1))
+                if let existing = slots[first] {
+                    slots[first] = (first, max(existing.span, last - first + 1), existing.text + " " + word.text, existing.box.union(box))
+                } else if let owner = slots[..<first].lastIndex(where: { $0.map { $0.first + $0.span - 1 >= first } ?? false }), let existing = slots[owner] {
+                    // Inside a cell that already spans this column.
+                    slots[owner] = (existing.first, max(existing.span, last - existing.first + 1), existing.text + " " + word.text, existing.box.union(box))
                 } else {
-                    cells[first] = (text, box, last - first + 1)
+                    slots[first] = (first, last - first + 1, word.text, box)
                 }
             }
-            if let previousTop = rowTops.last, cells[0] == nil, Double(row.box.y - previousTop) < 0.75 * pitch, !grid.isEmpty {
-                for (index, cell) in cells.enumerated() {
-                    guard let cell else { continue }
+            if let previousTop = rowTops.last, slots[0] == nil, Double(row.box.y - previousTop) < 0.75 * pitch, !grid.isEmpty {
+                for (index, slot) in slots.enumerated() {
+                    guard let slot else { continue }
                     if let existing = grid[grid.count - 1][index] {
-                        grid[grid.count - 1][index] = (existing.text + " " + cell.text, existing.box.union(cell.box), existing.span)
+                        grid[grid.count - 1][index] = (existing.first, existing.span, existing.text + " " + slot.text, existing.box.union(slot.box))
                     } else {
-                        grid[grid.count - 1][index] = cell
+                        grid[grid.count - 1][index] = slot
                     }
                 }
                 continue
             }
-            grid.append(cells)
+            grid.append(slots)
             rowTops.append(row.box.y)
         }
+        return grid
+    }
+
+    static func table(_ grid: [[Slot?]], columns: Int) -> Table? {
         guard grid.count >= 2, grid.count * columns >= 6 else { return nil }
         var cells: [Table.Cell] = []
         for (r, row) in grid.enumerated() {
-            for (c, cell) in row.enumerated() {
-                guard let cell else { continue }
-                cells.append(Table.Cell(row: r, column: c, rowSpan: 1, columnSpan: min(cell.span, columns - c), text: cell.text, box: cell.box))
+            for (c, slot) in row.enumerated() {
+                guard let slot else { continue }
+                cells.append(Table.Cell(row: r, column: c, rowSpan: 1, columnSpan: min(slot.span, columns - c), text: slot.text, box: slot.box))
             }
         }
         let box = PixelRect.enclosing(cells.map(\.box))!
