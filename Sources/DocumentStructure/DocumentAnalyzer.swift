@@ -108,9 +108,18 @@ public struct DocumentAnalyzer: Sendable {
         var elements: [Element] = []
         var free: [PlacedWord] = []
         var cellWordsByTable = page.grids.map { Array(repeating: [PlacedWord](), count: $0.cells.count) }
+        // A cell read on its own takes its words from that reading only.
+        var readAlone = Set<[Int]>()
+        for word in words where word.line == -1 {
+            let wx = word.box.centerX / page.ink.factor, wy = word.box.centerY / page.ink.factor
+            if let (table, cell) = page.grids.enumerated().lazy.compactMap({ index, grid in grid.cell(atX: wx, y: wy).map { (index, $0) } }).first {
+                readAlone.insert([table, cell])
+            }
+        }
         for word in words {
             let wx = word.box.centerX / page.ink.factor, wy = word.box.centerY / page.ink.factor
             if let (table, cell) = page.grids.enumerated().lazy.compactMap({ index, grid in grid.cell(atX: wx, y: wy).map { (index, $0) } }).first {
+                if word.line != -1, readAlone.contains([table, cell]) { continue }
                 cellWordsByTable[table][cell].append(word)
             } else {
                 free.append(word)
@@ -272,22 +281,25 @@ public struct PreparedPage: Sendable {
         }
     }
 
-    /// The grid cells (full-resolution boxes, inset from their lines) that hold ink but got
-    /// none of `observations`' words: cells the page's reading missed, to read one by one.
+    /// The grid cells (full-resolution boxes) whose text the page's reading missed, whole or
+    /// in part: cells holding a piece of ink the size of a character that no word of
+    /// `observations` covers. Tesseract's layout analysis drops words in boxes; read alone,
+    /// a cell's words come back. `assemble` takes such a cell's words from its own reading.
     public func cellsToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
-        var filled = Set<[Int]>()
+        var wordBoxes: [[Int]: [PixelRect]] = [:]
         for observation in observations {
-            for word in observation.words {
+            for word in observation.words where !word.text.string.allSatisfy(\.isWhitespace) {
                 let wx = word.pixelBox.centerX / ink.factor, wy = word.pixelBox.centerY / ink.factor
                 for (index, grid) in grids.enumerated() {
-                    if let cell = grid.cell(atX: wx, y: wy) { filled.insert([index, cell]) }
+                    if let cell = grid.cell(atX: wx, y: wy) { wordBoxes[[index, cell], default: []].append(word.pixelBox) }
                 }
             }
         }
         var rects: [PixelRect] = []
         for (index, grid) in grids.enumerated() {
-            for (number, cell) in grid.cells.enumerated() where !filled.contains([index, number]) {
-                guard ink.hasText(in: cell.box, excluding: grid.component) else { continue }
+            for (number, cell) in grid.cells.enumerated() {
+                let covered = wordBoxes[[index, number]] ?? []
+                guard ink.hasUnreadText(in: cell.box, excluding: grid.component, words: covered) else { continue }
                 rects.append(ink.fullResolution(cell.box, within: size))
             }
         }
@@ -316,15 +328,18 @@ extension PageInk {
         return Double(count) / Double((x1 - x0) * (y1 - y0))
     }
 
-    /// Whether a working-scale box holds ink of components other than `excluded` big enough to be text.
-    func hasText(in box: PixelRect, excluding excluded: Int) -> Bool {
+    /// Whether a working-scale box holds a component (other than `excluded`, not a rule) big
+    /// enough to be a character whose centre lies in none of `words` (full-resolution boxes).
+    func hasUnreadText(in box: PixelRect, excluding excluded: Int, words: [PixelRect]) -> Bool {
         var seen = Set<Int32>()
         for y in box.y..<(box.y + box.height) {
             for x in box.x..<(box.x + box.width) {
                 let label = labels[y * width + x]
                 guard label != 0, label != Int32(excluded), seen.insert(label).inserted else { continue }
                 let component = components[Int(label) - 1]
-                if Double(component.height) >= 0.4 * max(characterHeight, 5), !isRule(component) { return true }
+                guard Double(component.height) >= 0.4 * max(characterHeight, 5), !isRule(component) else { continue }
+                let cx = (component.minX + component.maxX + 1) * factor / 2, cy = (component.minY + component.maxY + 1) * factor / 2
+                if !words.contains(where: { $0.contains(x: cx, y: cy) }) { return true }
             }
         }
         return false

@@ -77,6 +77,7 @@ struct PageInk {
             ink[index] = mean - value >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy)
         }
         paper = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60), where: ink.map { !$0 })
+        Self.bridgeLines(&ink, width: width, height: height, minimumLength: max(20, max(width, height) / 60))
         (labels, components) = Self.label(ink, width: width, height: height)
         characterHeight = Self.characterHeight(components, pageHeight: height)
     }
@@ -133,6 +134,37 @@ struct PageInk {
             }
         }
         return mean
+    }
+
+    /// The widest gap a ruling line may have in it and still be one line, in working pixels.
+    static let lineGap = 2
+
+    /// Joins the pieces of thin ruling lines a photo's blur and noise broke: along each row
+    /// (and each column), ink runs separated by at most `lineGap` pixels that together reach
+    /// `minimumLength` have their gaps filled. Text is not touched: its runs are short.
+    static func bridgeLines(_ ink: inout [Bool], width: Int, height: Int, minimumLength: Int) {
+        func bridge(count: Int, length: Int, index: (Int, Int) -> Int) {
+            for line in 0..<count {
+                var start = -1, end = -1
+                var position = 0
+                func close() {
+                    guard start >= 0, end - start + 1 >= minimumLength else { return }
+                    for p in start...end { ink[index(line, p)] = true }
+                }
+                while position < length {
+                    if ink[index(line, position)] {
+                        if start >= 0, position - end - 1 <= lineGap { end = position } else {
+                            close()
+                            (start, end) = (position, position)
+                        }
+                    }
+                    position += 1
+                }
+                close()
+            }
+        }
+        bridge(count: height, length: width) { y, x in y * width + x }
+        bridge(count: width, length: height) { x, y in y * width + x }
     }
 
     /// 8-connected components by union–find over one pass, then a relabelling pass.
