@@ -45,6 +45,8 @@ let package = Package(
         fuzzTarget("FuzzPDF", ["ImageCodecs", "PDFPages"]),
         // ImageDecoder on bytes that sniff as camera raw (LibRaw): the preview or the development.
         fuzzTarget("FuzzRaw", ["ImageCodecs"]),
+        // DataDetector on any text, and DocumentAnalyzer on any image's luma.
+        fuzzTarget("FuzzDocument", ["DocumentStructure", "ImageCodecs", "ImagingCore"]),
         // Assessor.assess(.encoded(bytes, name:)) on any bytes, and the record's JSON.
         fuzzTarget("FuzzAssessment", ["QualityAssessment", "QualityGating", "ImageCodecs"]),
     ],

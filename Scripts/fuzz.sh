@@ -4,7 +4,7 @@
 # seed corpus, one target at a time. Exits non-zero when any input crashes, leaks, runs out of
 # memory or times out, and says where that input was written.
 #
-#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg png tiff webp heif gif bmp jxl pdf raw assessment (default: all)
+#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg png tiff webp heif gif bmp jxl pdf raw document assessment (default: all)
 #
 # Environment: FUZZ_WORK=DIR keeps the scratch corpora and artifacts there (default: a temporary
 # directory, removed when every target passed); FUZZ_ARGS adds libFuzzer flags (e.g. "-jobs=2").
@@ -14,7 +14,7 @@ ROOT=$PWD
 
 SECONDS_EACH=60
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then SECONDS_EACH=$1; shift; fi
-ALL=(jpeg png tiff webp heif gif bmp jxl pdf raw assessment)
+ALL=(jpeg png tiff webp heif gif bmp jxl pdf raw document assessment)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 for t in "${TARGETS[@]}"; do
