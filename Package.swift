@@ -136,7 +136,7 @@ let libraries: [Target] = [
     // Layer 4: the gated flow: assess, then recognize what passes.
     .target(
         name: "GatedRecognition",
-        dependencies: ["TextRecognition", "DocumentStructure", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "JSONSupport"]),
+        dependencies: ["TextRecognition", "DocumentStructure", "ImageKernels", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "JSONSupport"]),
     // Layer 4: the Tesseract backend (libtesseract's C API).
     .target(name: "TesseractBackend", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CTesseract"]),
     // Layer 5: the command line, a thin shell over the libraries.

@@ -75,7 +75,8 @@ public struct DataDetector: Sendable {
             self.kind = kind
             self.notAfter = notAfter
             // The patterns are constants of this file: one that does not compile is a bug here.
-            regex = try! Regex(pattern)
+            // `\d` is an ASCII digit: a digit of another script is not a number these rules can parse.
+            regex = try! Regex(pattern).asciiOnlyDigits()
             self.parse = parse
         }
 
@@ -320,8 +321,8 @@ enum DateRule {
 
     static func parse(_ match: Regex<AnyRegexOutput>.Match, region: String) -> DataDetector.Found? {
         var year = 0, month = 0, day = 0
-        if let y = group(match, 1), let m = group(match, 2), let d = group(match, 3) {
-            (year, month, day) = (Int(y)!, Int(m)!, Int(d)!)
+        if let y = group(match, 1).flatMap(Int.init), let m = group(match, 2).flatMap(Int.init), let d = group(match, 3).flatMap(Int.init) {
+            (year, month, day) = (y, m, d)
         } else if let a = group(match, 4).flatMap(Int.init), let separator = group(match, 5), let b = group(match, 6).flatMap(Int.init),
             let y = group(match, 7).flatMap(Int.init)
         {

@@ -226,11 +226,12 @@ public struct DocumentAnalyzer: Sendable {
                 }
             case .table(let table, let cellWords):
                 document.tables.append(table)
+                // A tab between every two columns, so the columns line up where a place is empty.
                 for row in 0..<table.rows {
                     if row > 0 { append("\n") }
-                    let cells = table.cells.indices.filter { table.cells[$0].row == row }
-                    for (position, cell) in cells.enumerated() {
-                        if position > 0 { append("\t") }
+                    for column in 0..<table.columns {
+                        if column > 0 { append("\t") }
+                        guard let cell = table.cells.firstIndex(where: { $0.row == row && $0.column == column }) else { continue }
                         let words = cellWords[cell]
                         let lines = WordRow.rows(words, gapFactor: .infinity)
                         for (lineIndex, line) in lines.enumerated() {
@@ -314,8 +315,6 @@ struct WordKey: Hashable {
         (x, y, width, height, text) = (word.box.x, word.box.y, word.box.width, word.box.height, word.text)
     }
 }
-
-extension PageInk: @unchecked Sendable {}
 
 extension PageInk {
     /// The fraction of a full-resolution box that is ink.

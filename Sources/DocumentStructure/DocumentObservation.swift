@@ -207,11 +207,4 @@ extension PixelRect {
     var centerY: Int { y + height / 2 }
     var maxX: Int { x + width }
     var maxY: Int { y + height }
-
-    /// Area of the overlap.
-    func overlap(_ other: PixelRect) -> Int {
-        let w = Swift.min(maxX, other.maxX) - Swift.max(x, other.x)
-        let h = Swift.min(maxY, other.maxY) - Swift.max(y, other.y)
-        return w > 0 && h > 0 ? w * h : 0
-    }
 }

@@ -7,7 +7,8 @@ import ImagingCore
 struct GridTable {
     /// The component of the ruling lines (its label in `PageInk.labels`).
     var component: Int
-    /// Each cell: its rows and columns, and its region's label in `cellLabels`.
+    /// Each cell: its first row and column, its spans, and its working-scale box; `cellLabels`
+    /// holds each cell's index + 1.
     var cells: [(row: Int, column: Int, rowSpan: Int, columnSpan: Int, box: PixelRect)]
     var rows: Int
     var columns: Int
@@ -124,7 +125,6 @@ struct GridTable {
                 PixelRect(x: box.x + r.minX, y: box.y + r.minY, width: r.maxX - r.minX + 1, height: r.maxY - r.minY + 1)))
         }
         let rows = horizontal.count - 1, columns = vertical.count - 1
-        guard rows >= 2 || columns >= 2, rows >= 1, columns >= 1 else { return nil }
         // Two cells claiming the same place mean the edges were misread: not a grid we can trust.
         var taken = Set<Int>()
         for cell in cells {

@@ -50,8 +50,10 @@ public struct PageGeometry: Sendable, Equatable {
     public func sourceRect(_ rect: PixelRect) -> PixelRect {
         let points = [(rect.x, rect.y), (rect.x + rect.width, rect.y), (rect.x + rect.width, rect.y + rect.height), (rect.x, rect.y + rect.height)]
             .map { toSource.apply(Double($0.0), Double($0.1)) }
-        let x0 = max(0, Int(points.map(\.x).min()!.rounded(.down))), y0 = max(0, Int(points.map(\.y).min()!.rounded(.down)))
-        let x1 = min(sourceSize.width, Int(points.map(\.x).max()!.rounded(.up))), y1 = min(sourceSize.height, Int(points.map(\.y).max()!.rounded(.up)))
+        // Clamped as doubles first: a point far outside (or not finite) never reaches Int.
+        func clamp(_ value: Double, _ limit: Int) -> Int { value.isFinite ? Int(min(max(value, 0), Double(limit))) : 0 }
+        let x0 = clamp(points.map(\.x).min()!.rounded(.down), sourceSize.width), y0 = clamp(points.map(\.y).min()!.rounded(.down), sourceSize.height)
+        let x1 = clamp(points.map(\.x).max()!.rounded(.up), sourceSize.width), y1 = clamp(points.map(\.y).max()!.rounded(.up), sourceSize.height)
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
@@ -61,7 +63,17 @@ public struct PageGeometry: Sendable, Equatable {
         let longSide = max(image.width, image.height)
         guard longSide >= 200 else { return nil }
         let factor = max(1, min(16, longSide / 500))
-        let small = AreaDownscale.downscale(image, by: factor)
+        var plane = image
+        if image.channels != 1 {
+            // The first channel, as the rest of the document path reads it.
+            plane = PixelBuffer<UInt8>(width: image.width, height: image.height)
+            plane.withUnsafeMutableBufferPointer { out in
+                image.withUnsafeBufferPointer { pixels in
+                    for y in 0..<image.height { for x in 0..<image.width { out[y * image.width + x] = pixels[y * image.rowStride + x * image.channels] } }
+                }
+            }
+        }
+        let small = AreaDownscale.downscale(plane, by: factor)
         let (w, h) = (small.width, small.height)
         var luma = [UInt8](repeating: 0, count: w * h)
         small.withUnsafeBufferPointer { pixels in
@@ -101,7 +113,18 @@ public struct PageGeometry: Sendable, Equatable {
         }
         let pageSize = ImageSize(width: Int(pageWidth.rounded()), height: Int(pageHeight.rounded()))
         let upright = [(0.0, 0.0), (pageWidth, 0), (pageWidth, pageHeight), (0, pageHeight)]
-        guard let toSource = Homography(from: upright, to: corners) else { return nil }
+        // A region whose corners coincide or line up (a triangle, a sliver) is no page.
+        for corner in 0..<4 {
+            let (a, b, c) = (corners[corner], corners[(corner + 1) % 4], corners[(corner + 2) % 4])
+            let cross = (b.0 - a.0) * (c.1 - b.1) - (b.1 - a.1) * (c.0 - b.0)
+            guard cross > 0.05 * width * height else { return nil }
+        }
+        guard let toSource = Homography(from: upright, to: corners),
+            upright.allSatisfy({ point in
+                let mapped = toSource.apply(point.0, point.1)
+                return mapped.x.isFinite && mapped.y.isFinite
+            })
+        else { return nil }
         return PageGeometry(
             sourceSize: image.size, pageSize: pageSize, corners: corners.map { PixelPoint(x: Int($0.0.rounded()), y: Int($0.1.rounded())) },
             toSource: toSource)
@@ -120,6 +143,11 @@ public struct PageGeometry: Sendable, Equatable {
                 for y in 0..<ph {
                     for x in 0..<pw {
                         let (sx, sy) = toSource.apply(Double(x) + 0.5, Double(y) + 0.5)
+                        // Not finite only where the map is degenerate, which `find` refuses: paper there.
+                        guard sx.isFinite, sy.isFinite else {
+                            target[y * pw + x] = 255
+                            continue
+                        }
                         let fx = min(max(sx - 0.5, 0), Double(sw - 1)), fy = min(max(sy - 0.5, 0), Double(sh - 1))
                         let x0 = Int(fx), y0 = Int(fy), x1 = min(x0 + 1, sw - 1), y1 = min(y0 + 1, sh - 1)
                         let ax = fx - Double(x0), ay = fy - Double(y0)

@@ -3,15 +3,11 @@ import ImagingCore
 
 /// A page's ink at a working scale: which pixels are darker than their surroundings, and
 /// the 8-connected pieces they form, with the size of the text measured from them.
-struct PageInk {
+struct PageInk: Sendable {
     /// Working pixels per full-resolution pixel along each side is 1 / `factor`.
     let factor: Int
     let width: Int
     let height: Int
-    /// The luma at working scale.
-    let luma: [UInt8]
-    /// The local mean around each working pixel.
-    let background: [UInt8]
     /// The local mean of the paper alone (the pixels that are not ink) around each working
     /// pixel: what a ruling line or a barcode is painted over with.
     let paper: [UInt8]
@@ -69,8 +65,7 @@ struct PageInk {
             guard x0 < x1, y0 < y1 else { continue }
             for y in y0..<y1 { for x in x0..<x1 { luma[y * width + x] = 255 } }
         }
-        self.luma = luma
-        background = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60))
+        let background = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60))
         var ink = [Bool](repeating: false, count: width * height)
         for index in 0..<ink.count {
             let mean = Int(background[index]), value = Int(luma[index])

@@ -9,8 +9,6 @@ struct PlacedWord {
     var block: Int
     var paragraph: Int
     var line: Int
-
-    var centerY: Double { Double(box.y) + Double(box.height) / 2 }
 }
 
 /// A visual row: words side by side, chained left to right by vertical overlap, so a row
@@ -126,13 +124,11 @@ enum ListFinder {
             starts.append((index, kind, first, row.words[1].box.x))
         }
         var found: [Found] = []
-        var used = Set<Int>()
         var current: (kind: DocumentList.MarkerKind, items: [DocumentList.Item], words: [[PlacedWord]], rows: Set<Int>, markerX: Int, lastBottom: Int)?
         func close() {
             if let list = current, list.items.count >= 2 {
                 let box = PixelRect.enclosing(list.items.map(\.box))!
                 found.append(Found(list: DocumentList(marker: list.kind, items: list.items, box: box), itemWords: list.words, rows: list.rows))
-                used.formUnion(list.rows)
             }
             current = nil
         }
@@ -226,6 +222,11 @@ enum AlignedTables {
                 next += 1
             }
             index = last + 1
+            // Single-segment rows after the last table row are not the table's; nor are rows of
+            // six words or more at its top or bottom (prose beside it).
+            members.removeAll { $0 > last }
+            while let first = members.first, prose(rows[first]) { members.removeFirst() }
+            while let final = members.last, prose(rows[final]) { members.removeLast() }
             let multi = members.filter { isTableRow(rows[$0]) }
             guard multi.count >= 2 else { continue }
             let segmentLengths = multi.flatMap { rows[$0].segments.map(\.count) }.sorted()
@@ -261,16 +262,14 @@ enum AlignedTables {
         return matches >= 2 || (matches >= 1 && abs(edgesA.count - edgesB.count) <= 1)
     }
 
+    /// A row holding a run of six words or more: prose, not a table's row.
+    static func prose(_ row: WordRow) -> Bool { row.segments.contains { $0.count >= 6 } }
+
     /// Columns from where words are not: positions along the rows that the words of at most
-    /// one in seven of the rows cover, half a line wide or more. Rows at the table's top or
-    /// bottom holding a run of six words or more are prose beside it, and left out. Two
+    /// one in seven of the rows cover, half a line wide or more. Two
     /// neighbouring columns that no row fills both of are one column whose cells are aligned
     /// differently (a left-aligned heading over right-aligned numbers).
-    static func table(rows allRows: [WordRow], along: (Int, Int) -> Double) -> Table? {
-        var rows = allRows
-        func prose(_ row: WordRow) -> Bool { row.segments.contains { $0.count >= 6 } }
-        while let first = rows.first, prose(first) { rows.removeFirst() }
-        while let last = rows.last, prose(last) { rows.removeLast() }
+    static func table(rows: [WordRow], along: (Int, Int) -> Double) -> Table? {
         let multiRows = rows.filter { $0.segments.count >= 2 }
         guard rows.count >= 2, multiRows.count >= 2 else { return nil }
         let height = rows.map(\.height).sorted()[rows.count / 2]

@@ -82,8 +82,8 @@ extension RecognitionOutcome {
 }
 
 extension DocumentObservation {
-    /// The document as Markdown: paragraphs as paragraphs, lists as lists (numbers and
-    /// letters kept), tables as pipe tables with the first row as the header (a spanning
+    /// The document as Markdown: paragraphs as paragraphs, lists as lists (bullets as `-`,
+    /// numbers kept; a lettered item written `a.`, which Markdown shows as text), tables as pipe tables with the first row as the header (a spanning
     /// cell's text in its first column), barcodes as a list of their payloads.
     public var markdown: String {
         var blocks: [(y: Int, x: Int, text: String)] = []

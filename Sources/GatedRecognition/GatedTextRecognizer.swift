@@ -1,5 +1,6 @@
 import DocumentStructure
 import ImageCodecs
+import ImageKernels
 import ImagingCore
 import QualityAssessment
 import QualityGating
@@ -18,8 +19,9 @@ public struct GatedRecognition: Sendable {
     public var document: DocumentObservation?
     /// The oriented full-resolution size the boxes refer to.
     public var imageSize: ImageSize
-    /// The decoded luma, when the caller asked to keep it (`keepsPixels`) for a report.
-    public var pixels: PixelBuffer<UInt8>?
+    /// A reduced copy of the decoded luma (long side at most `previewLongSide`), when the
+    /// caller asked for one, to show the page in a report.
+    public var preview: PixelBuffer<UInt8>?
     /// How long each step took.
     public var timing: GatedRecognitionTiming
 
@@ -104,13 +106,13 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
 
     /// Reads the selected pages of a file as documents: each page decoded, gated, and when it
     /// passes (or `force`), recognized and structured by `analyzer` (`GatedRecognition.document`).
-    /// With `keepsPixels` each outcome keeps the page's decoded luma (`GatedRecognition.pixels`),
-    /// to show it in a report.
+    /// With `previewLongSide` each outcome keeps a reduced copy of its page
+    /// (`GatedRecognition.preview`), to show it in a report; a file of many pages holds only those.
     public func readDocumentPages(
         contentsOf path: String, pages: PageSelection, options: RecognitionOptions = RecognitionOptions(), force: Bool = false,
-        analyzer: DocumentAnalyzer = DocumentAnalyzer(), keepsPixels: Bool = false
+        analyzer: DocumentAnalyzer = DocumentAnalyzer(), previewLongSide: Int? = nil
     ) async -> [RecognitionOutcome] {
-        await recognizePages(contentsOf: path, pages: pages, options: options, force: force, document: analyzer, keepsPixels: keepsPixels)
+        await recognizePages(contentsOf: path, pages: pages, options: options, force: force, document: analyzer, previewLongSide: previewLongSide)
     }
 
     /// Decodes the file once at full resolution, gates it, and reads it as a document if it passes (or if `force`).
@@ -118,15 +120,25 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         contentsOf path: String, options: RecognitionOptions = RecognitionOptions(), force: Bool = false, analyzer: DocumentAnalyzer = DocumentAnalyzer()
     ) async throws -> GatedRecognition {
         try options.validate()
+        try Self.checkWholePage(options)
         return try await recognize(Assessor(configuration).assessKeepingPixels(.file(path: path)), options: options, force: force, document: analyzer)
+    }
+
+    /// A document is read whole: it may be seen straight on first, and its cells are read with
+    /// their own regions of interest.
+    static func checkWholePage(_ options: RecognitionOptions) throws(RecognitionError) {
+        guard options.regionOfInterest == .full else {
+            throw RecognitionError(.unsupportedOption, "regionOfInterest: a page read as a document is read whole")
+        }
     }
 
     private func recognizePages(
         contentsOf path: String, pages: PageSelection, options: RecognitionOptions, force: Bool, document: DocumentAnalyzer?,
-        keepsPixels: Bool = false
+        previewLongSide: Int? = nil
     ) async -> [RecognitionOutcome] {
         do {
             try options.validate()
+            if document != nil { try Self.checkWholePage(options) }
         } catch {
             return [RecognitionOutcome(path: path, result: .failed(error))]
         }
@@ -139,7 +151,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             var outcome: RecognitionOutcome
             do {
                 outcome = RecognitionOutcome(
-                    path: path, result: .recognized(try await recognize(assessed, options: options, force: force, document: document, keepsPixels: keepsPixels)))
+                    path: path, result: .recognized(try await recognizeKeepingPreview(assessed, options: options, force: force, document: document, previewLongSide: previewLongSide)))
             } catch {
                 outcome = RecognitionOutcome(path: path, result: .failed(RecognitionOutcome.coded(error)))
             }
@@ -160,11 +172,13 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     }
 
     /// Recognizes an assessed image's pixels when it passed (or when forced).
-    private func recognize(
-        _ assessed: Assessor.AssessedPixels, options: RecognitionOptions, force: Bool, document analyzer: DocumentAnalyzer?, keepsPixels: Bool = false
+    private func recognizeKeepingPreview(
+        _ assessed: Assessor.AssessedPixels, options: RecognitionOptions, force: Bool, document analyzer: DocumentAnalyzer?, previewLongSide: Int?
     ) async throws -> GatedRecognition {
         var recognition = try await recognize(assessed, options: options, force: force, document: analyzer)
-        if keepsPixels { recognition.pixels = assessed.luma }
+        if let previewLongSide, let luma = assessed.luma, luma.width > 0, luma.height > 0 {
+            recognition.preview = AreaResample.resize(luma, to: AreaResample.size(fitting: luma.size, longSide: max(1, previewLongSide)))
+        }
         return recognition
     }
 
@@ -208,7 +222,9 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         for cell in page.cellsToRead(after: observations) {
             var cellOptions = options
             cellOptions.regionOfInterest = cell.normalized(in: page.size)
-            cellWords += try await recognizer.recognize(page.cleaned, options: cellOptions).flatMap(\.words)
+            // A cell the recognizer cannot read again keeps what the page's reading gave it.
+            guard let lines = try? await recognizer.recognize(page.cleaned, options: cellOptions) else { continue }
+            cellWords += lines.flatMap(\.words)
         }
         let document = analyzer.assemble(page, observations: observations, cellWords: cellWords)
         structure += clock.now - start

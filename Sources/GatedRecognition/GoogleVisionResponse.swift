@@ -148,7 +148,7 @@ public enum GoogleVisionResponse {
         return runs(lines, by: \.block).map { blockLines in
             let box = union(blockLines.map(\.pixelBox))
             // A block at least half inside a table found on the page.
-            let inTable = tables.contains { overlap($0, box) * 2 >= box.width * box.height }
+            let inTable = box.width * box.height > 0 && tables.contains { overlap($0, box) * 2 >= box.width * box.height }
             let paragraphs: [JSONValue] = runs(blockLines, by: \.paragraph).map { paragraphLines in
                 .object(
                     property(languages.detected(paragraphLines.flatMap(\.words))) + [

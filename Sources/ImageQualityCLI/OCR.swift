@@ -20,7 +20,8 @@ struct OCR: AsyncParsableCommand {
             Formats: text (the recognized text, a line of "==> path <==" before each image, as \
             head does); jsonl (one record per image: path, gate, text (null when rejected), \
             observations with boxes in Vision's normalized lower-left convention and in pixels; \
-            "timing" has decodeMs, analysisMs and recognitionMs); gcv (per image, one line holding \
+            "timing" has decodeMs, analysisMs and recognitionMs, and structureMs when pages are \
+            read as documents); gcv (per image, one line holding \
             a Google Cloud Vision images:annotate response body for DOCUMENT_TEXT_DETECTION, with \
             context.uri the input's file:// URI, BCP 47 languages and a detectedBreak after each \
             word; rejected and failed images get its per-image error); document (one record per \
@@ -135,7 +136,7 @@ struct OCR: AsyncParsableCommand {
         let readsDocuments = format != .text && format != .jsonl || tables != nil || report != nil
         let analyzer = DocumentAnalyzer(dataDetector: DataDetector(region: region))
         let tableFiles = try tables.map { try TableFiles(directory: $0, format: tableFormat) }
-        let keepsPixels = report != nil
+        let previewLongSide = report != nil ? DocumentReport.imageLongSide : nil
         var opened: DocumentReport?
         if let report {
             do {
@@ -149,7 +150,7 @@ struct OCR: AsyncParsableCommand {
         await OrderedBatch(expander.paths(input.inputs, standardInput: lines), jobs: input.jobs).run { path in
             readsDocuments
                 ? await gated.readDocumentPages(
-                    contentsOf: path, pages: pages, options: recognitionOptions, force: force, analyzer: analyzer, keepsPixels: keepsPixels)
+                    contentsOf: path, pages: pages, options: recognitionOptions, force: force, analyzer: analyzer, previewLongSide: previewLongSide)
                 : await gated.recognizePages(contentsOf: path, pages: pages, options: recognitionOptions, force: force)
         } emit: { _, outcomes in
             tableFiles?.write(outcomes)
@@ -186,12 +187,12 @@ struct OCR: AsyncParsableCommand {
                 reportFailure.withLock { $0 = $0 ?? error.message }
             }
         }
+        if let failures = tableFiles?.failures, !failures.isEmpty {
+            Terminal.write(failures.map { "imgquality ocr: \($0)\n" }.joined(), to: STDERR_FILENO)
+        }
         if let failure = reportFailure.withLock({ $0 }) {
             Terminal.write("imgquality ocr: --report: \(failure)\n", to: STDERR_FILENO)
             throw ExitCode(74)
-        }
-        if let failures = tableFiles?.failures, !failures.isEmpty {
-            Terminal.write(failures.map { "imgquality ocr: \($0)\n" }.joined(), to: STDERR_FILENO)
         }
         if !quiet { Terminal.write(summary.text(elapsed: ContinuousClock.now - start, width: Terminal.errorColumns), to: STDERR_FILENO) }
         if summary.failed > 0 || tableFiles?.failures.isEmpty == false { throw ExitCode(2) }
@@ -203,11 +204,10 @@ extension OCR {
     /// Adds the outcomes to the report, if there is one; the first failure in words.
     static func add(_ outcomes: [RecognitionOutcome], to report: borrowing Mutex<DocumentReport?>) -> String? {
         report.withLock { page -> String? in
-            guard var current = page else { return nil }
-            defer { page = current }
+            guard page != nil else { return nil }
             for outcome in outcomes {
                 do {
-                    try current.add(outcome.reportEntry, luma: outcome.pixels)
+                    try page!.add(outcome.reportEntry, luma: outcome.preview)
                 } catch {
                     return (error as? DocumentReport.Failure)?.message ?? "\(error)"
                 }
@@ -242,9 +242,9 @@ extension RecognitionOutcome {
         }
     }
 
-    /// The decoded luma kept for the report.
-    var pixels: PixelBuffer<UInt8>? {
-        if case .recognized(let recognition) = result { return recognition.pixels }
+    /// The reduced page kept for the report.
+    var preview: PixelBuffer<UInt8>? {
+        if case .recognized(let recognition) = result { return recognition.preview }
         return nil
     }
 }
@@ -268,13 +268,31 @@ final class TableFiles: Sendable {
         self.format = format
     }
 
-    /// The file name stem for an input's table.
+    /// Names already written in this batch: an input named twice, or two paths that read alike
+    /// (`a/b.png`, `a_b.png`), get `-2`, `-3`… rather than one overwriting the other.
+    let namesStore = Mutex<Set<String>>([])
+
+    /// The file name stem for an input's table: its path with `/` as `_` (extension kept, so
+    /// `x.png` and `x.jpg` differ), its page, and the table's number.
     static func stem(path: String, page: Int?, table: Int) -> String {
         var name = FileSystemPath.display(path)
         while name.hasPrefix("./") { name.removeFirst(2) }
-        if let dot = name.lastIndex(of: "."), !name[dot...].contains("/") { name = String(name[..<dot]) }
-        name = String(name.map { $0 == "/" || $0 == "\\" || $0 == ":" ? "_" : $0 }).trimmingCharacters(in: CharacterSet(charactersIn: "_."))
+        name = String(name.map { $0 == "/" || $0 == "\\" || $0 == ":" ? "_" : $0 })
+        while name.hasPrefix("_") || name.hasPrefix(".") { name.removeFirst() }
         return name + (page.map { "-p\($0)" } ?? "") + "-table\(table)"
+    }
+
+    /// A name not yet used in this batch.
+    func unique(_ stem: String) -> String {
+        namesStore.withLock { names in
+            var candidate = stem, number = 1
+            while names.contains(candidate) {
+                number += 1
+                candidate = "\(stem)-\(number)"
+            }
+            names.insert(candidate)
+            return candidate
+        }
     }
 
     /// The table's rows as CSV (RFC 4180 quoting) or TSV (tabs and line breaks in cells become spaces).
@@ -282,7 +300,7 @@ final class TableFiles: Sendable {
         table.grid.map { row in
             switch format {
             case .csv: row.map(RecordWriter.csvQuoted).joined(separator: ",")
-            case .tsv: row.map { String($0.map { $0 == "\t" || $0.isNewline ? " " : $0 }) }.joined(separator: "\t")
+            case .tsv: row.map(RecordWriter.tsvClean).joined(separator: "\t")
             }
         }.joined(separator: "\r\n") + "\r\n"
     }
@@ -291,7 +309,7 @@ final class TableFiles: Sendable {
         for outcome in outcomes {
             guard case .recognized(let recognition) = outcome.result, let document = recognition.document else { continue }
             for (index, table) in document.tables.enumerated() {
-                let file = directory + "/" + Self.stem(path: outcome.path, page: outcome.page, table: index + 1) + "." + format.rawValue
+                let file = directory + "/" + unique(Self.stem(path: outcome.path, page: outcome.page, table: index + 1)) + "." + format.rawValue
                 do {
                     try FileAccess.replace(file, with: Array(Self.contents(table, format: format).utf8))
                 } catch {

@@ -143,6 +143,11 @@ struct DataDetectorTests {
         #expect(found.map(\.kind) == [.postalAddress, .email, .date])
     }
 
+    @Test func digitsOfOtherScriptsAreNotParsedAsNumbers() {
+        // Full-width and Arabic-Indic digits: not a date, a phone number or an amount here.
+        #expect(detector.detect(in: "on ２０２４-０１-０５ and ٢٠٢٤-٠١-٠٥ call (２１２) ５５５-０１４７").isEmpty)
+    }
+
     @Test func noDataInPlainProse() {
         #expect(detector.detect(in: "The garden opens in spring and closes when the first frost comes.").isEmpty)
     }

@@ -88,7 +88,7 @@ struct DocumentAnalyzerTests {
         #expect((header.rowSpan, header.columnSpan, header.text) == (1, 2, "r0c1"))
         for cell in table.cells { #expect(cell.text == "r\(cell.row)c\(cell.column)") }
         #expect(document.paragraphs.isEmpty)
-        #expect(document.text == "r0c0\tr0c1\nr1c0\tr1c1\tr1c2\nr2c0\tr2c1\tr2c2\nr3c0\tr3c1\tr3c2")
+        #expect(document.text == "r0c0\tr0c1\t\nr1c0\tr1c1\tr1c2\nr2c0\tr2c1\tr2c2\nr3c0\tr3c1\tr3c2")
     }
 
     @Test func theRulesAreRemovedFromThePixelsToRecognize() {

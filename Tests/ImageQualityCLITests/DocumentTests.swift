@@ -66,15 +66,18 @@ struct DocumentTests {
         let folder = try TemporaryDirectory()
         let run = try Binary.run(["ocr", "--quiet", "--tables", folder.path + "/tables", Self.page])
         #expect(run.status == 0, "\(run.stderr)")
-        let stem = Self.page.split(separator: "/").joined(separator: "_").replacingOccurrences(of: ".png", with: "")
+        let stem = Self.page.split(separator: "/").joined(separator: "_")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/tables").sorted()
         #expect(files == ["\(stem)-table1.csv", "\(stem)-table2.csv"])
         let csv = try String(contentsOfFile: folder.path + "/tables/\(stem)-table2.csv", encoding: .utf8)
         #expect(csv == "Item,Qty,Price\r\nSeeds,40,$3.20\r\nCompost,25,$15.00\r\nTrowel,10,$8.99\r\n")
         let first = try String(contentsOfFile: folder.path + "/tables/\(stem)-table1.csv", encoding: .utf8)
         #expect(first.hasPrefix("Name,Contact,\r\nAnna Berg,anna@example.com,(646) 555-0123\r\n"))
-        let tsv = try Binary.run(["ocr", "--quiet", "--tables", folder.path + "/tsv", "--table-format", "tsv", Self.page])
+        // The same input twice: the second's files do not overwrite the first's.
+        let tsv = try Binary.run(["ocr", "--quiet", "--tables", folder.path + "/tsv", "--table-format", "tsv", Self.page, Self.page])
         #expect(tsv.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/tsv").sorted()
+            == ["\(stem)-table1-2.tsv", "\(stem)-table1.tsv", "\(stem)-table2-2.tsv", "\(stem)-table2.tsv"])
         #expect(try String(contentsOfFile: folder.path + "/tsv/\(stem)-table2.tsv", encoding: .utf8).hasPrefix("Item\tQty\tPrice\r\n"))
     }
 
