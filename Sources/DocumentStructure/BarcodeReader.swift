@@ -21,13 +21,7 @@ public struct BarcodeReader: Sendable {
     public func barcodes(in image: PixelBuffer<UInt8>) -> [Barcode] {
         guard image.width > 0, image.height > 0 else { return [] }
         // ZBar's Y800 format: one byte per pixel, rows packed.
-        var gray = [UInt8](repeating: 0, count: image.width * image.height)
-        image.withUnsafeBufferPointer { samples in
-            for y in 0..<image.height {
-                let row = y * image.rowStride
-                for x in 0..<image.width { gray[y * image.width + x] = samples[row + x * image.channels] }
-            }
-        }
+        let gray = image.packedLuma
         guard let scanner = zbar_image_scanner_create() else { return [] }
         defer { zbar_image_scanner_destroy(scanner) }
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 1)

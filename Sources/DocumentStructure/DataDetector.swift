@@ -20,8 +20,7 @@ public struct DataDetector: Sendable {
 
     /// The data found in `text`, in text order, none overlapping.
     public func detect(in text: String) -> [DetectedData] {
-        let scalars = Array(text.unicodeScalars)
-        let string = String(String.UnicodeScalarView(scalars))
+        let string = text
         var candidates: [DetectedData] = []
         for rule in Self.rules where kinds.contains(rule.kind) {
             for match in string.matches(of: rule.regex) {
@@ -232,11 +231,8 @@ enum FlightRule {
     static func parse(_ match: Regex<AnyRegexOutput>.Match) -> DataDetector.Found? {
         if let designator = group(match, 1), let number = group(match, 2), let whole = group(match, 0) {
             // After the word "flight" any designator counts; the datum is the designator and number as they stand.
-            let scalars = Array(whole.unicodeScalars)
-            let designatorScalars = Array(designator.unicodeScalars)
-            guard let start = (0...(scalars.count - designatorScalars.count)).last(where: { Array(scalars[$0..<($0 + designatorScalars.count)]) == designatorScalars })
-            else { return nil }
-            return DataDetector.Found(text: String(String.UnicodeScalarView(scalars[start...])), value: .text(designator + number))
+            guard let start = whole.ranges(of: designator).last?.lowerBound else { return nil }
+            return DataDetector.Found(text: String(whole[start...]), value: .text(designator + number))
         }
         guard let designator = group(match, 3), let number = group(match, 4), airlines.contains(designator) else { return nil }
         return DataDetector.Found(value: .text(designator + number))

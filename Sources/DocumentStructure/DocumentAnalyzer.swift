@@ -33,6 +33,7 @@ public struct DocumentAnalyzer: Sendable {
     /// The first step: barcodes, grids and rules found; the pixels to recognize.
     public func prepare(_ photo: PixelBuffer<UInt8>) -> PreparedPage {
         // A page photographed at an angle is first seen straight on.
+        let photo = photo.packedLuma
         let geometry = PageGeometry.find(in: photo)
         let image = geometry?.rectify(photo) ?? photo
         let barcodes = barcodeReader.barcodes(in: image)
@@ -54,16 +55,6 @@ public struct DocumentAnalyzer: Sendable {
             erase[index + 1] = true
         }
         var cleaned = image
-        if image.channels != 1 || image.rowStride != image.width {
-            cleaned = PixelBuffer<UInt8>(width: image.width, height: image.height)
-            cleaned.withUnsafeMutableBufferPointer { out in
-                image.withUnsafeBufferPointer { pixels in
-                    for y in 0..<image.height {
-                        for x in 0..<image.width { out[y * image.width + x] = pixels[y * image.rowStride + x * image.channels] }
-                    }
-                }
-            }
-        }
         let factor = ink.factor
         cleaned.withUnsafeMutableBufferPointer { out in
             // A working pixel of a line, and its eight neighbours (the line's blurred edges), become paper.
@@ -108,22 +99,20 @@ public struct DocumentAnalyzer: Sendable {
         var elements: [Element] = []
         var free: [PlacedWord] = []
         var cellWordsByTable = page.grids.map { Array(repeating: [PlacedWord](), count: $0.cells.count) }
-        // A cell read on its own takes its words from that reading only.
-        var readAlone = Set<[Int]>()
-        for word in words where word.line == -1 {
+        // Each word's grid cell ([table, cell]) by its centre; a cell read on its own takes its
+        // words from that reading only.
+        let places = words.map { word -> [Int]? in
             let wx = word.box.centerX / page.ink.factor, wy = word.box.centerY / page.ink.factor
-            if let (table, cell) = page.grids.enumerated().lazy.compactMap({ index, grid in grid.cell(atX: wx, y: wy).map { (index, $0) } }).first {
-                readAlone.insert([table, cell])
-            }
+            return page.grids.enumerated().lazy.compactMap { index, grid in grid.cell(atX: wx, y: wy).map { [index, $0] } }.first
         }
-        for word in words {
-            let wx = word.box.centerX / page.ink.factor, wy = word.box.centerY / page.ink.factor
-            if let (table, cell) = page.grids.enumerated().lazy.compactMap({ index, grid in grid.cell(atX: wx, y: wy).map { (index, $0) } }).first {
-                if word.line != -1, readAlone.contains([table, cell]) { continue }
-                cellWordsByTable[table][cell].append(word)
-            } else {
+        let readAlone = Set(zip(words, places).compactMap { word, place in word.line == -1 ? place : nil })
+        for (word, place) in zip(words, places) {
+            guard let place else {
                 free.append(word)
+                continue
             }
+            if word.line != -1, readAlone.contains(place) { continue }
+            cellWordsByTable[place[0]][place[1]].append(word)
         }
         for (index, grid) in page.grids.enumerated() {
             var cells: [Table.Cell] = []

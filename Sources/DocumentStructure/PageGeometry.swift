@@ -63,16 +63,7 @@ public struct PageGeometry: Sendable, Equatable {
         let longSide = max(image.width, image.height)
         guard longSide >= 200 else { return nil }
         let factor = max(1, min(16, longSide / 500))
-        var plane = image
-        if image.channels != 1 {
-            // The first channel, as the rest of the document path reads it.
-            plane = PixelBuffer<UInt8>(width: image.width, height: image.height)
-            plane.withUnsafeMutableBufferPointer { out in
-                image.withUnsafeBufferPointer { pixels in
-                    for y in 0..<image.height { for x in 0..<image.width { out[y * image.width + x] = pixels[y * image.rowStride + x * image.channels] } }
-                }
-            }
-        }
+        let plane = image.packedLuma
         let small = AreaDownscale.downscale(plane, by: factor)
         let (w, h) = (small.width, small.height)
         var luma = [UInt8](repeating: 0, count: w * h)
@@ -177,5 +168,23 @@ public struct PageGeometry: Sendable, Equatable {
             if between > best { (best, threshold) = (between, level) }
         }
         return UInt8(threshold)
+    }
+}
+
+extension PixelBuffer where Sample == UInt8 {
+    /// The first channel as one plane with packed rows: the buffer itself when it already is one,
+    /// else a copy. Every step of the document path reads its pixels this way.
+    var packedLuma: PixelBuffer<UInt8> {
+        guard channels != 1 || rowStride != width else { return self }
+        var plane = PixelBuffer<UInt8>(width: width, height: height)
+        let (width, height, stride, channels) = (self.width, self.height, rowStride, self.channels)
+        plane.withUnsafeMutableBufferPointer { out in
+            withUnsafeBufferPointer { pixels in
+                for y in 0..<height {
+                    for x in 0..<width { out[y * width + x] = pixels[y * stride + x * channels] }
+                }
+            }
+        }
+        return plane
     }
 }

@@ -37,17 +37,7 @@ struct PageInk: Sendable {
     init(_ image: PixelBuffer<UInt8>, excluding excluded: [PixelRect] = []) {
         let longSide = max(image.width, image.height)
         factor = max(1, min(16, (longSide + Self.workingLongSide - 1) / Self.workingLongSide))
-        var plane = image
-        if image.channels != 1 {
-            plane = PixelBuffer<UInt8>(width: image.width, height: image.height)
-            plane.withUnsafeMutableBufferPointer { out in
-                image.withUnsafeBufferPointer { pixels in
-                    for y in 0..<image.height {
-                        for x in 0..<image.width { out[y * image.width + x] = pixels[y * image.rowStride + x * image.channels] }
-                    }
-                }
-            }
-        }
+        let plane = image.packedLuma
         let small = AreaDownscale.downscale(plane, by: factor)
         let (width, height) = (small.width, small.height)
         (self.width, self.height) = (width, height)

@@ -119,9 +119,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     public func readDocument(
         contentsOf path: String, options: RecognitionOptions = RecognitionOptions(), force: Bool = false, analyzer: DocumentAnalyzer = DocumentAnalyzer()
     ) async throws -> GatedRecognition {
-        try options.validate()
-        try Self.checkWholePage(options)
-        return try await recognize(Assessor(configuration).assessKeepingPixels(.file(path: path)), options: options, force: force, document: analyzer)
+        try await recognize(.file(path: path), options: options, force: force, document: analyzer)
     }
 
     /// A document is read whole: it may be seen straight on first, and its cells are read with
@@ -166,9 +164,10 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         return outcomes
     }
 
-    private func recognize(_ input: Assessor.Input, options: RecognitionOptions, force: Bool) async throws -> GatedRecognition {
+    private func recognize(_ input: Assessor.Input, options: RecognitionOptions, force: Bool, document: DocumentAnalyzer? = nil) async throws -> GatedRecognition {
         try options.validate()
-        return try await recognize(Assessor(configuration).assessKeepingPixels(input), options: options, force: force, document: nil)
+        if document != nil { try Self.checkWholePage(options) }
+        return try await recognize(Assessor(configuration).assessKeepingPixels(input), options: options, force: force, document: document)
     }
 
     /// Recognizes an assessed image's pixels when it passed (or when forced).
