@@ -77,6 +77,9 @@ let implementation: [Target] = [
     // Poppler's C++ API (poppler-cpp, GPL) behind a C interface that no exception crosses,
     // for the PDFPages product only (headers from libpoppler-cpp-dev).
     .target(name: "_CPDFShim", linkerSettings: [.linkedLibrary("poppler-cpp")]),
+    // LibRaw run in a child process, so a file it crashes on ends only that child (headers from
+    // libraw-dev).
+    .target(name: "_CRawWorker", linkerSettings: [.linkedLibrary("raw_r")]),
 ]
 
 // MARK: - Code generation for the pixel work
@@ -101,7 +104,7 @@ let libraries: [Target] = [
     .target(name: "JSONSupport"),
     // Layer 1: JPEG/PNG/TIFF/WebP/HEIF/AVIF/GIF decoding, format sniffing, EXIF orientation.
     .target(
-        name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF", "CJXL", "CRaw"], swiftSettings: pixelSettings),
+        name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF", "CJXL", "CRaw", "_CRawWorker"], swiftSettings: pixelSettings),
     // Layer 1: PDF pages rendered by Poppler (GPL), registered into ImageDecoder by the programs
     // that want them; no other library links it.
     .target(name: "PDFPages", dependencies: ["ImageCodecs", "ImagingCore", "_CPDFShim"]),
@@ -177,8 +180,8 @@ let tests: [Target] = [
     .testTarget(
         name: "GatedRecognitionTests",
         dependencies: [
-            "GatedRecognition", "TextRecognition", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore",
-            "_ImagingTestSupport",
+            "GatedRecognition", "DocumentStructure", "TextRecognition", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs",
+            "ImagingCore", "_ImagingTestSupport",
         ]),
     .testTarget(
         name: "TesseractBackendTests",

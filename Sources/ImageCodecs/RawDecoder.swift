@@ -1,5 +1,6 @@
 internal import CRaw
-internal import _CImagingShims
+internal import _CRawWorker
+import Glibc
 import ImagingCore
 
 /// Camera raw files (DNG, CR2, CR3, NEF, ARW, ORF, RW2, RAF, …) through LibRaw (LGPL-2.1 or
@@ -9,9 +10,13 @@ import ImagingCore
 /// JPEG is the photo at full size (its long side at least 90% of the sensor image's), it is
 /// what is scored: it is what the camera showed, and decoding it is cheap. Otherwise the
 /// mosaic is developed at half size (LibRaw's half-size demosaic: each 2 × 2 block one pixel)
-/// with the camera's white balance into 8-bit sRGB. The record says which (`raw`). The sensor
-/// image's size is checked against the limits before anything is unpacked; LibRaw's progress
-/// callback ends the development when the time limit passes.
+/// with the camera's white balance into 8-bit sRGB. The record says which (`raw`).
+///
+/// LibRaw 0.20 (Debian 12's) ends the process on some hostile files (a null pointer read while
+/// parsing a TIFF directory, a name buffer overrun that glibc's fortify check aborts), so it
+/// runs in a child process (`_CRawWorker`): a file it crashes on is an error like any other.
+/// The sensor image's size is checked against the limits as soon as the child has opened the
+/// file, before the rest arrives; the child is killed when the time limit passes.
 enum RawDecoder {
     /// What a raw file gives.
     enum Outcome {
@@ -27,93 +32,137 @@ enum RawDecoder {
     static func decode(
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> Outcome {
-        // LibRaw 0.20 (Debian 12's) overruns a string buffer while normalising some Hasselblad
-        // model names, and glibc's fortify check then ends the whole process: a file that names
-        // that maker anywhere is refused before LibRaw reads it.
-        if names(data, anyOf: ["hasselblad", "imacon"]) {
-            throw ImagingError(.unsupportedFeature, "camera raw: Hasselblad and Imacon files are not read (LibRaw 0.20 overruns a buffer on some)")
-        }
-        guard let raw = libraw_init(0) else { throw ImagingError(.outOfMemory, "camera raw: LibRaw could not start") }
-        defer { libraw_close(raw) }
-        // LibRaw prints data errors on standard error unless given a handler; this one only
-        // notes that the file ended early (offset -1), which makes an I/O error a truncation.
-        var endedEarly = false
-        libraw_set_dataerror_handler(raw, { context, _, offset in
-            if offset < 0 { context!.assumingMemoryBound(to: Bool.self).pointee = true }
-        }, &endedEarly)
-        func failure(_ status: Int32, _ doing: String) -> ImagingError {
-            if endedEarly && status == LIBRAW_IO_ERROR.rawValue {
-                return ImagingError(.truncated, "camera raw: the file ends early (\(doing))")
-            }
-            return error(status, doing)
-        }
-        let opened = libraw_open_buffer(raw, UnsafeMutableRawPointer(mutating: data.baseAddress!), data.count)
-        guard opened == LIBRAW_SUCCESS.rawValue else { throw failure(opened, "reading the file") }
+        guard let base = data.baseAddress, data.count > 0 else { throw ImagingError(.empty, "camera raw: the file is empty") }
+        var worker = try Worker(base, data.count, deadline: deadline)
+        defer { worker.end() }
 
-        var width: Int32 = 0, height: Int32 = 0, flip: Int32 = 0
-        iq_raw_sizes(raw, &width, &height, &flip)
-        let sensor = ImageSize(width: Int(width), height: Int(height))
+        let opened = try worker.message()
+        if opened.kind == IQ_RAW_FAILED { throw failure(opened) }
+        guard opened.kind == IQ_RAW_OPENED else { throw worker.unexpected(opened) }
+        let sensor = ImageSize(width: Int(opened.a), height: Int(opened.b))
         guard sensor.width > 0, sensor.height > 0 else {
             throw ImagingError(.invalidDimensions, "camera raw: the file declares \(sensor.width)×\(sensor.height) pixels")
         }
         try options.limits.check(sensor, format: "camera raw")
 
-        if libraw_unpack_thumb(raw) == LIBRAW_SUCCESS.rawValue {
-            var isJPEG: Int32 = 0, thumbWidth: Int32 = 0, thumbHeight: Int32 = 0
-            var bytes: UnsafePointer<UInt8>?
-            var length: UInt32 = 0
-            iq_raw_thumbnail(raw, &isJPEG, &thumbWidth, &thumbHeight, &bytes, &length)
-            let long = Double(max(thumbWidth, thumbHeight)), sensorLong = Double(max(sensor.width, sensor.height))
-            if isJPEG != 0, let bytes, length > 0, long >= fullSizeShare * sensorLong {
-                return .preview(Array(UnsafeBufferPointer(start: bytes, count: Int(length))), orientation: orientation(flip))
+        let answer = try worker.message()
+        switch answer.kind {
+        case IQ_RAW_PREVIEW:
+            guard answer.length <= UInt64(data.count) else { throw worker.unexpected(answer) }
+            var jpeg = [UInt8](repeating: 0, count: Int(answer.length))
+            try jpeg.withUnsafeMutableBytes { worker.read(into: $0) }.get()
+            return .preview(jpeg, orientation: orientation(opened.c))
+        case IQ_RAW_DEVELOPED:
+            let size = ImageSize(width: Int(answer.a), height: Int(answer.b))
+            guard size.width > 0, size.height > 0, answer.length == UInt64(size.width * size.height * 3) else {
+                throw worker.unexpected(answer)
             }
+            try options.limits.check(size, format: "camera raw")
+            var rows: Result<Void, ImagingError> = .success(())
+            _ = workspace.fillStored(depth: .eight, size: size, channels: 3) { pixels, stride in
+                guard let pixels else { return 1 }
+                for y in 0..<size.height {
+                    rows = worker.read(into: UnsafeMutableRawBufferPointer(start: pixels + y * stride, count: size.width * 3))
+                    if case .failure = rows { return 1 }
+                }
+                return 0
+            }
+            try rows.get()
+            // The record's size is the sensor image's (turned as LibRaw turned it), each developed
+            // pixel covering 2 × 2 of it, as a JPEG decoded at half scale reports itself.
+            let turned = opened.c & 4 != 0 ? ImageSize(width: sensor.height, height: sensor.width) : sensor
+            let halves = (turned.width + 1) / 2 == size.width && (turned.height + 1) / 2 == size.height
+            return .developed(StoredImage(
+                depth: .eight, model: .rgb, storedSize: halves ? turned : size, orientation: .up, scaleDenominator: halves ? 2 : 1,
+                sourceBitDepth: 8, pageCount: 1, warnings: [], resolution: nil))
+        case IQ_RAW_FAILED:
+            throw failure(answer)
+        default:
+            throw worker.unexpected(answer)
         }
-
-        // The development, with the time limit checked at each of LibRaw's stages.
-        var clock = deadline
-        libraw_set_progress_handler(raw, { context, _, _, _ in
-            let deadline = context!.assumingMemoryBound(to: UInt64.self).pointee
-            return deadline != 0 && iq_monotonic_ns() > deadline ? 1 : 0
-        }, &clock)
-        iq_raw_develop_settings(raw)
-        let unpacked = libraw_unpack(raw)
-        guard unpacked == LIBRAW_SUCCESS.rawValue else { throw failure(unpacked, "unpacking the sensor data") }
-        let processed = libraw_dcraw_process(raw)
-        guard processed == LIBRAW_SUCCESS.rawValue else { throw failure(processed, "developing the sensor data") }
-        var status: Int32 = 0
-        guard let image = libraw_dcraw_make_mem_image(raw, &status) else { throw failure(status, "making the developed image") }
-        defer { libraw_dcraw_clear_mem(image) }
-        let size = ImageSize(width: Int(image.pointee.width), height: Int(image.pointee.height))
-        guard image.pointee.type == LIBRAW_IMAGE_BITMAP, image.pointee.colors == 3, image.pointee.bits == 8,
-            Int(image.pointee.data_size) >= size.width * size.height * 3
-        else { throw ImagingError(.corrupt, "camera raw: LibRaw developed an image of an unexpected kind") }
-        try options.limits.check(size, format: "camera raw")
-        let source = iq_raw_image_data(image)!
-        _ = workspace.fillStored(depth: .eight, size: size, channels: 3) { pixels, stride in
-            guard let pixels else { return 1 }
-            for y in 0..<size.height { (pixels + y * stride).update(from: source + y * size.width * 3, count: size.width * 3) }
-            return 0
-        }
-        // The record's size is the sensor image's (turned as LibRaw turned it), each developed
-        // pixel covering 2 × 2 of it, as a JPEG decoded at half scale reports itself.
-        let turned = flip & 4 != 0 ? ImageSize(width: sensor.height, height: sensor.width) : sensor
-        let halves = (turned.width + 1) / 2 == size.width && (turned.height + 1) / 2 == size.height
-        return .developed(StoredImage(
-            depth: .eight, model: .rgb, storedSize: halves ? turned : size, orientation: .up, scaleDenominator: halves ? 2 : 1,
-            sourceBitDepth: 8, pageCount: 1, warnings: [], resolution: nil))
     }
 
-    /// Whether `data` holds any of `words` (lower-case ASCII), in any case.
-    static func names(_ data: UnsafeRawBufferPointer, anyOf words: [String]) -> Bool {
-        let patterns = words.map { Array($0.utf8) }
-        guard let shortest = patterns.map(\.count).min(), data.count >= shortest else { return false }
-        for start in 0...(data.count - shortest) {
-            let first = data[start] | 0x20
-            for pattern in patterns where first == pattern[0] && start + pattern.count <= data.count {
-                if (1..<pattern.count).allSatisfy({ data[start + $0] | 0x20 == pattern[$0] }) { return true }
+    /// The child process LibRaw reads the file in, and the pipe its answer comes through.
+    private struct Worker {
+        let fd: Int32
+        let pid: pid_t
+        let deadline: UInt64
+        var ended = false
+
+        init(_ data: UnsafeRawPointer, _ count: Int, deadline: UInt64) throws(ImagingError) {
+            var fd: Int32 = -1, pid: pid_t = 0
+            let started = iq_raw_worker_start(data, count, RawDecoder.fullSizeShare, &fd, &pid)
+            guard started == 0 else {
+                throw ImagingError(.outOfMemory, "camera raw: could not start the process that reads it (\(String(cString: strerror(started))))")
+            }
+            (self.fd, self.pid, self.deadline) = (fd, pid, deadline)
+        }
+
+        /// Fills `buffer` with the answer's next bytes; a child that stopped before giving them is
+        /// an error that says how it ended.
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Void, ImagingError> {
+            switch iq_raw_worker_read(fd, buffer.baseAddress, buffer.count, deadline) {
+            case 0: return .success(())
+            case 1: return .failure(stopped())
+            case 2:
+                end(killing: true)
+                return .failure(ImagingError(.timeLimit, "camera raw: the time limit passed while developing"))
+            case let error:
+                end(killing: true)
+                return .failure(ImagingError(.unreadable, "camera raw: reading the answer of LibRaw's process failed (\(String(cString: strerror(error))))"))
             }
         }
-        return false
+
+        mutating func message() throws(ImagingError) -> iq_raw_message {
+            var message = iq_raw_message()
+            try withUnsafeMutableBytes(of: &message) { read(into: $0) }.get()
+            return message
+        }
+
+        /// The child ended its answer early: LibRaw crashed on the file, or the child could not write.
+        private mutating func stopped() -> ImagingError {
+            let (signal, status) = end(killing: false)
+            if signal != 0 {
+                let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+                return ImagingError(.corrupt, "camera raw: LibRaw crashed reading the file (\(name), signal \(signal))")
+            }
+            return ImagingError(.corrupt, "camera raw: LibRaw's process ended without an answer (exit status \(status))")
+        }
+
+        /// A message the child never sends in that place.
+        mutating func unexpected(_ message: iq_raw_message) -> ImagingError {
+            end(killing: true)
+            return ImagingError(.corrupt, "camera raw: LibRaw's process answered out of order (message \(message.kind))")
+        }
+
+        /// Closes the pipe and waits for the child, killing it first when asked (or when its
+        /// answer was not read to the end); returns the signal that ended it and its exit status.
+        @discardableResult
+        mutating func end(killing: Bool = true) -> (signal: Int32, status: Int32) {
+            guard !ended else { return (0, 0) }
+            ended = true
+            close(fd)
+            var status: Int32 = 0
+            let signal = iq_raw_worker_finish(pid, killing ? 1 : 0, &status)
+            return (signal, status)
+        }
+    }
+
+    /// A FAILED message as an error of imgquality's kinds.
+    private static func failure(_ message: iq_raw_message) -> ImagingError {
+        let doing = switch message.a {
+        case IQ_RAW_STAGE_OPEN: "reading the file"
+        case IQ_RAW_STAGE_UNPACK: "unpacking the sensor data"
+        case IQ_RAW_STAGE_PROCESS: "developing the sensor data"
+        default: "making the developed image"
+        }
+        if message.status == IQ_RAW_UNEXPECTED_IMAGE {
+            return ImagingError(.corrupt, "camera raw: LibRaw developed an image of an unexpected kind")
+        }
+        if message.c != 0 && message.status == LIBRAW_IO_ERROR.rawValue {
+            return ImagingError(.truncated, "camera raw: the file ends early (\(doing))")
+        }
+        return error(message.status, doing)
     }
 
     /// LibRaw's `flip` (0, 3, 5, 6: none, 180°, 90° counter-clockwise, 90° clockwise) as the
@@ -134,7 +183,6 @@ enum RawDecoder {
         switch status {
         case LIBRAW_FILE_UNSUPPORTED.rawValue: return ImagingError(.unsupportedFeature, message)
         case LIBRAW_UNSUFFICIENT_MEMORY.rawValue: return ImagingError(.outOfMemory, message)
-        case LIBRAW_CANCELLED_BY_CALLBACK.rawValue: return ImagingError(.timeLimit, "camera raw: the time limit passed while developing")
         case LIBRAW_DATA_ERROR.rawValue, LIBRAW_IO_ERROR.rawValue: return ImagingError(.corrupt, message)
         case LIBRAW_TOO_BIG.rawValue: return ImagingError(.limitExceeded, message)
         default: return ImagingError(.corrupt, message)
