@@ -106,12 +106,22 @@ extension DocumentObservation {
         return blocks.sorted { ($0.y, $0.x) < ($1.y, $1.x) }.map(\.text).joined(separator: "\n\n")
     }
 
-    /// Text with Markdown's own characters escaped, so it reads as written.
+    /// Text with Markdown's own characters escaped, so it reads as written: the inline marks,
+    /// `&` (an entity's start), and what would make the block something else at its start (a
+    /// list marker, a heading underline, an indented code block).
     static func escaped(_ text: String) -> String {
         var out = ""
-        for character in text {
-            if "\\`*_[]<>#".contains(character) { out.append("\\") }
+        for character in text.drop(while: \.isWhitespace) {
+            if "\\`*_[]<>#&".contains(character) { out.append("\\") }
             out.append(character == "\n" ? " " : character)
+        }
+        // "- x", "+ x", "= x" start a list or underline a heading; "12. x" and "12) x" a list.
+        if let first = out.first, "-+=".contains(first), out.dropFirst().first.map(\.isWhitespace) ?? true {
+            out.insert("\\", at: out.startIndex)
+        } else if let mark = out.firstIndex(where: { !($0.isASCII && $0.isNumber) }), mark != out.startIndex, ".)".contains(out[mark]),
+            out[out.index(after: mark)...].first.map(\.isWhitespace) ?? true
+        {
+            out.insert("\\", at: mark)
         }
         return out
     }

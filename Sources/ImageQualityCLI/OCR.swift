@@ -94,6 +94,9 @@ struct OCR: AsyncParsableCommand {
         if analysis.timings {
             throw ValidationError("--timings is for score and gate: every ocr record gives its decode, analysis and recognition times in \"timing\".")
         }
+        guard region.count == 2, region.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw ValidationError("--region takes a country's two-letter ISO 3166 code (US, GB, DE, FR…), not '\(region)'.")
+        }
     }
 
     mutating func run() async throws {

@@ -104,6 +104,12 @@ struct DocumentTests {
         for line in run.stdout.split(separator: "\n") { #expect(schema.problems(String(line)).isEmpty, "\(line)") }
     }
 
+    @Test func aRegionThatIsNoCountryCodeIsAUsageError() throws {
+        let run = try Binary.run(["ocr", "--format", "document", "--region", "USA", Self.page])
+        #expect(run.status == 64 && run.stdout.isEmpty)
+        #expect(run.stderr.contains("--region takes a country's two-letter ISO 3166 code (US, GB, DE, FR…), not 'USA'."))
+    }
+
     /// The report page in headless Chromium: a box for each thing read, and a box picked
     /// (as a click picks it; `#select=` does it on load) shows its kind and text.
     @Test func theReportDrawsWhatWasReadAndShowsAPickedBox() throws {
