@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // MARK: - Public API
@@ -142,12 +142,24 @@ let libraries: [Target] = [
         dependencies: ["TextRecognition", "DocumentStructure", "ImageKernels", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "JSONSupport"]),
     // Layer 4: the Tesseract backend (libtesseract's C API).
     .target(name: "TesseractBackend", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CTesseract"]),
+    // Layer 5: the HTTP server: Google Cloud Vision's images:annotate and files:annotate, the
+    // score record, health, readiness and Prometheus metrics (Hummingbird).
+    .target(
+        name: "VisionServer",
+        dependencies: [
+            "GatedRecognition", "DocumentStructure", "TextRecognition", "QualityAssessment", "QualityGating", "ImageCodecs", "ImagingCore",
+            "JSONSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
         dependencies: [
             "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityAssessment", "QualityReports", "QualityCalibration",
-            "TextRecognition", "GatedRecognition", "TesseractBackend", "JSONSupport", "_CImagingShims", "PDFPages",
+            "TextRecognition", "GatedRecognition", "TesseractBackend", "JSONSupport", "_CImagingShims", "PDFPages", "VisionServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(
@@ -189,6 +201,7 @@ let tests: [Target] = [
             "TesseractBackend", "GatedRecognition", "TextRecognition", "QualityAssessment", "QualityGating", "ImageCodecs", "ImagingCore",
             "_ImagingTestSupport",
         ]),
+    .testTarget(name: "VisionServerTests", dependencies: ["VisionServer"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "PDFPagesTests", dependencies: ["PDFPages", "QualityAssessment", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
@@ -207,6 +220,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        // The server (`imgquality serve`): Hummingbird without its optional traits (configuration
+        // files, full Foundation), Prometheus for /metrics. All Apache-2.0.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: systemLibraries + implementation + libraries + tests,
     swiftLanguageModes: [.v6]

@@ -101,7 +101,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     public func recognizePages(
         contentsOf path: String, pages: PageSelection, options: RecognitionOptions = RecognitionOptions(), force: Bool = false
     ) async -> [RecognitionOutcome] {
-        await recognizePages(contentsOf: path, pages: pages, options: options, force: force, document: nil)
+        await recognizePages(.file(path: path), name: path, pages: pages, options: options, force: force, document: nil)
     }
 
     /// Reads the selected pages of a file as documents: each page decoded, gated, and when it
@@ -112,7 +112,16 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         contentsOf path: String, pages: PageSelection, options: RecognitionOptions = RecognitionOptions(), force: Bool = false,
         analyzer: DocumentAnalyzer = DocumentAnalyzer(), previewLongSide: Int? = nil
     ) async -> [RecognitionOutcome] {
-        await recognizePages(contentsOf: path, pages: pages, options: options, force: force, document: analyzer, previewLongSide: previewLongSide)
+        await recognizePages(.file(path: path), name: path, pages: pages, options: options, force: force, document: analyzer, previewLongSide: previewLongSide)
+    }
+
+    /// The same for a file's bytes received some other way (a request's body), named `name` in
+    /// the outcomes.
+    public func readDocumentPages(
+        encoded bytes: [UInt8], name: String, pages: PageSelection, options: RecognitionOptions = RecognitionOptions(), force: Bool = false,
+        analyzer: DocumentAnalyzer = DocumentAnalyzer()
+    ) async -> [RecognitionOutcome] {
+        await recognizePages(.encoded(bytes, name: name), name: name, pages: pages, options: options, force: force, document: analyzer)
     }
 
     /// Decodes the file once at full resolution, gates it, and reads it as a document if it passes (or if `force`).
@@ -131,7 +140,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     }
 
     private func recognizePages(
-        contentsOf path: String, pages: PageSelection, options: RecognitionOptions, force: Bool, document: DocumentAnalyzer?,
+        _ input: Assessor.Input, name path: String, pages: PageSelection, options: RecognitionOptions, force: Bool, document: DocumentAnalyzer?,
         previewLongSide: Int? = nil
     ) async -> [RecognitionOutcome] {
         do {
@@ -144,7 +153,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         var outcomes: [RecognitionOutcome] = []
         var cursor = PageCursor(pages, limit: assessor.maxPages, path: path)
         while let page = cursor.page {
-            var assessed = assessor.assessKeepingPixels(.file(path: path), page: page)
+            var assessed = assessor.assessKeepingPixels(input, page: page)
             cursor.took(&assessed.assessment)
             var outcome: RecognitionOutcome
             do {

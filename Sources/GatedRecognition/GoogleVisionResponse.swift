@@ -67,19 +67,21 @@ public enum GoogleVisionResponse {
         return .object([("responses", .array([.object(file)]))])
     }
 
-    public static func response(_ outcome: RecognitionOutcome, languages: [String]) -> JSONValue {
-        var where_: [(String, JSONValue)] = [("uri", .string(uri(outcome.path)))]
+    /// One image's `AnnotateImageResponse`. Its `context` names the file (`uri`, unless `uri`
+    /// is false: bytes a client sent have no file) and the page of a file of several.
+    public static func response(_ outcome: RecognitionOutcome, languages: [String], uri withURI: Bool = true) -> JSONValue {
+        var where_: [(String, JSONValue)] = withURI ? [("uri", .string(uri(outcome.path)))] : []
         if let page = outcome.page { where_.append(("pageNumber", .int(page))) }
-        let context: (String, JSONValue) = ("context", .object(where_))
+        let context: [(String, JSONValue)] = where_.isEmpty ? [] : [("context", .object(where_))]
         switch outcome.result {
         case .failed(let failure):
-            return .object([("error", status(3, "\(failure.code): \(failure.message)")), context])
+            return .object([("error", status(3, "\(failure.code): \(failure.message)"))] + context)
         case .recognized(let recognition):
             guard let lines = recognition.observations else {
-                let reasons = recognition.decision.reasons.map(\.rawValue).joined(separator: ", ")
-                return .object([("error", status(9, "rejected by the quality gate: \(reasons)")), context])
+                let reasons = recognition.decision.failures.map(\.message).joined(separator: "; ")
+                return .object([("error", status(9, "rejected by the quality gate: \(reasons)"))] + context)
             }
-            return .object(annotations(lines, imageSize: recognition.imageSize, languages: languages, document: recognition.document) + [context])
+            return .object(annotations(lines, imageSize: recognition.imageSize, languages: languages, document: recognition.document) + context)
         }
     }
 

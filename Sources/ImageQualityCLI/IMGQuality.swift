@@ -18,7 +18,7 @@ public struct IMGQuality: AsyncParsableCommand {
             terminal, JSON Lines otherwise.
             """,
         version: version,
-        subcommands: [Score.self, Gate.self, Calibrate.self, OCR.self, Schema.self],
+        subcommands: [Score.self, Gate.self, Calibrate.self, OCR.self, Serve.self, Schema.self],
         defaultSubcommand: nil
     )
 
