@@ -22,3 +22,7 @@ start=$(date +%s)
 echo "== integration tests"
 swift test "${FLAGS[@]}" --skip-build --filter IntegrationTests
 echo "== integration tests: passed in $(($(date +%s) - start)) s"
+start=$(date +%s)
+echo "== server tests (Google's Cloud Vision client against imgquality serve)"
+IMGQUALITY="$(swift build "${FLAGS[@]}" --show-bin-path)/imgquality" Scripts/server-tests.sh
+echo "== server tests: passed in $(($(date +%s) - start)) s"

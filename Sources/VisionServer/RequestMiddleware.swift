@@ -53,7 +53,6 @@ struct RequestMiddleware: RouterMiddleware {
     private static func message(_ status: HTTPResponse.Status) -> String {
         switch status {
         case .notFound: "no such method: the server answers POST /v1/images:annotate, /v1/files:annotate and /v1/score, GET /healthz, /readyz and /metrics"
-        case .methodNotAllowed: "this path takes another HTTP method"
         default: status.reasonPhrase
         }
     }
