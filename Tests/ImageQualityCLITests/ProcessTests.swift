@@ -642,7 +642,9 @@ struct OCRProcessTests {
         }
         #expect(wordCount == annotations.count - 1, "one textAnnotation per word after the whole text")
         let rejected = try #require((bodies[1]["responses"] as? [[String: Any]])?.first?["error"] as? [String: Any])
-        #expect(rejected["code"] as? Int == 9 && (rejected["message"] as? String)?.contains("predictedAccuracy") == true)
+        // The reasons in words, as the text format gives them.
+        #expect(rejected["code"] as? Int == 9)
+        #expect((rejected["message"] as? String)?.contains(/^rejected by the quality gate: [a-z ]+: predicted accuracy 0\.\d+ < 0\.\d+/) == true, "\(rejected)")
         let failed = try #require((bodies[2]["responses"] as? [[String: Any]])?.first?["error"] as? [String: Any])
         #expect(failed["code"] as? Int == 3 && (failed["message"] as? String)?.hasPrefix("decode.truncated") == true)
     }
