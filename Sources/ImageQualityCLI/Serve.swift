@@ -132,17 +132,17 @@ struct Serve: AsyncParsableCommand {
         let server = ImageServer(
             recognizer: gated, options: options, analyzer: DocumentAnalyzer(dataDetector: DataDetector(region: region)), settings: settings,
             prepare: { try recognizer.prepare(options) })
-        let (host, format) = (self.host, logFormat)
+        let (host, port, format) = (self.host, self.port, logFormat)
         do {
-            try await server.run { port in
+            try await server.run { bound in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 let line = format == .json
-                    ? JSONValue.object([("message", .string("listening")), ("url", .string("http://\(shown):\(port)"))]).serialized
-                    : "imgquality serve: listening on http://\(shown):\(port)"
+                    ? JSONValue.object([("message", .string("listening")), ("url", .string("http://\(shown):\(bound)"))]).serialized
+                    : "imgquality serve: listening on http://\(shown):\(bound)"
                 Terminal.write(line + "\n", to: STDERR_FILENO)
             }
         } catch {
-            Terminal.write("imgquality serve: \(error)\n", to: STDERR_FILENO)
+            Terminal.write("imgquality serve: cannot serve on \(host):\(port): \(error)\n", to: STDERR_FILENO)
             throw ExitCode(69)
         }
         recognizer.releaseIdleEngines()

@@ -274,6 +274,18 @@ class LimitsTests(unittest.TestCase):
         self.assertEqual(run.returncode, 64)
         self.assertIn("give --api-key-file, or --allow-unauthenticated", run.stderr)
 
+    def test_a_port_in_use_is_exit_69(self):
+        server = Server()
+        try:
+            port = server.url.rsplit(":", 1)[1]
+            run = subprocess.run([BINARY, "serve", "--port", port], capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.returncode, 69)
+            self.assertIn(f"imgquality serve: cannot serve on 127.0.0.1:{port}: ", run.stderr)
+            self.assertIn("Address already in use", run.stderr)
+            self.assertEqual(server.get("/healthz")[0], 200)
+        finally:
+            server.stop()
+
     def test_sigterm_answers_what_was_taken_in_and_exits_0(self):
         server = Server("--workers", "1", "--queue", "8", "--log-format", "json")
         body = json.dumps(annotate_body(read(PAGES[2]))).encode()
