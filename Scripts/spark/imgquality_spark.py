@@ -64,6 +64,30 @@ def score_row(line):
     )
 
 
+def post(url, body, headers, attempts=30):
+    """The server's answer for one image. A full queue (429) is waited out as its Retry-After
+    says; a network failure (a server restarting) is retried with a growing pause; what still
+    fails becomes this image's error, so one image never fails the job."""
+    pause = 1.0
+    for attempt in range(attempts):
+        last = attempt == attempts - 1
+        try:
+            request = urllib.request.Request(url, data=body, method="POST", headers=headers)
+            with urllib.request.urlopen(request, timeout=300) as response:
+                return json.loads(response.read())["responses"][0]
+        except urllib.error.HTTPError as error:
+            if error.code == 429 and not last:
+                time.sleep(float(error.headers.get("Retry-After", "1")))
+                continue
+            return {"error": {"code": error.code, "message": error.read().decode(errors="replace")}}
+        except (urllib.error.URLError, OSError, ValueError) as error:
+            if last:
+                return {"error": {"code": "unavailable", "message": f"{url}: {error}"}}
+            time.sleep(pause)
+            pause = min(pause * 2, 30.0)
+    raise AssertionError("unreachable")
+
+
 def annotate_partition(servers, api_key):
     """A function reading one partition's images through the servers (partition i → server i mod n)."""
 
@@ -81,19 +105,7 @@ def annotate_partition(servers, api_key):
                 continue
             body = json.dumps({"requests": [{"image": {"content": content},
                                              "features": [{"type": "DOCUMENT_TEXT_DETECTION"}, {"type": "IMAGE_QUALITY"}]}]}).encode()
-            for attempt in range(30):
-                try:
-                    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
-                    with urllib.request.urlopen(request, timeout=300) as response:
-                        answer = json.loads(response.read())["responses"][0]
-                    break
-                except urllib.error.HTTPError as error:
-                    # A full queue says when to come back; anything else is this image's answer.
-                    if error.code == 429 and attempt < 29:
-                        time.sleep(float(error.headers.get("Retry-After", "1")))
-                        continue
-                    answer = {"error": {"code": error.code, "message": error.read().decode(errors="replace")}}
-                    break
+            answer = post(url, body, headers)
             gate = (answer.get("imageQuality") or {}).get("gate") or {}
             error = answer.get("error") or {}
             text = (answer.get("fullTextAnnotation") or {}).get("text") if not error else None

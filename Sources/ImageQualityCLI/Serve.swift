@@ -2,6 +2,7 @@ import ArgumentParser
 import DocumentStructure
 import Foundation
 import GatedRecognition
+import Synchronization
 import ImagingCore
 import TesseractBackend
 import TextRecognition
@@ -25,7 +26,7 @@ struct Serve: AsyncParsableCommand {
             header); the server listens beyond loopback only with keys or --allow-unauthenticated.
 
             docs/server.md has the whole reference. Exit status: 0 after a graceful shutdown, \
-            64 usage error, 69 the address cannot be listened on.
+            64 usage error, 69 the address cannot be listened on, 70 the server failed while serving.
             """)
 
     @Option(name: .long, help: ArgumentHelp("Address to listen on.", valueName: "host"))
@@ -133,8 +134,10 @@ struct Serve: AsyncParsableCommand {
             recognizer: gated, options: options, analyzer: DocumentAnalyzer(dataDetector: DataDetector(region: region)), settings: settings,
             prepare: { try recognizer.prepare(options) })
         let (host, port, format) = (self.host, self.port, logFormat)
+        let listening = Atomic(false)
         do {
             try await server.run { bound in
+                listening.store(true, ordering: .relaxed)
                 let shown = host.contains(":") ? "[\(host)]" : host
                 let line = format == .json
                     ? JSONValue.object([("message", .string("listening")), ("url", .string("http://\(shown):\(bound)"))]).serialized
@@ -142,8 +145,13 @@ struct Serve: AsyncParsableCommand {
                 Terminal.write(line + "\n", to: STDERR_FILENO)
             }
         } catch {
-            Terminal.write("imgquality serve: cannot serve on \(host):\(port): \(error)\n", to: STDERR_FILENO)
-            throw ExitCode(69)
+            // 69 when the address could not be taken; 70 when the server failed after it had.
+            guard listening.load(ordering: .relaxed) else {
+                Terminal.write("imgquality serve: cannot serve on \(host):\(port): \(error)\n", to: STDERR_FILENO)
+                throw ExitCode(69)
+            }
+            Terminal.write("imgquality serve: the server stopped: \(error)\n", to: STDERR_FILENO)
+            throw ExitCode(70)
         }
         recognizer.releaseIdleEngines()
     }

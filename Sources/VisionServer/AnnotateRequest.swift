@@ -14,8 +14,8 @@ struct AnnotateItem: Sendable {
     var content: Result<[UInt8], ItemError>
     var features: Set<Feature>
     var languageHints: [String]
-    /// `files:annotate`'s pages, from 1; empty for the first five, as Cloud Vision reads by
-    /// default. (Cloud Vision's negative numbers, counting from the end, are not taken.)
+    /// `files:annotate`'s pages, from 1, at most five; empty for the first five, as Cloud Vision
+    /// reads by default. (Cloud Vision's negative numbers, counting from the end, are not taken.)
     var pages: [Int] = []
     /// `inputConfig.mimeType` of a file.
     var mimeType: String?
@@ -68,6 +68,10 @@ enum AnnotateRequest {
             if let pages = request["pages"] {
                 guard let numbers = pages as? [Any], let pages = numbers.map(integer) as? [Int], pages.allSatisfy({ $0 >= 1 }) else {
                     throw RequestError.invalid("requests[\(index)].pages: a list of page numbers from 1 is expected")
+                }
+                // As Cloud Vision's online files:annotate: a request's time stays that of five pages.
+                guard pages.count <= 5 else {
+                    throw RequestError.invalid("requests[\(index)].pages: \(pages.count) pages asked for; at most 5 are read per file")
                 }
                 file.pages = pages
             }

@@ -7,6 +7,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,15 +37,34 @@ static void note_data_error(void *context, const char *file, const int offset) {
     if (offset < 0) *(int *)context = 1;
 }
 
+/* libgomp (LibRaw links it) is not fork-safe: a team of threads the parent's thread had does
+   not exist here. One thread per team never waits for them. Weak: resolved from libgomp. */
+extern void omp_set_num_threads(int) __attribute__((weak));
+
 /* The child's whole work: never returns. */
-static void run_child(int fd, const void *data, size_t size, double preview_share) {
+static void run_child(int fd, pid_t parent, const void *data, size_t size, double preview_share) {
+    /* Ends with the parent's thread, so a child stuck in LibRaw never outlives a killed server. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(4);
+    /* A copy of the parent's memory (other requests' images among it) is never dumped. */
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    if (omp_set_num_threads) omp_set_num_threads(1);
     /* A crash handler the parent installed (a crash reporter's, a fuzzer's) acts for the
        parent, not for this child: a crash here ends only the child, which the parent reports. */
     static const int fatal[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGPIPE};
     for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
     /* libjpeg, inside LibRaw, prints its warnings on standard error; the answer says what matters. */
     int quiet = open("/dev/null", O_WRONLY);
-    if (quiet >= 0) dup2(quiet, STDERR_FILENO);
+    if (quiet >= 0) {
+        dup2(quiet, STDOUT_FILENO);
+        dup2(quiet, STDERR_FILENO);
+    }
+    /* Only the answer's pipe stays open (as descriptor 3): not the parent's listening socket,
+       connections, or the pipes of other children, whose end of file this child would hold back. */
+    if (fd != 3 && dup2(fd, 3) < 0) _exit(5);
+    fd = 3;
+    close_range(4, ~0U, 0);
 
     libraw_data_t *raw = libraw_init(0);
     if (!raw) {
@@ -103,6 +124,7 @@ static void run_child(int fd, const void *data, size_t size, double preview_shar
 int iq_raw_worker_start(const void *data, size_t size, double preview_share, int *read_fd, pid_t *pid) {
     int ends[2];
     if (pipe2(ends, O_CLOEXEC) != 0) return errno;
+    pid_t parent = getpid();
     pid_t child = fork();
     if (child < 0) {
         int error = errno;
@@ -110,10 +132,7 @@ int iq_raw_worker_start(const void *data, size_t size, double preview_share, int
         close(ends[1]);
         return error;
     }
-    if (child == 0) {
-        close(ends[0]);
-        run_child(ends[1], data, size, preview_share);
-    }
+    if (child == 0) run_child(ends[1], parent, data, size, preview_share);
     close(ends[1]);
     *read_fd = ends[0];
     *pid = child;

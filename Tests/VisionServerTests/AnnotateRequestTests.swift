@@ -65,8 +65,14 @@ struct AnnotateRequestTests {
         ]), maxItems: 5, maxFileBytes: 100)
         #expect(items[0].pages == [1, 3] && items[0].mimeType == "image/tiff")
         #expect(try items[0].content.get().count == 4)
-        #expect(throws: RequestError.self) {
-            _ = try AnnotateRequest.files(Self.body([["inputConfig": ["content": Self.pixels], "features": [["type": 11]], "pages": [0]]]), maxItems: 5, maxFileBytes: 100)
+        for (pages, message) in [([0], "requests[0].pages: a list of page numbers from 1 is expected"),
+                                 ([1, 2, 3, 4, 5, 6], "requests[0].pages: 6 pages asked for; at most 5 are read per file")] {
+            do {
+                _ = try AnnotateRequest.files(Self.body([["inputConfig": ["content": Self.pixels], "features": [["type": 11]], "pages": pages]]), maxItems: 5, maxFileBytes: 100)
+                Issue.record("accepted \(pages)")
+            } catch {
+                #expect(error.httpStatus == 400 && error.message == message)
+            }
         }
     }
 
