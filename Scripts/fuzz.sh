@@ -52,6 +52,11 @@ fi
 # Same limits for replays and runs: 2 GiB of memory, 10 s per input. Leaks inside the system
 # libraries that imgquality cannot free are suppressed by name (Scripts/lsan.supp).
 LIMITS=(-rss_limit_mb=2048 -timeout=10)
+# The limit is on resident memory, which ASan's allocator, left alone, lets grow with freed
+# blocks it keeps (the PNG target once reached 2.2 GB over 570 000 inputs with 25 MB live):
+# freed memory goes back to the system every half second and the quarantine of freed blocks is
+# 64 MB, so only what an input holds counts against the limit.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_release_to_os_interval_ms=500:quarantine_size_mb=64"
 export LSAN_OPTIONS="suppressions=$ROOT/Scripts/lsan.supp:print_suppressions=0"
 failed=()
 summary=()
