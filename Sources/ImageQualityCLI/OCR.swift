@@ -94,9 +94,7 @@ struct OCR: AsyncParsableCommand {
         if analysis.timings {
             throw ValidationError("--timings is for score and gate: every ocr record gives its decode, analysis and recognition times in \"timing\".")
         }
-        guard region.count == 2, region.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            throw ValidationError("--region takes a country's two-letter ISO 3166 code (US, GB, DE, FR…), not '\(region)'.")
-        }
+        try Self.checkRegion(region)
     }
 
     mutating func run() async throws {
@@ -204,6 +202,13 @@ struct OCR: AsyncParsableCommand {
 }
 
 extension OCR {
+    /// `--region` (of ocr and serve) is a country's two-letter code.
+    static func checkRegion(_ region: String) throws {
+        guard region.count == 2, region.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw ValidationError("--region takes a country's two-letter ISO 3166 code (US, GB, DE, FR…), not '\(region)'.")
+        }
+    }
+
     /// Adds the outcomes to the report, if there is one; the first failure in words.
     static func add(_ outcomes: [RecognitionOutcome], to report: borrowing Mutex<DocumentReport?>) -> String? {
         report.withLock { page -> String? in

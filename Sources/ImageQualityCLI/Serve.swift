@@ -86,9 +86,7 @@ struct Serve: AsyncParsableCommand {
         guard decode.pages == nil, decode.page == nil else {
             throw ValidationError("--pages and --page are not for serve: a files:annotate request names its pages.")
         }
-        guard region.count == 2, region.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            throw ValidationError("--region takes a country's two-letter ISO 3166 code (US, GB, DE, FR…), not '\(region)'.")
-        }
+        try OCR.checkRegion(region)
         if analysis.timings { throw ValidationError("--timings is for score and gate.") }
     }
 
