@@ -19,8 +19,41 @@ public struct DataDetector: Sendable {
     }
 
     /// The data found in `text`, in text order, none overlapping.
+    ///
+    /// A tab separates a table's cells (`DocumentObservation.text`), and a datum is first
+    /// looked for within cells. A line that was taken for a table row by mistake (a form's
+    /// label and its value, an address whose words stand far apart on a bent page) splits
+    /// its data over cells, so the text is then read again with each tab as a space, and
+    /// what that finds where the first reading found nothing is kept too.
     public func detect(in text: String) -> [DetectedData] {
-        let string = text
+        // The more specific kind first, then the longer match.
+        let priority = Dictionary(uniqueKeysWithValues: Self.rules.enumerated().map { ($1.kind, $0) })
+        func byPrecedence(_ found: [DetectedData]) -> [DetectedData] {
+            found.sorted { a, b in
+                let pa = priority[a.kind] ?? 99, pb = priority[b.kind] ?? 99
+                return pa != pb ? pa < pb : a.range.count > b.range.count
+            }
+        }
+        var candidates = byPrecedence(candidates(in: text))
+        if text.contains("\t") {
+            // Replacing one scalar by another keeps every range as it is in `text`; each
+            // datum's text is taken back from `text`, tabs and all.
+            let scalars = Array(text.unicodeScalars)
+            candidates += byPrecedence(self.candidates(in: text.replacing("\t", with: " "))).map { datum in
+                var datum = datum
+                datum.text = String(String.UnicodeScalarView(scalars[datum.range]))
+                return datum
+            }
+        }
+        var kept: [DetectedData] = []
+        for candidate in candidates where !kept.contains(where: { $0.range.overlaps(candidate.range) }) {
+            kept.append(candidate)
+        }
+        return kept.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    /// Every match of every rule in `string`, overlaps included; ranges in Unicode scalars.
+    func candidates(in string: String) -> [DetectedData] {
         var candidates: [DetectedData] = []
         for rule in Self.rules where kinds.contains(rule.kind) {
             for match in string.matches(of: rule.regex) {
@@ -36,17 +69,7 @@ public struct DataDetector: Sendable {
                 candidates.append(DetectedData(kind: rule.kind, text: trimmed, range: (start + offset)..<(start + offset + length), value: found.value))
             }
         }
-        // The more specific kind first, then the longer match.
-        let priority = Dictionary(uniqueKeysWithValues: Self.rules.enumerated().map { ($1.kind, $0) })
-        candidates.sort { a, b in
-            let pa = priority[a.kind] ?? 99, pb = priority[b.kind] ?? 99
-            return pa != pb ? pa < pb : a.range.count > b.range.count
-        }
-        var kept: [DetectedData] = []
-        for candidate in candidates where !kept.contains(where: { $0.range.overlaps(candidate.range) }) {
-            kept.append(candidate)
-        }
-        return kept.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        return candidates
     }
 
     // MARK: - Rules
@@ -89,8 +112,10 @@ public struct DataDetector: Sendable {
 
     /// In priority order: the first kind wins an overlap.
     static let rules: [Rule] = [
-        Rule(.email, notAfter: #"\w.%+-"#, #"[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])"#) { text, _, _ in
-            Found(value: .text(text))
+        // A space on either side of the `@` is how a recognizer often reads one (`name @example.com`):
+        // the match keeps it, the value does not.
+        Rule(.email, notAfter: #"\w.%+-"#, #"[A-Za-z0-9][A-Za-z0-9._%+-]* ?@ ?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])"#) { text, _, _ in
+            Found(value: .text(text.replacing(" ", with: "")))
         },
         Rule(.url, notAfter: #"\w@./-"#, #"(?:(?:https?|ftp)://[^\s<>"]+|www\.[^\s<>"]+|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov|io|info|biz|dev|app|co|uk|de|fr|eu|es|it|nl|ch|at|ca|us)(?:/[^\s<>"]*)?)(?![\w@])"#) { text, _, _ in
             URLRule.parse(text)

@@ -31,6 +31,30 @@ struct DataDetectorTests {
         #expect(try only("example.de hosts it", .url).value == .text("http://example.de"))
     }
 
+    @Test func anEmailAddressReadWithASpaceBesideItsAtSign() throws {
+        let before = try only("write to cderbent @example.net today", .email)
+        #expect(before.text == "cderbent @example.net")
+        #expect(before.range == 9..<30)
+        #expect(before.value == .text("cderbent@example.net"))
+        #expect(try only("mail cchalcis @ example.org", .email).value == .text("cchalcis@example.org"))
+        // Two spaces are two words apart, not an address.
+        #expect(detector.detect(in: "ask  @ example.org").allSatisfy { $0.kind != .email })
+    }
+
+    @Test func aDatumSplitOverTableCellsIsFoundWhereTheCellsHoldNone() throws {
+        // A form's label and value taken for a table row: the address runs over three cells.
+        let found = detector.detect(in: "Address:\t2082 Main Street,\tAustin,\tTX 78701")
+        try #require(found.count == 1)
+        #expect(found[0].kind == .postalAddress)
+        #expect(found[0].text == "2082 Main Street,\tAustin,\tTX 78701")
+        #expect(found[0].range == 9..<43)
+        #expect(found[0].value == .text("2082 Main Street, Austin, TX 78701"))
+        // Cells that hold their own data keep them: the amount and the date are not joined into anything.
+        let row = detector.detect(in: "Anna Berg\t$12.50\t03/14/2026")
+        #expect(row.map(\.kind) == [.money, .date])
+        #expect(row.map(\.text) == ["$12.50", "03/14/2026"])
+    }
+
     @Test func anEmailAddressIsNotAlsoAURL() throws {
         #expect(try only("mail info@example.com", .email).text == "info@example.com")
     }
