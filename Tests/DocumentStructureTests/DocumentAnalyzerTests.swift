@@ -173,6 +173,52 @@ struct BarcodeReaderTests {
         #expect(box.width > 0 && box.height > 0 && box.x + box.width <= image.width && box.y + box.height <= image.height)
     }
 
+    /// A code as a phone photo shows it: each row blurred by a 6-pixel box (2-pixel modules,
+    /// so a narrow bar is a shallow dip beside deep wide ones), its levels squeezed into
+    /// 100–230, on a page of level 230.
+    static func photographed(_ name: String) throws -> PixelBuffer<UInt8> {
+        let code = try ImageDecoder().decode(contentsOf: Fixtures.path("document/\(name).png")).luma.eightBit.packedLuma
+        let (width, height) = (code.width + 200, max(300, code.height + 100))
+        var samples = [UInt8](repeating: 230, count: width * height)
+        for y in 0..<code.height {
+            for x in 0..<code.width {
+                // The box covers x − 3 ... x + 2, the row's ends repeated beyond it.
+                var sum = 0
+                for k in (x - 3)...(x + 2) { sum += Int(code.samples[y * code.width + min(max(k, 0), code.width - 1)]) }
+                let level = 100 + Double(sum) / 6 / 255 * 130
+                samples[(y + 50) * width + x + 100] = UInt8(level.rounded())
+            }
+        }
+        return PixelBuffer(width: width, height: height, channels: 1, samples: samples)
+    }
+
+    @Test(arguments: [("code128", Barcode.Symbology.code128, "IMGQ-2026-0042"), ("upca", .upca, "036000291452"), ("ean8", .ean8, "96385074")])
+    func aCodeZBarMissesIsReadInTheSecondLook(name: String, symbology: Barcode.Symbology, payload: String) throws {
+        let image = try Self.photographed(name)
+        // ZBar alone, on the whole image, reads nothing.
+        #expect(image.samples.withUnsafeBufferPointer { BarcodeReader.scan($0, width: image.width, height: image.height, density: 2) }.isEmpty)
+        let regions = image.samples.withUnsafeBufferPointer { BarcodeReader.barRegions($0, width: image.width, height: image.height) }
+        let region = try #require(regions.first)
+        // The fixture's code lies inside its 20-pixel margin.
+        #expect(region.contains(x: 100 + 40, y: 50 + 40))
+        let codes = BarcodeReader().barcodes(in: image)
+        #expect(codes.map(\.symbology) == [symbology])
+        #expect(codes.map(\.payload) == [payload])
+        // The box is in the image's pixels, on the code.
+        let box = try #require(codes.first?.box)
+        #expect(box.x >= 100 && box.y >= 50 && box.x + box.width <= image.width - 100)
+    }
+
+    @Test func aRuledTableIsNoBarRegion() {
+        // A grid of rules 40 pixels apart: every block under a rule has its gradient one way.
+        var page = DocumentAnalyzerTests.page()
+        for k in 0...8 {
+            DocumentAnalyzerTests.line(&page, 100, 100 + Double(k) * 40, 900, 100 + Double(k) * 40)
+            DocumentAnalyzerTests.line(&page, 100 + Double(k) * 100, 100, 100 + Double(k) * 100, 420)
+        }
+        #expect(page.samples.withUnsafeBufferPointer { BarcodeReader.barRegions($0, width: page.width, height: page.height) }.isEmpty)
+    }
+
     @Test func aBlankPageHasNone() {
         #expect(BarcodeReader().barcodes(in: DocumentAnalyzerTests.page()).isEmpty)
     }
