@@ -69,6 +69,9 @@ struct DataDetectorTests {
         #expect(try only("Tel. 030 1234567", .phone, detector: berlin).value == .text("+49301234567"))
         // Dialled at home in a country whose region was not given: a phone number with no E.164 form.
         #expect(try only("Tel. 030 1234567", .phone).value == nil)
+        // A French number in five pairs, whole.
+        #expect(try only("Call 04 50 87 75 65 now", .phone, detector: DataDetector(region: "FR")).value == .text("+33450877565"))
+        #expect(try only("Call 04 50 87 75 65 now", .phone).text == "04 50 87 75 65")
     }
 
     @Test func anIPAddressOrAPartNumberIsNotAPhoneNumber() {
