@@ -45,6 +45,7 @@ struct OCR: AsyncParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var analysis: AnalysisFlags
+    @OptionGroup var recognition: RecognitionFlags
 
     @Option(name: .long, help: ArgumentHelp("Output: text, jsonl, gcv, document or markdown.", valueName: "format"))
     var format: OCRFormat = .text
@@ -58,72 +59,27 @@ struct OCR: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write an HTML page of the images with what was found drawn over them, in this directory.", valueName: "dir"))
     var report: String?
 
-    @Option(name: .long, help: ArgumentHelp("Region for detected data (ISO 3166: US, GB, DE, FR…): national phone numbers, dates with slashes, the dollar.", valueName: "code"))
-    var region: String = "US"
-
     @Flag(name: [.short, .long], help: "Do not print the summary (counts by decision and reason, time taken) on standard error at the end.")
     var quiet = false
 
     @Flag(name: .long, help: "Recognize rejected images too (the record still reports the gate).")
     var force = false
 
-    @Option(name: .long, help: ArgumentHelp("accurate, or fast: Tesseract without its second pass on inverted text (see the README for what it costs).", valueName: "level"))
-    var recognitionLevel: RecognitionOptions.Level = .accurate
-
-    @Option(name: .long, help: ArgumentHelp("Languages, most likely first, comma-separated (en, de, ru, or Tesseract names).", valueName: "list"))
-    var languages: String = "en"
-
-    @Flag(name: .long, help: "Turn off Tesseract's dictionaries (no correction towards known words).")
-    var noLanguageCorrection = false
-
-    @Option(name: .long, help: ArgumentHelp("A file of extra words to favour, one per line.", valueName: "file"))
-    var customWords: String?
-
-    /// A recognizer's message about one of its options, naming the flag that sets it
-    /// (`recognitionLanguages: …` reads `--languages: …`).
-    static func inFlagTerms(_ message: String) -> String {
-        let flags = [
-            ("recognitionLanguages", "--languages"), ("customWords", "--custom-words"), ("recognitionLevel", "--recognition-level"),
-            ("usesLanguageCorrection", "--no-language-correction"),
-        ]
-        for (option, flag) in flags where message.hasPrefix(option) { return flag + message.dropFirst(option.count) }
-        return message
-    }
-
     mutating func validate() throws {
         if analysis.timings {
             throw ValidationError("--timings is for score and gate: every ocr record gives its decode, analysis and recognition times in \"timing\".")
         }
-        try Self.checkRegion(region)
     }
 
     mutating func run() async throws {
         try input.requireInputs()
-        var options = RecognitionOptions(
-            recognitionLevel: recognitionLevel,
-            recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-            usesLanguageCorrection: !noLanguageCorrection)
-        if let customWords {
-            let text: String
-            do {
-                text = try FileAccess.readText(customWords)
-            } catch {
-                throw ValidationError("cannot read the custom words file \(customWords): \(error.reason)")
-            }
-            options.customWords = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
-        }
-        do {
-            try options.validate()
-            _ = try TesseractRecognizer.tesseractLanguages(options.recognitionLanguages)
-        } catch {
-            throw ValidationError(Self.inFlagTerms(error.message))
-        }
+        let options = try recognition.recognitionOptions()
         // Missing language data is a usage error, found once before the batch.
         let recognizer = TesseractRecognizer()
         do {
             try recognizer.prepare(options)
         } catch {
-            throw ValidationError(Self.inFlagTerms(error.message))
+            throw ValidationError(RecognitionFlags.inFlagTerms(error.message))
         }
         var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
         configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: options)
@@ -135,7 +91,7 @@ struct OCR: AsyncParsableCommand {
         let (format, force, recognitionOptions, pages) = (self.format, self.force, options, decode.pageSelection)
         // Google Vision's format marks TABLE and BARCODE blocks, so it reads documents too.
         let readsDocuments = format != .text && format != .jsonl || tables != nil || report != nil
-        let analyzer = DocumentAnalyzer(dataDetector: DataDetector(region: region))
+        let analyzer = recognition.documentAnalyzer
         let tableFiles = try tables.map { try TableFiles(directory: $0, format: tableFormat) }
         let previewLongSide = report != nil ? DocumentReport.imageLongSide : nil
         var opened: DocumentReport?
@@ -202,13 +158,6 @@ struct OCR: AsyncParsableCommand {
 }
 
 extension OCR {
-    /// `--region` (of ocr and serve) is a country's two-letter code.
-    static func checkRegion(_ region: String) throws {
-        guard region.count == 2, region.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            throw ValidationError("--region takes a country's two-letter ISO 3166 code (US, GB, DE, FR…), not '\(region)'.")
-        }
-    }
-
     /// Adds the outcomes to the report, if there is one; the first failure in words.
     static func add(_ outcomes: [RecognitionOutcome], to report: borrowing Mutex<DocumentReport?>) -> String? {
         report.withLock { page -> String? in

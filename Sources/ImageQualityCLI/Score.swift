@@ -127,7 +127,7 @@ struct AnalysisFlags: ParsableArguments {
             name = "tesseract layout (\(languages))"
             if !TesseractRecognizer.languageDataFound(languages) { try recognizer.prepare(options) }
         } catch {
-            throw ValidationError(OCR.inFlagTerms(error.message) + " (or pass --no-probe).")
+            throw ValidationError(RecognitionFlags.inFlagTerms(error.message) + " (or pass --no-probe).")
         }
         return RecognizerLayoutProbe(recognizer, options: options, name: name)
     }

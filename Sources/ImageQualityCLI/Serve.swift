@@ -65,15 +65,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Log lines (one per request, on standard error): text or json.", valueName: "format"))
     var logFormat: ServerSettings.LogFormat = .text
 
-    @Option(name: .long, help: ArgumentHelp("Languages of requests without languageHints, comma-separated.", valueName: "list"))
-    var languages = "en"
-
-    @Option(name: .long, help: ArgumentHelp("accurate, or fast.", valueName: "level"))
-    var recognitionLevel: RecognitionOptions.Level = .accurate
-
-    @Option(name: .long, help: ArgumentHelp("Region for detected data (ISO 3166: US, GB, DE, FR…).", valueName: "code"))
-    var region = "US"
-
+    @OptionGroup var recognition: RecognitionFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var analysis: AnalysisFlags
 
@@ -86,7 +78,6 @@ struct Serve: AsyncParsableCommand {
         guard decode.pages == nil, decode.page == nil else {
             throw ValidationError("--pages and --page are not for serve: a files:annotate request names its pages.")
         }
-        try OCR.checkRegion(region)
         if analysis.timings { throw ValidationError("--timings is for score and gate.") }
     }
 
@@ -116,20 +107,13 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--host \(host) is beyond loopback: give --api-key-file, or --allow-unauthenticated to serve anyone who reaches it.")
         }
 
-        let options = RecognitionOptions(
-            recognitionLevel: recognitionLevel, recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        do {
-            try options.validate()
-            _ = try TesseractRecognizer.tesseractLanguages(options.recognitionLanguages)
-        } catch {
-            throw ValidationError(OCR.inFlagTerms(error.message))
-        }
+        let options = try recognition.recognitionOptions()
         let recognizer = TesseractRecognizer()
         var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
         configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: options)
         let gated = GatedTextRecognizer(recognizer: recognizer, configuration: configuration)
         let server = ImageServer(
-            recognizer: gated, options: options, analyzer: DocumentAnalyzer(dataDetector: DataDetector(region: region)), settings: settings,
+            recognizer: gated, options: options, analyzer: recognition.documentAnalyzer, settings: settings,
             prepare: { try recognizer.prepare(options) })
         let (host, port, format) = (self.host, self.port, logFormat)
         let listening = Atomic(false)

@@ -8,7 +8,14 @@ import QualityGating
 import TextRecognition
 
 /// What became of one image, for the metrics.
-enum ImageDecision: String, Sendable { case passed, rejected, failed }
+enum ImageDecision: String, Sendable {
+    case passed, rejected, failed
+
+    /// An image the gate passed or rejected (`passed` is its decision), or one that failed (nil).
+    init(passed: Bool?) {
+        self = passed.map { $0 ? .passed : .rejected } ?? .failed
+    }
+}
 
 /// The work behind the routes, without HTTP: each image decoded once, gated, and read as a
 /// document when it passes, answered as Google Cloud Vision answers; and the score record.
@@ -48,7 +55,7 @@ struct VisionService<Recognizer: TextRecognizer>: Sendable {
                 if file, let page = assessment.page { members.append(("context", .object([("pageNumber", .int(page))]))) }
                 return .object(members)
             }
-            let decisions = assessments.map { $0.image.map { $0.decision.pass ? ImageDecision.passed : .rejected } ?? .failed }
+            let decisions = assessments.map { ImageDecision(passed: $0.image?.decision.pass) }
             return (file ? Self.fileResponse(responses, mimeType: item.mimeType, totalPages: assessments.first?.image?.pageCount) : responses[0], decisions)
         }
 
@@ -65,7 +72,7 @@ struct VisionService<Recognizer: TextRecognizer>: Sendable {
         }
         let decisions = outcomes.map { outcome -> ImageDecision in
             guard case .recognized(let recognition) = outcome.result else { return .failed }
-            return recognition.decision.pass ? .passed : .rejected
+            return ImageDecision(passed: recognition.decision.pass)
         }
         return (file ? Self.fileResponse(responses, mimeType: item.mimeType, totalPages: outcomes.first?.pageCount ?? 1) : responses[0], decisions)
     }
