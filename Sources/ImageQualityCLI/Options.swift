@@ -155,3 +155,16 @@ struct ByteCount: ExpressibleByArgument, Sendable {
 
     var defaultValueDescription: String { "\(bytes >> 20)M" }
 }
+
+/// The non-empty lines of a text file given on the command line (custom words, API keys), each
+/// without the spaces around it.
+/// - Throws: `ValidationError` naming `what` the file holds when it cannot be read.
+func linesOfFile(_ path: String, holding what: String) throws -> [String] {
+    let text: String
+    do {
+        text = try FileAccess.readText(path)
+    } catch {
+        throw ValidationError("cannot read the \(what) file \(path): \(error.reason)")
+    }
+    return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+}

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DocumentStructure
 import Foundation
-import ImagingCore
 import TesseractBackend
 import TextRecognition
 
@@ -39,15 +38,7 @@ struct RecognitionFlags: ParsableArguments {
             recognitionLevel: recognitionLevel,
             recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
             usesLanguageCorrection: !noLanguageCorrection)
-        if let customWords {
-            let text: String
-            do {
-                text = try FileAccess.readText(customWords)
-            } catch {
-                throw ValidationError("cannot read the custom words file \(customWords): \(error.reason)")
-            }
-            options.customWords = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
-        }
+        if let customWords { options.customWords = try linesOfFile(customWords, holding: "custom words") }
         do {
             try options.validate()
             _ = try TesseractRecognizer.tesseractLanguages(options.recognitionLanguages)

@@ -94,13 +94,7 @@ struct Serve: AsyncParsableCommand {
         settings.recognizesRejected = noGate
         settings.logFormat = logFormat
         if let apiKeyFile {
-            let text: String
-            do {
-                text = try FileAccess.readText(apiKeyFile)
-            } catch {
-                throw ValidationError("cannot read the API key file \(apiKeyFile): \(error.reason)")
-            }
-            settings.apiKeys = Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            settings.apiKeys = Set(try linesOfFile(apiKeyFile, holding: "API key"))
             guard !settings.apiKeys.isEmpty else { throw ValidationError("the API key file \(apiKeyFile) holds no key.") }
         }
         guard settings.isLoopback || !settings.apiKeys.isEmpty || allowUnauthenticated else {
