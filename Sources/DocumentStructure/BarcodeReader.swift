@@ -37,7 +37,7 @@ public struct BarcodeReader: Sendable {
         gray.withUnsafeBufferPointer { pixels in
             for region in Self.barRegions(pixels, width: width, height: height) {
                 let centreX = region.x + region.width / 2, centreY = region.y + region.height / 2
-                let margin = 8
+                let margin = Self.readCodeMargin
                 guard !first.contains(where: { code in
                     centreX >= code.box.x - margin && centreX < code.box.x + code.box.width + margin
                         && centreY >= code.box.y - margin && centreY < code.box.y + code.box.height + margin
@@ -118,6 +118,9 @@ public struct BarcodeReader: Sendable {
     static let barRegionBlocks = 3
     static let barRegionAcross = 3
     static let barRegionMargin = 2
+    /// A region whose centre lies within this many pixels of a code the first scan read is
+    /// that code (ZBar's points lie on the bars it scanned, inside the printed symbol).
+    static let readCodeMargin = 8
 
     /// Where bars may be: 8-connected groups of blocks whose gradients run one way (across
     /// vertical bars, or across horizontal ones), grown by a margin, in pixels. A table's

@@ -36,7 +36,7 @@ struct RecognitionFlags: ParsableArguments {
     func recognitionOptions() throws -> RecognitionOptions {
         var options = RecognitionOptions(
             recognitionLevel: recognitionLevel,
-            recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+            recognitionLanguages: LanguageOption.list(languages),
             usesLanguageCorrection: !noLanguageCorrection)
         if let customWords { options.customWords = try linesOfFile(customWords, holding: "custom words") }
         do {

@@ -140,8 +140,13 @@ struct LanguageOption: ParsableArguments {
         valueName: "list"))
     var languages: String = "en"
 
+    /// `en, de` as `["en", "de"]`: the comma-separated languages of `--languages`.
+    static func list(_ languages: String) -> [String] {
+        languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
     var options: RecognitionOptions {
-        RecognitionOptions(recognitionLanguages: languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        RecognitionOptions(recognitionLanguages: Self.list(languages))
     }
 }
 
