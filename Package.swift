@@ -42,18 +42,6 @@ let systemLibraries: [Target] = [
         providers: [.apt(["libwebp-dev"])]),
     // giflib: error codes, no longjmp (Debian ships no pkg-config file for it).
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
-    // LibRaw (thread-safe libraw_r): camera raw files, through a few inline accessors.
-    .systemLibrary(
-        name: "CRaw", pkgConfig: "libraw_r",
-        providers: [.apt(["libraw-dev"])]),
-    // ZBar (LGPL-2.1): barcodes and QR codes, a plain C API.
-    .systemLibrary(
-        name: "CZBar", pkgConfig: "zbar",
-        providers: [.apt(["libzbar-dev"])]),
-    // libjxl's decoder: a plain C API of events and status codes, called from Swift.
-    .systemLibrary(
-        name: "CJXL", pkgConfig: "libjxl",
-        providers: [.apt(["libjxl-dev"])]),
 ]
 
 // MARK: - Implementation details (no stable API)
@@ -63,11 +51,11 @@ let implementation: [Target] = [
     .target(
         name: "_CImagingShims",
         dependencies: ["CJPEG", "CPNG", "CTIFF"]),
+    // Opening a shared library on first use and forwarding its functions (a header of macros),
+    // for the loaders below.
+    .target(name: "_CLibraryLoader"),
     // libtesseract's C API, opened with dlopen when first used instead of linked, so a process
     // that recognizes nothing never loads it (headers from libtesseract-dev).
-    // Opening a shared library on first use and forwarding its functions (a header of macros),
-    // for the two loaders below.
-    .target(name: "_CLibraryLoader"),
     .target(name: "CTesseract", dependencies: ["_CLibraryLoader"], linkerSettings: [.linkedLibrary("dl")]),
     // libheif's C API (HEIC through libde265, AVIF through dav1d or libaom), opened with dlopen
     // when a HEIF or AVIF file is first decoded: Debian's libheif brings its encoders, libx265
@@ -77,9 +65,16 @@ let implementation: [Target] = [
     // Poppler's C++ API (poppler-cpp, GPL) behind a C interface that no exception crosses,
     // for the PDFPages product only (headers from libpoppler-cpp-dev).
     .target(name: "_CPDFShim", linkerSettings: [.linkedLibrary("poppler-cpp")]),
-    // LibRaw run in a child process, so a file it crashes on ends only that child (headers from
-    // libraw-dev).
-    .target(name: "_CRawWorker", linkerSettings: [.linkedLibrary("raw_r")]),
+    // LibRaw (thread-safe libraw_r) run in a child process, so a file it crashes on ends only
+    // that child; opened with dlopen when a raw file is first read (headers from libraw-dev).
+    .target(name: "_CRawWorker", dependencies: ["_CLibraryLoader"], linkerSettings: [.linkedLibrary("dl")]),
+    // ZBar's C API (barcodes and QR codes), opened with dlopen when a page's barcodes are first
+    // read: linked, it and libX11, libv4l2 and D-Bus would load into every process (headers
+    // from libzbar-dev).
+    .target(name: "CZBar", dependencies: ["_CLibraryLoader"], linkerSettings: [.linkedLibrary("dl")]),
+    // libjxl's decoder (a plain C API of events and status codes, called from Swift), opened
+    // with dlopen when a JPEG XL file is first decoded (headers from libjxl-dev).
+    .target(name: "CJXL", dependencies: ["_CLibraryLoader"], linkerSettings: [.linkedLibrary("dl")]),
 ]
 
 // MARK: - Code generation for the pixel work
@@ -104,7 +99,7 @@ let libraries: [Target] = [
     .target(name: "JSONSupport"),
     // Layer 1: JPEG/PNG/TIFF/WebP/HEIF/AVIF/GIF decoding, format sniffing, EXIF orientation.
     .target(
-        name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF", "CJXL", "CRaw", "_CRawWorker"], swiftSettings: pixelSettings),
+        name: "ImageCodecs", dependencies: ["ImagingCore", "_CImagingShims", "CWebP", "CHEIF", "CGIF", "CJXL", "_CRawWorker"], swiftSettings: pixelSettings),
     // Layer 1: PDF pages rendered by Poppler (GPL), registered into ImageDecoder by the programs
     // that want them; no other library links it.
     .target(name: "PDFPages", dependencies: ["ImageCodecs", "ImagingCore", "_CPDFShim"]),

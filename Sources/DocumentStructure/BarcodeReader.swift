@@ -17,6 +17,12 @@ public struct BarcodeReader: Sendable {
         self.density = max(1, density)
     }
 
+    /// Why no barcode can be read in this process (ZBar, opened on first use, could not be
+    /// loaded: "cannot load libzbar: …"), or nil when it is there. `barcodes(in:)` then finds none.
+    public static var unavailableReason: String? {
+        iq_zbar_load() == 0 ? nil : String(cString: iq_zbar_load_error())
+    }
+
     /// The codes in `image` (the first channel is read as luma): ZBar's reading of the whole
     /// image, in its order, then what the second look at bar-like regions adds.
     ///

@@ -1,4 +1,3 @@
-internal import CRaw
 internal import _CRawWorker
 import Glibc
 import ImagingCore
@@ -33,6 +32,9 @@ enum RawDecoder {
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> Outcome {
         guard let base = data.baseAddress, data.count > 0 else { throw ImagingError(.empty, "camera raw: the file is empty") }
+        guard iq_raw_load() == 0 else {
+            throw ImagingError(.unsupportedFeature, "camera raw: \(String(cString: iq_raw_load_error())) (install libraw20)")
+        }
         var worker = try Worker(base, data.count, deadline: deadline)
         defer { worker.end() }
 

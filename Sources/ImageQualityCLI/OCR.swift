@@ -92,6 +92,9 @@ struct OCR: AsyncParsableCommand {
         // Google Vision's format marks TABLE and BARCODE blocks, so it reads documents too.
         let readsDocuments = format != .text && format != .jsonl || tables != nil || report != nil
         let analyzer = recognition.documentAnalyzer
+        if readsDocuments, let reason = BarcodeReader.unavailableReason {
+            InputExpander.warn("barcodes are not read: \(reason) (install libzbar0)")
+        }
         let tableFiles = try tables.map { try TableFiles(directory: $0, format: tableFormat) }
         let previewLongSide = report != nil ? DocumentReport.imageLongSide : nil
         var opened: DocumentReport?

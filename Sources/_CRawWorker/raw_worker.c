@@ -1,9 +1,10 @@
 #define _GNU_SOURCE
 #include "raw_worker.h"
 
+#include "raw_loader.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <libraw/libraw.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
@@ -37,19 +38,18 @@ static void note_data_error(void *context, const char *file, const int offset) {
     if (offset < 0) *(int *)context = 1;
 }
 
-/* libgomp (LibRaw links it) is not fork-safe: a team of threads the parent's thread had does
-   not exist here. One thread per team never waits for them. Weak: resolved from libgomp. */
-extern void omp_set_num_threads(int) __attribute__((weak));
-
-/* The child's whole work: never returns. */
-static void run_child(int fd, pid_t parent, const void *data, size_t size, double preview_share) {
+/* The child's whole work: never returns. `omp_threads` is libgomp's omp_set_num_threads
+   (LibRaw links libgomp), which is not fork-safe: a team of threads the parent's thread had
+   does not exist here. One thread per team never waits for them. */
+static void run_child(int fd, pid_t parent, const void *data, size_t size, double preview_share,
+                      iq_omp_set_num_threads omp_threads) {
     /* Ends with the parent's thread, so a child stuck in LibRaw never outlives a killed server. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(4);
     /* A copy of the parent's memory (other requests' images among it) is never dumped. */
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
-    if (omp_set_num_threads) omp_set_num_threads(1);
+    if (omp_threads) omp_threads(1);
     /* A crash handler the parent installed (a crash reporter's, a fuzzer's) acts for the
        parent, not for this child: a crash here ends only the child, which the parent reports. */
     static const int fatal[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGPIPE};
@@ -122,6 +122,9 @@ static void run_child(int fd, pid_t parent, const void *data, size_t size, doubl
 }
 
 int iq_raw_worker_start(const void *data, size_t size, double preview_share, int *read_fd, pid_t *pid) {
+    /* LibRaw is opened here, in the parent: the child only calls it (no dlopen after a fork). */
+    if (iq_raw_load() != 0) return ELIBACC;
+    iq_omp_set_num_threads omp_threads = iq_raw_omp_set_num_threads();
     int ends[2];
     if (pipe2(ends, O_CLOEXEC) != 0) return errno;
     pid_t parent = getpid();
@@ -132,7 +135,7 @@ int iq_raw_worker_start(const void *data, size_t size, double preview_share, int
         close(ends[1]);
         return error;
     }
-    if (child == 0) run_child(ends[1], parent, data, size, preview_share);
+    if (child == 0) run_child(ends[1], parent, data, size, preview_share, omp_threads);
     close(ends[1]);
     *read_fd = ends[0];
     *pid = child;

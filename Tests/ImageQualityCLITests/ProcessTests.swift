@@ -61,6 +61,28 @@ struct ProcessTests {
         #expect(broken.stderr == "imgquality: \(folder.path)/smudge.json: the smudge model must have evidence models smudge, has none\n", "\(broken.stderr)")
     }
 
+    /// The libraries of other formats and of recognition are opened when first needed, not at
+    /// start (the dynamic loader's own trace, LD_DEBUG=files, written to a file because
+    /// imgquality silences standard error while Tesseract loads, says which files it loads).
+    @Test func librariesAreOpenedOnlyWhenAFileNeedsThem() throws {
+        func loaded(_ arguments: [String]) throws -> Set<String> {
+            let folder = try TemporaryDirectory()
+            let run = try Binary.run(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.path + "/trace"])
+            #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+            var opened = ""
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                opened += try String(contentsOfFile: folder.path + "/" + name, encoding: .utf8)
+            }
+            // "file=libjxl.so.0.7 [0];  dynamically loaded by …", or the library's full path.
+            let files = opened.split(separator: "\n").filter { $0.contains("file=") }.joined(separator: "\n")
+            return Set(["libjxl", "libraw_r", "libzbar", "libheif", "libtesseract"].filter { files.contains("\($0).so") })
+        }
+        #expect(try loaded(["score", Fixtures.path("jpeg/large.jpg")]) == [])
+        #expect(try loaded(["score", Fixtures.path("jxl/lossy-quadrants.jxl"), Fixtures.path("raw/mosaic.dng")]) == ["libjxl", "libraw_r"])
+        #expect(try loaded(["score", Fixtures.path("heif/quadrants.heic")]) == ["libheif"])
+        #expect(try loaded(["ocr", "--force", "--format", "document", Fixtures.path("document/qr.png")]) == ["libzbar", "libtesseract"])
+    }
+
     @Test func allFilesTakesEveryExtension() throws {
         let folder = try mixedFolder()
         let run = try Binary.run(["score", "--all-files", folder.path])

@@ -1,7 +1,8 @@
 #ifndef IMGQUALITY_LIBRARY_LOADER_H
 #define IMGQUALITY_LIBRARY_LOADER_H
 /* A shared library opened with dlopen on first use, and the functions imgquality calls
-   forwarded to it, for the loaders of libtesseract (CTesseract) and libheif (CHEIF).
+   forwarded to it, for the loaders of libtesseract (CTesseract), libheif (CHEIF), libjxl (CJXL),
+   ZBar (CZBar) and LibRaw (_CRawWorker).
 
    A loader lists its functions as X-macros: FUNCTIONS(F) with F(type, name, (parameters),
    (arguments), what to return while the library is missing), PROCEDURES(P) with P(name,

@@ -38,7 +38,8 @@ typedef struct {
 /* Forks a child that opens `data` with LibRaw and writes its messages to a pipe: OPENED (or
    FAILED), then PREVIEW when the embedded JPEG's long side is at least `preview_share` of the
    sensor image's, else DEVELOPED (or FAILED). On success returns 0 with the pipe's read end
-   (close-on-exec) and the child's pid; on failure returns errno. */
+   (close-on-exec) and the child's pid; on failure returns errno, ELIBACC when LibRaw cannot be
+   loaded (iq_raw_load_error says why). */
 int iq_raw_worker_start(const void *data, size_t size, double preview_share, int *read_fd, pid_t *pid);
 
 /* Reads exactly `length` bytes from `fd`, waiting at most until `deadline_ns` (CLOCK_MONOTONIC,
