@@ -67,7 +67,10 @@ struct ProcessTests {
     @Test func librariesAreOpenedOnlyWhenAFileNeedsThem() throws {
         func loaded(_ arguments: [String]) throws -> Set<String> {
             let folder = try TemporaryDirectory()
-            let run = try Binary.run(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.path + "/trace"])
+            var environment = ProcessInfo.processInfo.environment
+            environment["LD_DEBUG"] = "files"
+            environment["LD_DEBUG_OUTPUT"] = folder.path + "/trace"
+            let run = try Binary.run(arguments, environment: environment)
             #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
             var opened = ""
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the built `imgquality` binary.
 public struct Run {
@@ -35,10 +36,27 @@ public enum Binary {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
+        let (out, err) = readToEnd(output, error)
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Both pipes read to their end at once: read one after the other, a process that fills
+    /// the second pipe's buffer (a sanitizer's report, a loader's trace) before closing the
+    /// first would wait for a reader forever.
+    private static func readToEnd(_ output: Pipe, _ error: Pipe) -> (Data, Data) {
+        final class Collected: Sendable { let data = Mutex(Data()) }
+        let collected = Collected()
+        let done = DispatchSemaphore(value: 0)
+        let errors = error.fileHandleForReading
+        DispatchQueue.global().async {
+            let data = errors.readDataToEndOfFile()
+            collected.data.withLock { $0 = data }
+            done.signal()
+        }
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        return (out, collected.data.withLock { $0 })
     }
 
     public static func run(_ arguments: [String], stdin: [UInt8] = [], directory: String? = nil, environment: [String: String]? = nil) throws -> Run {
@@ -54,8 +72,7 @@ public enum Binary {
         try process.run()
         input.fileHandleForWriting.write(Data(stdin))
         try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
+        let (out, err) = readToEnd(output, error)
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
