@@ -137,6 +137,15 @@ let libraries: [Target] = [
         dependencies: ["TextRecognition", "DocumentStructure", "ImageKernels", "QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "JSONSupport"]),
     // Layer 4: the Tesseract backend (libtesseract's C API).
     .target(name: "TesseractBackend", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CTesseract"]),
+]
+
+// `IMGQUALITY_SERVER=0 swift build …` leaves out the server: the VisionServer module, its tests,
+// `imgquality serve`, and the Hummingbird and SwiftNIO code they bring (a third of a build's
+// time). Scripts/sanitize.sh builds so: the server's module holds no unsafe code for the
+// sanitizers to check, and its tests run in the main pass.
+let withServer = Context.environment["IMGQUALITY_SERVER"] != "0"
+
+let server: [Target] = [
     // Layer 5: the HTTP server: Google Cloud Vision's images:annotate and files:annotate, the
     // score record, health, readiness and Prometheus metrics (Hummingbird).
     .target(
@@ -149,14 +158,17 @@ let libraries: [Target] = [
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+]
+
+let commandLine: [Target] = [
     // Layer 5: the command line, a thin shell over the libraries.
     .target(
         name: "ImageQualityCLI",
         dependencies: [
             "ImagingCore", "ImageCodecs", "QualityMetrics", "QualityGating", "QualityAssessment", "QualityReports", "QualityCalibration",
-            "TextRecognition", "GatedRecognition", "TesseractBackend", "JSONSupport", "_CImagingShims", "PDFPages", "VisionServer",
+            "TextRecognition", "GatedRecognition", "TesseractBackend", "JSONSupport", "_CImagingShims", "PDFPages",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ] + (withServer ? ["VisionServer"] : [])),
     .executableTarget(
         name: "imgquality", dependencies: ["ImageQualityCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 ]
@@ -196,7 +208,6 @@ let tests: [Target] = [
             "TesseractBackend", "GatedRecognition", "TextRecognition", "QualityAssessment", "QualityGating", "ImageCodecs", "ImagingCore",
             "_ImagingTestSupport",
         ]),
-    .testTarget(name: "VisionServerTests", dependencies: ["VisionServer"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "PDFPagesTests", dependencies: ["PDFPages", "QualityAssessment", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
@@ -222,6 +233,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
-    targets: systemLibraries + implementation + libraries + tests,
+    targets: systemLibraries + implementation + libraries + commandLine + tests
+        + (withServer ? server + [.testTarget(name: "VisionServerTests", dependencies: ["VisionServer"])] : []),
     swiftLanguageModes: [.v6]
 )

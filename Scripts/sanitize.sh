@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the package with AddressSanitizer (and LeakSanitizer) on the Swift code and the C shim
 # and UndefinedBehaviorSanitizer on the C shim, then runs the tests under it twice: the whole
-# suite (unit and integration tests) as it is, and, with IMGQUALITY_FORCE_SCALAR=1, the tests
+# suite (unit and integration tests; the server left out, see below) as it is, and, with
+# IMGQUALITY_FORCE_SCALAR=1, the tests
 # of the code that has a scalar path (the kernels, the detectors, the gate, the assessment and the real-photo
 # ladders; decoders, calibration and the command line have none).
 # Any sanitizer report, in the tests or in an imgquality process they start, fails the run.
@@ -27,6 +28,9 @@ done
 # Portable code generation here (Package.swift, IMGQUALITY_CPU): the main test run covers the
 # machine-level build, this one the code any x86-64 machine runs.
 export IMGQUALITY_CPU=generic
+# Without the server (Package.swift, IMGQUALITY_SERVER): its module holds no unsafe code, and
+# Hummingbird and SwiftNIO are a third of the build; its tests run in Scripts/test.sh.
+export IMGQUALITY_SERVER=0
 BUILD=(swift build -c release --build-tests -Xswiftc -enable-testing --scratch-path .build-sanitize
     --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
     -Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined)

@@ -6,6 +6,7 @@
 # virtual environment .venv-server on first use.
 #
 #   Scripts/server-tests.sh [unittest arguments, e.g. -k sigterm]
+#   Scripts/server-tests.sh --venv-only     only make the virtual environment
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.venv-server
@@ -14,5 +15,6 @@ if [ ! -x "$VENV/bin/python" ] || ! cmp -s Tests/Server/requirements.txt "$VENV/
     "$VENV/bin/pip" install --quiet --disable-pip-version-check -r Tests/Server/requirements.txt
     cp Tests/Server/requirements.txt "$VENV/requirements.txt"
 fi
+[ "${1:-}" != --venv-only ] || exit 0
 export IMGQUALITY="${IMGQUALITY:-$(swift build -c release --show-bin-path)/imgquality}"
 "$VENV/bin/python" -m unittest discover -s Tests/Server -v "$@"

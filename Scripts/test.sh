@@ -8,6 +8,11 @@ Scripts/bootstrap.sh --tests
 # The pixel code compiled for this machine's CPU level (Package.swift, Scripts/cpu-level.sh).
 export IMGQUALITY_CPU="$(Scripts/cpu-level.sh)"
 FLAGS=(-c release -Xswiftc -enable-testing)
+# The server tests' virtual environment is made while the package builds: pip spends its time
+# downloading, the build computing.
+VENV_LOG=$(mktemp "${TMPDIR:-/tmp}/imgquality-venv.XXXXXX")
+Scripts/server-tests.sh --venv-only >"$VENV_LOG" 2>&1 &
+venv=$!
 start=$(date +%s)
 swift build "${FLAGS[@]}" --build-tests
 echo "== built in $(($(date +%s) - start)) s"
@@ -24,5 +29,11 @@ swift test "${FLAGS[@]}" --skip-build --filter IntegrationTests
 echo "== integration tests: passed in $(($(date +%s) - start)) s"
 start=$(date +%s)
 echo "== server tests (Google's Cloud Vision client against imgquality serve)"
+if ! wait "$venv"; then
+    cat "$VENV_LOG" >&2
+    echo "test.sh: the server tests' virtual environment could not be made (Scripts/server-tests.sh --venv-only)" >&2
+    exit 1
+fi
+rm -f "$VENV_LOG"
 IMGQUALITY="$(swift build "${FLAGS[@]}" --show-bin-path)/imgquality" Scripts/server-tests.sh
 echo "== server tests: passed in $(($(date +%s) - start)) s"

@@ -18,9 +18,18 @@ public struct IMGQuality: AsyncParsableCommand {
             terminal, JSON Lines otherwise.
             """,
         version: version,
-        subcommands: [Score.self, Gate.self, Calibrate.self, OCR.self, Serve.self, Schema.self],
+        subcommands: subcommands,
         defaultSubcommand: nil
     )
+
+    /// `serve` is left out of a build without the server (Package.swift, `IMGQUALITY_SERVER=0`).
+    private static var subcommands: [any ParsableCommand.Type] {
+        #if canImport(VisionServer)
+            [Score.self, Gate.self, Calibrate.self, OCR.self, Serve.self, Schema.self]
+        #else
+            [Score.self, Gate.self, Calibrate.self, OCR.self, Schema.self]
+        #endif
+    }
 
     public init() {}
 

@@ -1,3 +1,5 @@
+// The server is left out of a build without it (Package.swift, `IMGQUALITY_SERVER=0`).
+#if canImport(VisionServer)
 import ArgumentParser
 import DocumentStructure
 import Foundation
@@ -137,3 +139,4 @@ struct Serve: AsyncParsableCommand {
 }
 
 extension ServerSettings.LogFormat: ExpressibleByArgument {}
+#endif
