@@ -92,9 +92,7 @@ struct OCR: AsyncParsableCommand {
         // Google Vision's format marks TABLE and BARCODE blocks, so it reads documents too.
         let readsDocuments = format != .text && format != .jsonl || tables != nil || report != nil
         let analyzer = recognition.documentAnalyzer
-        if readsDocuments, let reason = BarcodeReader.unavailableReason {
-            InputExpander.warn("barcodes are not read: \(reason) (install libzbar0)")
-        }
+        if readsDocuments { RecognitionFlags.warnIfBarcodesAreNotRead() }
         let tableFiles = try tables.map { try TableFiles(directory: $0, format: tableFormat) }
         let previewLongSide = report != nil ? DocumentReport.imageLongSide : nil
         var opened: DocumentReport?

@@ -51,6 +51,14 @@ struct RecognitionFlags: ParsableArguments {
     /// The structure and data finder, with `--region`'s conventions.
     var documentAnalyzer: DocumentAnalyzer { DocumentAnalyzer(dataDetector: DataDetector(region: region)) }
 
+    /// Says on standard error, once before a batch or a server starts, that no barcode will be
+    /// read when ZBar (opened on first use) cannot be loaded.
+    static func warnIfBarcodesAreNotRead() {
+        if let reason = BarcodeReader.unavailableReason {
+            InputExpander.warn("barcodes are not read: \(reason) (install libzbar0)")
+        }
+    }
+
     /// A recognizer's message about one of its options, naming the flag that sets it
     /// (`recognitionLanguages: …` reads `--languages: …`).
     static func inFlagTerms(_ message: String) -> String {

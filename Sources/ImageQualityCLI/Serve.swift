@@ -108,9 +108,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
         configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: options)
         let gated = GatedTextRecognizer(recognizer: recognizer, configuration: configuration)
-        if let reason = BarcodeReader.unavailableReason {
-            InputExpander.warn("barcodes are not read: \(reason) (install libzbar0)")
-        }
+        RecognitionFlags.warnIfBarcodesAreNotRead()
         let server = ImageServer(
             recognizer: gated, options: options, analyzer: recognition.documentAnalyzer, settings: settings,
             prepare: { try recognizer.prepare(options) })
