@@ -29,7 +29,7 @@ done
 # machine-level build, this one the code any x86-64 machine runs.
 export IMGQUALITY_CPU=generic
 # Without the server (Package.swift, IMGQUALITY_SERVER): its module holds no unsafe code, and
-# Hummingbird and SwiftNIO are a third of the build; its tests run in Scripts/test.sh.
+# Hummingbird and SwiftNIO were half of this build's time; its tests run in Scripts/test.sh.
 export IMGQUALITY_SERVER=0
 BUILD=(swift build -c release --build-tests -Xswiftc -enable-testing --scratch-path .build-sanitize
     --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
