@@ -141,8 +141,9 @@ let libraries: [Target] = [
 
 // `IMGQUALITY_SERVER=0 swift build …` leaves out the server: the VisionServer module, its tests,
 // `imgquality serve`, and the Hummingbird and SwiftNIO code they bring (half of the sanitizer
-// build's time: 549 s with them, 276 s without, one day). Scripts/sanitize.sh builds so: the server's module holds no unsafe code for the
-// sanitizers to check, and its tests run in the main pass.
+// build's time: 549 s with them, 276 s without, one day). Scripts/sanitize.sh builds so: the
+// server's module holds no unsafe code for the sanitizers to check, and its tests run in the
+// main pass.
 let withServer = Context.environment["IMGQUALITY_SERVER"] != "0"
 
 let server: [Target] = [

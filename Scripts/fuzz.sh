@@ -60,6 +60,9 @@ LIMITS=(-rss_limit_mb=2048 -timeout=10)
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_release_to_os_interval_ms=500:quarantine_size_mb=64"
 export LSAN_OPTIONS="suppressions=$ROOT/Scripts/lsan.supp:print_suppressions=0"
 
+# A line of the summary: target, seconds, executions, executions/s, coverage, features, result.
+summary_line() { printf '%-11s %6s s %12s %9s %7s %7s  %s\n' "$@"; }
+
 # One target: its regression inputs replayed, then SECONDS_EACH of fuzzing. Writes its line of
 # the summary to $WORK/$t.summary and, when it fails, what failed to $WORK/$t.failed.
 run_target() {
@@ -72,7 +75,7 @@ run_target() {
             tail -n 40 "$WORK/$t-regressions.log" >&2
             echo "fuzz.sh: $t: a regression input in $regressions fails again (log: $WORK/$t-regressions.log)" >&2
             echo "$t (regression)" >"$WORK/$t.failed"
-            printf '%-11s %6s s %12s %9s %7s %7s  %s\n' "$t" - - - - - "FAILED (regression)" >"$WORK/$t.summary"
+            summary_line "$t" - - - - - "FAILED (regression)" >"$WORK/$t.summary"
             return
         fi
     fi
@@ -102,7 +105,7 @@ run_target() {
         echo "fuzz.sh: $t failed; input: ${crash:-none written}; log: $log" >&2
         echo "  replay: $exe ${crash:-INPUT}" >&2
     fi
-    printf '%-11s %6s s %12s %9s %7s %7s  %s\n' "$t" "$SECONDS_EACH" "${runs:--}" "${rate:--}" "${cov:--}" "${ft:--}" "$result" >"$WORK/$t.summary"
+    summary_line "$t" "$SECONDS_EACH" "${runs:--}" "${rate:--}" "${cov:--}" "${ft:--}" "$result" >"$WORK/$t.summary"
 }
 
 # FUZZ_JOBS targets at a time (default: one per core); each libFuzzer process is one thread,
@@ -125,7 +128,7 @@ for t in "${TARGETS[@]}"; do
     elif [ ! -e "$WORK/$t.summary" ]; then
         # The target's own script stopped (a copy or a directory it could not make).
         failed+=("$t (no result)")
-        printf '%-11s %6s s %12s %9s %7s %7s  %s\n' "$t" - - - - - "FAILED (no result)" >"$WORK/$t.summary"
+        summary_line "$t" - - - - - "FAILED (no result)" >"$WORK/$t.summary"
     fi
 done
 
