@@ -196,6 +196,22 @@ struct BadInputTests {
         #expect(error?.kind == .fileTooLarge)
     }
 
+    @Test func aFileOfSeveralReadsIsReadWholeUpToItsLimit() throws {
+        // A JPEG followed by 2.5 MiB of padding (ignored after its end marker): the file is
+        // read in three reads straight into its buffer, and decodes as its bytes do in memory.
+        let bytes = try Fixtures.bytes("jpeg/gray.jpg") + [UInt8](repeating: 0xA5, count: 5 << 19)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("padded.jpg", bytes)
+        let fromFile = try ImageDecoder().decode(contentsOf: path)
+        let fromMemory = try ImageDecoder().decode(bytes)
+        #expect(fromFile.luma == fromMemory.luma)
+        #expect(fromFile.luma.width == 64)
+        #expect(decodeError(path, options: DecodeOptions(limits: DecodeLimits(maxFileBytes: bytes.count))) == nil)
+        let tooLarge = decodeError(path, options: DecodeOptions(limits: DecodeLimits(maxFileBytes: bytes.count - 1)))
+        #expect(tooLarge?.kind == .fileTooLarge)
+        #expect(tooLarge?.message == "the file has \(bytes.count) bytes, above the limit of \(bytes.count - 1) (raise it with --max-file-size)")
+    }
+
     @Test func aPageBeyondTheFirstOfASinglePageFormat() {
         #expect(decodeError(Fixtures.path("png/gray8.png"), options: DecodeOptions(pageIndex: 1))?.kind == .pageOutOfRange)
         #expect(decodeError(Fixtures.path("jpeg/gray.jpg"), options: DecodeOptions(pageIndex: 1))?.kind == .pageOutOfRange)
