@@ -21,7 +21,7 @@ enum HEIFDecoder {
     ) throws(ImagingError) -> StoredImage {
         let name = format.name
         guard iq_heif_load() == 0 else {
-            throw ImagingError(.unsupportedFeature, "\(name): \(String(cString: iq_heif_load_error())) (install libheif1)")
+            throw .libraryMissing(name, loaderSaid: iq_heif_load_error(), package: "libheif1")
         }
         guard let context = heif_context_alloc() else { throw ImagingError(.outOfMemory, "\(name): no decoder context") }
         defer { heif_context_free(context) }

@@ -250,3 +250,11 @@ extension ImageDecoder {
 
 @available(*, unavailable, message: "an ImageDecoder keeps per-thread buffers; create one per task")
 extension ImageDecoder: Sendable {}
+
+extension ImagingError {
+    /// A format whose library is opened the first time a file needs it, and could not be:
+    /// `decode.unsupportedFeature` with what the loader said and the Debian package to install.
+    static func libraryMissing(_ format: String, loaderSaid reason: UnsafePointer<CChar>, package: String) -> ImagingError {
+        ImagingError(.unsupportedFeature, "\(format): \(String(cString: reason)) (install \(package))")
+    }
+}

@@ -19,7 +19,7 @@ enum JXLDecoder {
         _ data: UnsafeRawBufferPointer, options: DecodeOptions, deadline: UInt64, workspace: inout DecodeWorkspace
     ) throws(ImagingError) -> StoredImage {
         guard iq_jxl_load() == 0 else {
-            throw ImagingError(.unsupportedFeature, "JPEG XL: \(String(cString: iq_jxl_load_error())) (install libjxl0.7)")
+            throw .libraryMissing("JPEG XL", loaderSaid: iq_jxl_load_error(), package: "libjxl0.7")
         }
         guard let decoder = JxlDecoderCreate(nil) else { throw ImagingError(.outOfMemory, "JPEG XL: the decoder could not be created") }
         defer { JxlDecoderDestroy(decoder) }

@@ -33,7 +33,7 @@ enum RawDecoder {
     ) throws(ImagingError) -> Outcome {
         guard let base = data.baseAddress, data.count > 0 else { throw ImagingError(.empty, "camera raw: the file is empty") }
         guard iq_raw_load() == 0 else {
-            throw ImagingError(.unsupportedFeature, "camera raw: \(String(cString: iq_raw_load_error())) (install libraw20)")
+            throw .libraryMissing("camera raw", loaderSaid: iq_raw_load_error(), package: "libraw20")
         }
         var worker = try Worker(base, data.count, deadline: deadline)
         defer { worker.end() }
