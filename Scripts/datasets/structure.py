@@ -602,7 +602,10 @@ def draw_table(P, spec):
         align = cell.get("align", "left")
         if cell["columnSpan"] > 1 and cell["bold"]:
             align = "center" if spec["ruling"] != "none" else "left"
-        _, text, _, _ = P.block(cell["units"], ff, box[0] + pad_x, box[2] - box[0] - 2 * pad_x,
+        # The width the row heights were counted with, to the last bit: xs[c1] − xs[c0] can
+        # come out an ulp short of it, and a cell exactly as wide as its text would wrap
+        # into the row below.
+        _, text, _, _ = P.block(cell["units"], ff, box[0] + pad_x, sum(widths[c0:c1]) - 2 * pad_x,
                                 box[1] + pad_y + asc, lead, align)
         P.register(cell["units"])
         cells_out.append(dict(row=r0, column=c0, rowSpan=cell["rowSpan"], columnSpan=cell["columnSpan"],
