@@ -48,10 +48,7 @@ public struct BarcodeReader: Sendable {
                     centreX >= code.box.x - margin && centreX < code.box.x + code.box.width + margin
                         && centreY >= code.box.y - margin && centreY < code.box.y + code.box.height + margin
                 }) else { continue }
-                var crop = [UInt8](repeating: 0, count: region.width * region.height)
-                for y in 0..<region.height {
-                    for x in 0..<region.width { crop[y * region.width + x] = pixels[(region.y + y) * width + region.x + x] }
-                }
+                let crop = gray.cropped(to: region).samples
                 let passes = [
                     (Self.raisedAgainstPaper(crop, width: region.width, height: region.height), 1),
                     (Self.raisedAroundMean(crop, width: region.width, height: region.height), 2),

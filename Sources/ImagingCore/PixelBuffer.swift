@@ -103,6 +103,24 @@ public struct PixelBuffer<Sample: FixedWidthInteger & UnsignedInteger & Sendable
         }
         return try result.get()
     }
+
+    /// The pixels of `rect` (every channel), copied row by row into a tightly packed buffer.
+    /// - Precondition: `rect` lies inside the buffer.
+    public func cropped(to rect: PixelRect) -> PixelBuffer {
+        precondition(
+            rect.x >= 0 && rect.y >= 0 && rect.width >= 0 && rect.height >= 0 && rect.x + rect.width <= _width
+                && rect.y + rect.height <= _height, "crop outside the buffer")
+        var crop = PixelBuffer(width: rect.width, height: rect.height, channels: _channels)
+        let from = _rowStride, to = crop.rowStride, first = rect.x * _channels
+        withUnsafeBufferPointer { source in
+            crop.withUnsafeMutableBufferPointer { target in
+                for y in 0..<rect.height {
+                    (target.baseAddress! + y * to).update(from: source.baseAddress! + (rect.y + y) * from + first, count: to)
+                }
+            }
+        }
+        return crop
+    }
 }
 
 /// A pixel buffer of 8- or 16-bit samples, as decoders produce them.

@@ -93,28 +93,14 @@ public struct AnalysisImage: Sendable {
                 best = (x, y)
             }
         }
-        return Self.crop(plane, x0: best.x, y0: best.y, width: width, height: height)
+        return plane.cropped(to: PixelRect(x: best.x, y: best.y, width: width, height: height))
     }
 
     /// The centre `side` × `side` pixels of `plane` (all of a side that is shorter).
     static func centreCrop(_ plane: PixelBuffer<UInt8>, side: Int) -> PixelBuffer<UInt8> {
         let width = min(side, plane.width), height = min(side, plane.height)
         if width == plane.width && height == plane.height { return plane }
-        return crop(plane, x0: (plane.width - width) / 2, y0: (plane.height - height) / 2, width: width, height: height)
-    }
-
-    /// The `width` × `height` pixels of `plane` (one channel) from (`x0`, `y0`), copied row by row.
-    static func crop(_ plane: PixelBuffer<UInt8>, x0: Int, y0: Int, width: Int, height: Int) -> PixelBuffer<UInt8> {
-        var crop = PixelBuffer<UInt8>(width: width, height: height)
-        let from = plane.rowStride, to = crop.rowStride
-        plane.withUnsafeBufferPointer { source in
-            crop.withUnsafeMutableBufferPointer { target in
-                for y in 0..<height {
-                    (target.baseAddress! + y * to).update(from: source.baseAddress! + (y0 + y) * from + x0, count: width)
-                }
-            }
-        }
-        return crop
+        return plane.cropped(to: PixelRect(x: (plane.width - width) / 2, y: (plane.height - height) / 2, width: width, height: height))
     }
 
     /// Prepares a decoded image (any depth, oriented or not).

@@ -81,6 +81,32 @@ struct PixelBufferTests {
         #expect(buffer.samples.capacity == capacity)
     }
 
+    /// A buffer whose every sample says where it is: 100 × row + 10 × column + channel.
+    func numbered(width: Int, height: Int, channels: Int) -> PixelBuffer<UInt8> {
+        var buffer = PixelBuffer<UInt8>(width: width, height: height, channels: channels)
+        for y in 0..<height {
+            for x in 0..<width {
+                for c in 0..<channels { buffer[x, y, c] = UInt8(100 * y + 10 * x + c) }
+            }
+        }
+        return buffer
+    }
+
+    @Test func aCropCopiesItsRectangleOfEveryChannel() {
+        let crop = numbered(width: 5, height: 3, channels: 3).cropped(to: PixelRect(x: 2, y: 1, width: 2, height: 2))
+        #expect(crop.size == ImageSize(width: 2, height: 2))
+        #expect(crop.channels == 3)
+        #expect(crop.rowStride == 6)
+        #expect(crop.samples == [120, 121, 122, 130, 131, 132, 220, 221, 222, 230, 231, 232])
+    }
+
+    @Test func aCropOfAPlaneAndOfTheWholeBuffer() {
+        let plane = numbered(width: 4, height: 3, channels: 1)
+        #expect(plane.cropped(to: PixelRect(x: 3, y: 0, width: 1, height: 3)).samples == [30, 130, 230])
+        #expect(plane.cropped(to: PixelRect(x: 0, y: 0, width: 4, height: 3)) == plane)
+        #expect(plane.cropped(to: PixelRect(x: 1, y: 1, width: 0, height: 2)).samples.isEmpty)
+    }
+
     @Test func eightBitConversionRounds() {
         let buffer = AnyPixelBuffer.uint16(PixelBuffer(width: 4, height: 1, samples: [0, 128, 257 * 100 + 128, 65535]))
         #expect(buffer.eightBit.samples == [0, 0, 100, 255])
