@@ -61,8 +61,16 @@ struct PageInk: Sendable {
             let mean = Int(background[index]), value = Int(luma[index])
             ink[index] = mean - value >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy)
         }
-        paper = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60), where: ink.map { !$0 })
-        Self.bridgeLines(&ink, width: width, height: height, minimumLength: max(20, max(width, height) / 60))
+        let paper = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60), where: ink.map { !$0 })
+        self.paper = paper
+        // Faint ink: half as much darker than the paper alone (the mean of every pixel is
+        // pulled down by the ink around it). A thin line resampled at a slant comes out in
+        // dashes of ink between faint stretches (its darkness shared between two rows by turns).
+        let faint = (0..<ink.count).map { index in
+            let mean = Int(paper[index]), value = Int(luma[index])
+            return 2 * (mean - value) >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy / 2)
+        }
+        Self.bridgeLines(&ink, faint: faint, width: width, height: height, minimumLength: max(20, max(width, height) / 60))
         (labels, components) = Self.label(ink, width: width, height: height)
         characterHeight = Self.characterHeight(components, pageHeight: height)
     }
@@ -124,28 +132,54 @@ struct PageInk: Sendable {
     /// The widest gap a ruling line may have in it and still be one line, in working pixels.
     static let lineGap = 2
 
-    /// Joins the pieces of thin ruling lines a photo's blur and noise broke: along each row
-    /// (and each column), ink runs separated by at most `lineGap` pixels that together reach
-    /// `minimumLength` have their gaps filled. Text is not touched: its runs are short.
-    static func bridgeLines(_ ink: inout [Bool], width: Int, height: Int, minimumLength: Int) {
+    /// The widest stretch of faint ink a ruling line may have in it and still be one line.
+    static let faintGap = 6
+
+    /// Joins the pieces of thin ruling lines a photo's blur and noise broke, along each row
+    /// (and each column). Ink runs separated by at most `lineGap` pixels are one piece; a
+    /// piece that reaches `minimumLength` is filled. Pieces separated by at most `faintGap`
+    /// pixels all of faint ink form a dashed line when there are three or more and none is
+    /// half of the whole: the dashes of a line resampled at a slant. A letter's stroke beside
+    /// a rule is one long piece next to a short crossing, and stays apart from it. Text
+    /// otherwise is not touched: its runs are short, and the paper between letters is not
+    /// faint ink.
+    static func bridgeLines(_ ink: inout [Bool], faint: [Bool], width: Int, height: Int, minimumLength: Int) {
         func bridge(count: Int, length: Int, index: (Int, Int) -> Int) {
+            var pieces: [(start: Int, end: Int, faintBefore: Bool)] = []
             for line in 0..<count {
-                var start = -1, end = -1
-                var position = 0
-                func close() {
-                    guard start >= 0, end - start + 1 >= minimumLength else { return }
+                // The pieces of the line, and whether the gap before each is faint ink throughout.
+                pieces.removeAll(keepingCapacity: true)
+                var faintSinceEnd = true
+                for position in 0..<length {
+                    let at = index(line, position)
+                    if ink[at] {
+                        if let last = pieces.last, position - last.end - 1 <= lineGap {
+                            pieces[pieces.count - 1].end = position
+                        } else {
+                            let gap = position - (pieces.last?.end ?? -faintGap - 2) - 1
+                            pieces.append((position, position, faintSinceEnd && gap <= faintGap))
+                        }
+                        faintSinceEnd = true
+                    } else if !faint[at] {
+                        faintSinceEnd = false
+                    }
+                }
+                func fill(_ start: Int, _ end: Int) {
                     for p in start...end { ink[index(line, p)] = true }
                 }
-                while position < length {
-                    if ink[index(line, position)] {
-                        if start >= 0, position - end - 1 <= lineGap { end = position } else {
-                            close()
-                            (start, end) = (position, position)
-                        }
+                var first = 0
+                while first < pieces.count {
+                    var last = first
+                    while last + 1 < pieces.count && pieces[last + 1].faintBefore { last += 1 }
+                    let span = pieces[last].end - pieces[first].start + 1
+                    let longest = pieces[first...last].map { $0.end - $0.start + 1 }.max()!
+                    if last - first >= 2, 2 * longest <= span, span >= minimumLength {
+                        fill(pieces[first].start, pieces[last].end)
+                    } else {
+                        for piece in pieces[first...last] where piece.end - piece.start + 1 >= minimumLength { fill(piece.start, piece.end) }
                     }
-                    position += 1
+                    first = last + 1
                 }
-                close()
             }
         }
         bridge(count: height, length: width) { y, x in y * width + x }
