@@ -133,7 +133,10 @@ public struct DocumentAnalyzer: Sendable {
             taken.formUnion(found.rows)
             elements.append(.list(found.list, found.itemWords))
         }
-        for found in AlignedTables.tables(in: rows, skipping: taken) {
+        let rules = page.ink.components.filter { page.ink.isRule($0) && $0.width >= 4 * $0.height }.map {
+            page.ink.fullResolution($0.box, within: page.size)
+        }
+        for found in AlignedTables.tables(in: rows, skipping: taken, rules: rules) {
             taken.formUnion(found.rows)
             let tableWords = found.rows.sorted().flatMap { rows[$0].words }
             elements.append(.table(found.table, found.table.cells.map { cell in tableWords.filter { cell.box.contains(x: $0.box.centerX, y: $0.box.centerY) } }))

@@ -187,7 +187,9 @@ enum AlignedTables {
     /// Most words in a table cell; prose set in two columns has longer runs.
     static let maximumMedianWordsPerCell = 4
 
-    static func tables(in rows: [WordRow], skipping taken: Set<Int>) -> [Found] {
+    /// - Parameter rules: the page's horizontal ruling lines (painted out before reading),
+    ///   which keep the rows they separate apart (`cells`).
+    static func tables(in rows: [WordRow], skipping taken: Set<Int>, rules: [PixelRect] = []) -> [Found] {
         let skew = skewAngle(rows)
         let (c, s) = (cos(skew), sin(skew))
         func along(_ x: Int, _ y: Int) -> Double { Double(x) * c + Double(y) * s }
@@ -231,7 +233,7 @@ enum AlignedTables {
             guard multi.count >= 2 else { continue }
             let segmentLengths = multi.flatMap { rows[$0].segments.map(\.count) }.sorted()
             guard segmentLengths[segmentLengths.count / 2] <= maximumMedianWordsPerCell else { continue }
-            if let table = table(rows: members.map { rows[$0] }, along: along) {
+            if let table = table(rows: members.map { rows[$0] }, along: along, rules: rules) {
                 found.append(Found(table: table, rows: Set(members)))
             }
         }
@@ -269,7 +271,7 @@ enum AlignedTables {
     /// one in seven of the rows cover, half a line wide or more. Two
     /// neighbouring columns that no row fills both of are one column whose cells are aligned
     /// differently (a left-aligned heading over right-aligned numbers).
-    static func table(rows: [WordRow], along: (Int, Int) -> Double) -> Table? {
+    static func table(rows: [WordRow], along: (Int, Int) -> Double, rules: [PixelRect] = []) -> Table? {
         let multiRows = rows.filter { $0.segments.count >= 2 }
         guard rows.count >= 2, multiRows.count >= 2 else { return nil }
         let height = rows.map(\.height).sorted()[rows.count / 2]
@@ -300,7 +302,7 @@ enum AlignedTables {
         }
         while true {
             guard !separators.isEmpty else { return nil }
-            let grid = cells(rows: rows, separators: separators, height: height, along: along)
+            let grid = cells(rows: rows, separators: separators, height: height, along: along, rules: rules)
             // A separator no row has cells on both sides of goes.
             let columns = separators.count + 1
             guard let lonely = (0..<(columns - 1)).first(where: { column in
@@ -319,15 +321,20 @@ enum AlignedTables {
 
     /// Each row's cells between the separators: words grouped by the column they start in; a
     /// word reaching across a separator makes its cell span. A row just under the last, with
-    /// its first column empty, is the next line of the last row's cells.
-    static func cells(rows: [WordRow], separators: [Double], height: Double, along: (Int, Int) -> Double) -> [[Slot?]] {
+    /// its first column empty, is the next line of the last row's cells, unless one of `rules`
+    /// runs between them (a header's rule above the first row, whose number was not read).
+    static func cells(
+        rows: [WordRow], separators: [Double], height: Double, along: (Int, Int) -> Double, rules: [PixelRect] = []
+    ) -> [[Slot?]] {
         let columns = separators.count + 1
         func column(_ position: Double) -> Int { separators.filter { $0 < position }.count }
         var grid: [[Slot?]] = []
         var rowTops: [Int] = []
         let pitches = zip(rows, rows.dropFirst()).map { Double($1.box.y - $0.box.y) }.sorted()
         let pitch = pitches.isEmpty ? 2 * height : pitches[pitches.count / 2]
+        var previous: PixelRect?
         for row in rows {
+            defer { previous = row.box }
             var slots = [Slot?](repeating: nil, count: columns)
             for word in row.words {
                 let box = word.box
@@ -341,7 +348,8 @@ enum AlignedTables {
                     slots[first] = (first, last - first + 1, word.text, box)
                 }
             }
-            if let previousTop = rowTops.last, slots[0] == nil, Double(row.box.y - previousTop) < 0.75 * pitch, !grid.isEmpty {
+            let ruled = previous.map { above in rules.contains { Self.separates($0, above, row.box) } } ?? false
+            if let previousTop = rowTops.last, slots[0] == nil, Double(row.box.y - previousTop) < 0.75 * pitch, !grid.isEmpty, !ruled {
                 for (index, slot) in slots.enumerated() {
                     guard let slot else { continue }
                     if let existing = grid[grid.count - 1][index] {
@@ -356,6 +364,13 @@ enum AlignedTables {
             rowTops.append(row.box.y)
         }
         return grid
+    }
+
+    /// Whether `rule` runs between two rows: its middle below the middle of `above` and over
+    /// the middle of `below`, and across some of `below`.
+    static func separates(_ rule: PixelRect, _ above: PixelRect, _ below: PixelRect) -> Bool {
+        let middle = 2 * rule.y + rule.height
+        return middle > 2 * above.y + above.height && middle < 2 * below.y + below.height && rule.x < below.maxX && rule.maxX > below.x
     }
 
     static func table(_ grid: [[Slot?]], columns: Int) -> Table? {

@@ -1,0 +1,39 @@
+import ImagingCore
+import Testing
+
+@testable import DocumentStructure
+
+@Suite("Tables from the alignment of words")
+struct AlignedTablesTests {
+    func word(_ text: String, x: Int, y: Int) -> PlacedWord {
+        PlacedWord(text: text, box: PixelRect(x: x, y: y, width: 12 * text.count, height: 20), block: 0, paragraph: 0, line: 0)
+    }
+
+    /// A header row and a first row whose number was not read, 28 pixels below it (under the
+    /// rows' pitch of 40), then two full rows.
+    var rows: [WordRow] {
+        [
+            [word("No", x: 0, y: 0), word("Name", x: 100, y: 0), word("Phone", x: 300, y: 0)],
+            [word("Santee", x: 100, y: 28), word("555-0162", x: 300, y: 28)],
+            [word("2", x: 0, y: 68), word("Annapolis", x: 100, y: 68), word("555-0107", x: 300, y: 68)],
+            [word("3", x: 0, y: 108), word("Ravel", x: 100, y: 108), word("555-0115", x: 300, y: 108)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+    }
+
+    @Test func aRowUnderTheLastWithItsFirstCellEmptyContinuesIt() {
+        let grid = AlignedTables.cells(rows: rows, separators: [50, 250], height: 20, along: { x, _ in Double(x) })
+        #expect(grid.count == 3)
+        #expect(grid[0].map { $0?.text } == ["No", "Name Santee", "Phone 555-0162"])
+    }
+
+    @Test func aRuleBetweenThemKeepsThemApart() {
+        let rule = PixelRect(x: 0, y: 23, width: 420, height: 2)
+        let grid = AlignedTables.cells(rows: rows, separators: [50, 250], height: 20, along: { x, _ in Double(x) }, rules: [rule])
+        #expect(grid.count == 4)
+        #expect(grid[0].map { $0?.text } == ["No", "Name", "Phone"])
+        #expect(grid[1].map { $0?.text } == [nil, "Santee", "555-0162"])
+        // A rule elsewhere (above the header, or beside the table) changes nothing.
+        let elsewhere = [PixelRect(x: 0, y: -6, width: 420, height: 2), PixelRect(x: 600, y: 23, width: 200, height: 2)]
+        #expect(AlignedTables.cells(rows: rows, separators: [50, 250], height: 20, along: { x, _ in Double(x) }, rules: elsewhere).count == 3)
+    }
+}
