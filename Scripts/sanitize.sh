@@ -2,9 +2,9 @@
 # Builds the package with AddressSanitizer (and LeakSanitizer) on the Swift code and the C shim
 # and UndefinedBehaviorSanitizer on the C shim, then runs the tests under it twice: the whole
 # suite (unit and integration tests; the server left out, see below) as it is, and, with
-# IMGQUALITY_FORCE_SCALAR=1, the tests
-# of the code that has a scalar path (the kernels, the detectors, the gate, the assessment and the real-photo
-# ladders; decoders, calibration and the command line have none).
+# IMGQUALITY_FORCE_SCALAR=1, the tests of the code that has a scalar path (the kernels, the
+# detectors, the gate, the assessment and the real-photo ladders; decoders, calibration and the
+# command line have none).
 # Any sanitizer report, in the tests or in an imgquality process they start, fails the run.
 # The libraries themselves (libjpeg-turbo, libpng, libtiff, Tesseract) are Debian's, not
 # instrumented: ASan sees their reads and writes of our buffers through its interceptors only.
