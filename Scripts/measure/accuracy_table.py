@@ -82,6 +82,10 @@ def score(imgquality, paths, language=None):
     if language and "--languages" in subprocess.run([imgquality, "score", "--help"], capture_output=True, text=True).stdout:
         command += ["--languages", language]
     run = subprocess.run(command + ["-"], input="\n".join(paths) + "\n", capture_output=True, text=True)
+    # 64 and above: the command was refused (missing language data for docs-phone-dev's
+    # Russian, tesseract-ocr-rus, among others), and no set it scores would have a row.
+    if run.returncode >= 64:
+        sys.exit(f"accuracy_table.py: {' '.join(command)} exited {run.returncode}: {run.stderr.strip()}")
     records = {}
     for line in run.stdout.splitlines():
         record = json.loads(line)
