@@ -9,9 +9,9 @@ default threshold for a stated cost.
 Everything is fitted and chosen on the corpus's train photos (its `split` column: by source
 photo, never by degradation) and reported on its held-out test photos. No other set is read.
 
-- blur: the threshold, under the bundled map of the sharpest edge width (fitted on
-  Datasets/blur); the corpus's own logistic map (`defocus` and `motion` rows of label 1
-  against every row the blur labels call fine) is printed beside it, not written.
+- blur: the logistic evidence of ln `edgeWidth` and ln `spread` (the two widths where the
+  frame is sharpest), `defocus` and `motion` rows of label 1 against every row the blur
+  labels call fine.
 - exposure: three logistic evidences, each of two measures, `under`, `over` and `backlit`
   rows of label 1 against every row the exposure labels call fine (clean photos, scenes
   dark or bright on purpose, other defects, mild exposure errors); the detector takes the
@@ -74,20 +74,9 @@ EXPOSURE_EVIDENCE = {
     "backlit": (["median", "p90"], lambda e: [stops(e["median"]), stops(e["p90"])]),
 }
 SMUDGE_EVIDENCE = {"smudge": (["veilFraction", "veilShare"], lambda s: [s["veilFraction"], s["veilShare"]])}
+# BlurDetector.logOdds: the natural logarithm of each width, at least 0.001 px.
+BLUR_EVIDENCE = {"blur": (["edgeWidth", "spread"], lambda b: [math.log(max(b["edgeWidth"], 1e-3)), math.log(max(b["spread"], 1e-3))])}
 DEFECTS = {"blur": {"defocus", "motion"}, "exposure": {"under", "over", "backlit"}, "smudge": {"smudge"}}
-
-
-def blur_confidence(mapping, blur):
-    """The blur confidence under `mapping`: the map of the sharpest edge width, times the
-    detector's evidence factor (fewer than 8 textured tiles weigh less), which the record's
-    confidence and the bundled mapping give back."""
-    return logistic_map(mapping, blur["edgeWidth"]) * blur.get("_factor", 1.0)
-
-
-def logistic_map(mapping, raw):
-    x = math.log(max(raw, 1e-9)) if mapping["logarithmic"] else raw
-    mid = math.log(max(mapping["midpoint"], 1e-9)) if mapping["logarithmic"] else mapping["midpoint"]
-    return sigmoid(mapping["slope"] * (x - mid))
 
 
 def evidence_of(models, observation):
@@ -101,7 +90,7 @@ def fit_evidences(rows, detector, spec, ridge):
     negatives = [r for r in train if not (r.defect in DEFECTS[detector] and not r.fine)]
     models = {}
     for name, (names, features) in spec.items():
-        positives = [r for r in train if not r.fine and r.defect == (name if detector == "exposure" else "smudge")]
+        positives = [r for r in train if not r.fine and (r.defect == name if detector == "exposure" else r.defect in DEFECTS[detector])]
         X = [features(r.record[detector]) for r in negatives + positives]
         y = [0] * len(negatives) + [1] * len(positives)
         intercept, weights = fit_logistic(X, y, ridge=ridge)
@@ -109,17 +98,6 @@ def fit_evidences(rows, detector, spec, ridge):
         print(f"  {name}: intercept {intercept:.4f}", *(f"{n} {w:.4f}" for n, w in zip(names, weights)),
               f"({len(positives)} defective, {len(negatives)} fine)")
     return models
-
-
-def fit_blur(rows):
-    """A logistic map of log edge width; its intercept and slope as the mapping's midpoint and slope."""
-    train = [r for r in rows if r.split == "train"]
-    X = [[math.log(max(r.record["blur"]["edgeWidth"], 1e-3))] for r in train]
-    y = [int(r.defect in DEFECTS["blur"] and not r.fine) for r in train]
-    intercept, (slope,) = fit_logistic(X, y)
-    mapping = {"midpoint": math.exp(-intercept / slope), "slope": float(slope), "logarithmic": True}
-    print(f"  mapping: midpoint {mapping['midpoint']:.4f} px, slope {slope:.4f} (log scale)")
-    return mapping
 
 
 def threshold_for_cost(confidences, cost):
@@ -185,32 +163,13 @@ def main():
             f"mild defects) of the camera corpus's train split (Scripts/measure/fit_camera.py --cost {args.cost:g})")
     only = args.only.split(",")
 
-    if "blur" in only:
-        print("blur")
-        bundled = json.load(open(os.path.join(MODELS, "blur.json")))["mapping"]
-        for r in rows:
-            b = r.record["blur"]
-            base = logistic_map(bundled, b["edgeWidth"]) if b["edgeWidth"] > 0 else 0
-            b["_factor"] = b["confidence"] / base if base > 1e-12 else (0.0 if b["edgeWidth"] == 0 else 1.0)
-        # The corpus's own map is printed for comparison, not written: its motion blur is
-        # mostly not measured by the edge width (see the figures), which flattens the slope
-        # without moving the decision. The bundled map (Datasets/blur) keeps its shape; the
-        # threshold is chosen here, for the cost.
-        fit_blur(rows)
-        confidence = lambda r: blur_confidence(bundled, r.record["blur"])
-        t = threshold_for_cost([confidence(r) for r in rows if r.split == "train" and r.fine], args.cost)
-        width = bundled["midpoint"] * math.exp(math.log(t / (1 - t)) / bundled["slope"])
-        print(f"  threshold {t:.4f} (edge width {width:.3f} px under the bundled map)")
-        figures = report(rows, "blur", confidence, t)
-        if args.write_model:
-            write_model(os.path.join(MODELS, "blur.json"), "blur", None, figures,
-                        thresholds={"blur": (t, rule + f": edge width {width:.2f} px under the map fitted on Datasets/blur")})
-
-    for detector, spec in (("exposure", EXPOSURE_EVIDENCE), ("smudge", SMUDGE_EVIDENCE)):
+    for detector, spec in (("blur", BLUR_EVIDENCE), ("exposure", EXPOSURE_EVIDENCE), ("smudge", SMUDGE_EVIDENCE)):
         if detector not in only:
             continue
         print(detector)
         models = fit_evidences(rows, detector, spec, args.ridge)
+        # The confidence as the model file maps the evidence. BlurDetector also lowers it on
+        # frames of fewer than 8 textured tiles, which this leaves out: the cost is an upper bound.
         confidence = lambda r, m=models, d=detector: sigmoid(evidence_of(m, r.record[d]))
         t = threshold_for_cost([confidence(r) for r in rows if r.split == "train" and r.fine], args.cost)
         print(f"  threshold {t:.4f}")

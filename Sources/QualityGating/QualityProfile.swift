@@ -167,6 +167,16 @@ public struct QualityProfile: Sendable, Equatable, Codable {
             throw ProfileError(
                 .invalid, "\(path) calibrates unknown detector \"\(name)\" (known: \(known.joined(separator: ", ")))")
         }
+        // A mapping reads one measure: applied to another (a profile calibrated on blur's edge
+        // width before 0.21.0, which maps its evidence) it would give meaningless confidences.
+        for kind in calibratedDetectors {
+            guard let calibration = profile.detectors[kind.rawValue], let measure = kind.descriptor.calibration?.measure,
+                calibration.measure != measure
+            else { continue }
+            throw ProfileError(
+                .invalid,
+                "\(path): detectors.\(kind.rawValue) maps \"\(calibration.measure)\", but this version calibrates \(kind.rawValue) on \"\(measure)\": recalibrate with imgquality calibrate --detector \(kind.rawValue)")
+        }
         return profile
     }
 

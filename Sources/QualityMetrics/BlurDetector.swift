@@ -1,31 +1,53 @@
 import ImageKernels
 import ImagingCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Defocus and motion blur: how wide edges are where the image is sharpest.
 ///
-/// From the per-tile edge widths of `TileAnalysis`, the detector reports the 10th
-/// percentile over tiles with texture: where the sharpest detail is, so a sharp subject
-/// covering a tenth of the textured frame or more reads as sharp; flat tiles (a wall,
-/// sky) give no evidence instead of "blurred". Over the whole frame, a direction whose
-/// edges are 1.5× wider than the sharpest direction's is a direction of motion.
+/// From the per-tile measures of `TileAnalysis`, two widths where the frame is sharpest (the
+/// 10th percentile over tiles with texture, so a sharp subject covering a tenth of the
+/// textured frame or more reads as sharp; flat tiles, a wall or the sky, give no evidence
+/// instead of "blurred"):
+///
+/// - `edgeWidth`, the energy ratio of gradient to curvature (`TileAnalysis.widths`), widened
+///   by a smooth blur; over the whole frame, a direction whose edges are 1.5× wider than the
+///   sharpest direction's is a direction of motion and counts as the width.
+/// - `spread`, the tile's contrast over its typical steep gradient (`TileAnalysis.spreads`),
+///   along the softest of four directions, widened as much by a blur made of a few sharp copies
+///   (a shake that dwells), which leaves the energy ratio as it was.
+///
+/// The evidence is a logistic model of the logarithms of the two (the model file
+/// `Models/blur.json`, fitted by `Scripts/measure/fit_camera.py` on the camera-simulator
+/// corpus's train photos), in log-odds; the mapping turns it into the confidence.
 ///
 /// Size: measured on the 1 024-pixel analysis image, so the same scene at any
-/// resolution gives the same width. Cost: the shared tile analysis and one Laplacian pass.
+/// resolution gives the same widths. Cost: the shared tile analysis and one Laplacian pass.
 public struct BlurDetector: Detector {
-    /// The map from edge width to confidence: the bundled one comes from
-    /// `imgquality calibrate Datasets/blur/labels.csv --detector blur` (a logistic fit on
-    /// the train split; the model file `Models/blur.json`).
+    /// The map from evidence to confidence. The evidence is log-odds, so the bundled mapping
+    /// is the logistic function itself; `imgquality calibrate --detector blur` refits it on a
+    /// user's labels.
     public var mapping: LogisticMapping
+    /// The log-odds of blur: a logistic model of ln `edgeWidth` and ln `spread`.
+    public var evidence: DetectorModel.LinearModel
 
     /// What the detector reads of its model.
-    public static let modelRequirements = DetectorModel.Requirements(mapping: true, thresholds: ["blur"])
+    public static let modelRequirements = DetectorModel.Requirements(
+        evidence: ["blur": ["edgeWidth", "spread"]], mapping: true, thresholds: ["blur"])
 
     /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
     public init(model: DetectorModel = ModelSet.bundled["blur"]) {
         mapping = model.mapping!
+        evidence = model.evidence("blur")
     }
 
+    /// The bundled model's evidence with `mapping` in place of its own.
     public init(mapping: LogisticMapping) {
+        self.init()
         self.mapping = mapping
     }
 
@@ -36,7 +58,7 @@ public struct BlurDetector: Detector {
         fields: BlurObservation.descriptorFields,
         cost: "the shared tile analysis (9 stencil passes) and a Laplacian pass over the 1024-px analysis image",
         caveats: "Fog and deliberate shallow depth of field with no sharp region read as blur; heavy noise reads as sharp.",
-        calibration: .init(measure: "edgeWidth", meaning: "edge width where the image is sharpest", logarithmic: true))
+        calibration: .init(measure: "evidence", meaning: "log-odds of blur from the edge width and spread before mapping"))
 
     public func analyze(_ context: AnalysisContext) -> BlurObservation { context.blur }
 
@@ -69,14 +91,26 @@ public struct BlurDetector: Detector {
         guard !widths.isEmpty else {
             return BlurObservation(
                 confidence: 0, edgeWidth: 0, edgeWidthMedian: 0, texturedFraction: 0, laplacianVariance: normalizedLaplacian,
-                motionWidth: 0)
+                motionWidth: 0, evidence: Self.logOdds(evidence, edgeWidth: 0, spread: 0))
         }
         let sharpest = max(percentile(widths, 0.1), motionWidth), median = percentile(widths, 0.5)
+        // Where the frame is sharpest along each direction, the softest of the four.
+        let spread = tiles.spreads.map { percentile($0, 0.1) }.max() ?? 0
+        let logOdds = Self.logOdds(evidence, edgeWidth: sharpest, spread: spread)
         // Too few textured tiles is too little evidence to call an image blurred.
-        let evidence = min(1, Double(widths.count) / 8)
+        let weight = min(1, Double(widths.count) / 8)
         return BlurObservation(
-            confidence: mapping(sharpest) * evidence, edgeWidth: sharpest, edgeWidthMedian: median,
-            texturedFraction: textured, laplacianVariance: normalizedLaplacian, motionWidth: motionWidth)
+            confidence: mapping(logOdds) * weight, edgeWidth: sharpest, edgeWidthMedian: median,
+            texturedFraction: textured, laplacianVariance: normalizedLaplacian, motionWidth: motionWidth, spread: spread,
+            evidence: logOdds)
+    }
+}
+
+extension BlurDetector {
+    /// The evidence model over the natural logarithms of the two widths, each at least 0.001 px
+    /// (a frame without textured tiles has widths of 0).
+    static func logOdds(_ model: DetectorModel.LinearModel, edgeWidth: Double, spread: Double) -> Double {
+        model.predict { name in log(max(name == "edgeWidth" ? edgeWidth : spread, 1e-3)) }
     }
 }
 
@@ -95,12 +129,16 @@ public struct BlurObservation: DetectorObservation {
     /// Edge width along the more blurred axis when the frame is anisotropic (motion), else 0.
     public var motionWidth = 0.0
     public var laplacianVariance = 0.0
+    /// Edge spread where the frame is sharpest, along its softest direction (see `TileAnalysis.spreads`).
+    public var spread = 0.0
+    /// Log-odds of blur before mapping.
+    public var evidence = 0.0
 
     public init() {}
 
     public init(
         confidence: Double, edgeWidth: Double, edgeWidthMedian: Double, texturedFraction: Double, laplacianVariance: Double,
-        motionWidth: Double
+        motionWidth: Double, spread: Double = 0, evidence: Double = 0
     ) {
         self.confidence = confidence
         self.edgeWidth = edgeWidth
@@ -108,6 +146,8 @@ public struct BlurObservation: DetectorObservation {
         self.texturedFraction = texturedFraction
         self.laplacianVariance = laplacianVariance
         self.motionWidth = motionWidth
+        self.spread = spread
+        self.evidence = evidence
     }
 
     public static let fields: [ObservationField<Self>] = [
@@ -117,5 +157,7 @@ public struct BlurObservation: DetectorObservation {
         .number("texturedFraction", \.texturedFraction, "share of tiles with enough contrast to judge", units: "fraction", range: 0...1),
         .number("motionWidth", \.motionWidth, "edge width along the most blurred direction when it is 1.5× blurrier than the sharpest (motion), else 0", units: "px", range: 0...64),
         .number("laplacianVariance", \.laplacianVariance, "variance of the Laplacian over the variance of luma (contrast-normalised)", units: "ratio", range: 0...100),
+        .number("evidence", \.evidence, "log-odds of blur from ln edgeWidth and ln spread (each at least 0.001 px), before mapping", units: "log-odds", range: -100...100),
+        .number("spread", \.spread, "edge spread (tile contrast over its typical steep gradient, noise-corrected) where the frame is sharpest (10th percentile over textured tiles), along the softest of four directions: widened by blur of any shape, shake that dwells included", units: "px", range: 0...64),
     ]
 }

@@ -35,6 +35,14 @@ public struct TileAnalysis: Sendable {
     public var noiseSigma = 0.0
     /// Raw squared central differences along x and y summed per tile (every tile), in grid order.
     public var gradientEnergy: [Double] = []
+    /// Per direction (x, y, the diagonal, the anti-diagonal), the edge spread of every
+    /// textured tile, sorted ascending (analysis pixels, at most 64): the tile's standard
+    /// deviation over its typical steep gradient along that direction, E(∂I)² / E|∂I|, both
+    /// corrected for noise. A step of contrast C blurred over a ramp of L pixels has a typical
+    /// gradient C/L, so the spread grows with L; unlike the edge width, it grows as much when
+    /// the blur is a few sharp copies (a shake that dwells), since the copies share the step's
+    /// contrast while each keeps only its share of the gradient.
+    public var spreads: [[Double]] = Array(repeating: [], count: 4)
 
     /// σ² plus 8-bit quantisation's 1/12: the noise variance per pixel.
     public var noiseVariance: Double { noiseSigma * noiseSigma + 1.0 / 12 }
@@ -67,6 +75,7 @@ public struct TileAnalysis: Sendable {
             var energy = [Double](repeating: 0, count: 4), curvature = [Double](repeating: 0, count: 4)
             for (d, direction) in Self.directions.enumerated() {
                 let count = Double(max(1, gradients[d].tiles[i].count))
+                spreads[d].append(Self.spread(gradients[d].tiles[i], step: direction.step, noiseVariance: noiseVariance, deviation: tiles[i].standardDeviation))
                 // (difference / (2·step))² per pixel, and (second / step²)².
                 energy[d] = max(0, (Double(gradients[d].tiles[i].sumOfSquares) / count - 2 * noiseVariance) / (4 * direction.step))
                 curvature[d] = max(1e-3, (Double(seconds[d].tiles[i].sumOfSquares) / count - 6 * noiseVariance) / (direction.step * direction.step))
@@ -85,6 +94,23 @@ public struct TileAnalysis: Sendable {
             grid[i] = min(64, width)
         }
         widths.sort()
+        for d in spreads.indices { spreads[d].sort() }
+    }
+
+    /// The edge spread of one tile along one direction: `deviation` over E(∂I)² / E|∂I|, in
+    /// pixels, from the raw central differences' moments (a difference over 2·√`step` pixels).
+    /// Noise of variance σ² gives a raw difference variance 2σ² and, Gaussian, a mean absolute
+    /// value √(2 · 2σ² / π); both are taken out, the second in quadrature.
+    static func spread(_ moments: Moments, step: Double, noiseVariance: Double, deviation: Double) -> Double {
+        let count = Double(max(1, moments.count))
+        let squares = Double(moments.sumOfSquares) / count - 2 * noiseVariance
+        let absolute = Double(moments.sumOfAbsolutes) / count
+        let noiseAbsolute = 4 * noiseVariance / Double.pi
+        let signal = (max(0, absolute * absolute - noiseAbsolute)).squareRoot()
+        guard squares > 1e-6, signal > 0 else { return 64 }
+        // Per pixel: |∂I| = |difference| / (2·√step), so E(∂I)²/E|∂I| = (E d² / E|d|) / (2·√step).
+        let typical = squares / signal / (2 * step.squareRoot())
+        return min(64, deviation / typical)
     }
 
     /// Immerkær's noise σ (8-bit levels) over the flattest quarter of tiles, where texture does not leak in.

@@ -40,7 +40,7 @@ struct CalibrateTests {
         #expect(summary["testCount"] as? Int == 6 && summary["trainCount"] as? Int == 6)
         let profile = try QualityProfile.load(contentsOf: report + "/profile.json")
         let blur = try #require(profile.detectors["blur"])
-        #expect(blur.measure == "edgeWidth" && blur.mapping.logarithmic && blur.mapping.slope > 0)
+        #expect(blur.measure == "evidence" && !blur.mapping.logarithmic && blur.mapping.slope > 0)
         #expect(profile.command.hasPrefix("imgquality calibrate"))
         let html = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
         #expect(html.contains("<svg") && html.contains("ROC (test split)"))

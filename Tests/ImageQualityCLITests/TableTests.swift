@@ -146,12 +146,21 @@ struct TableTests {
             try QualityProfile.load(contentsOf: profile)
         }
         // Below the top level too, and values out of range.
-        let blur = #""blur":{"measure":"edgeWidth","mapping":{"midpoint":1.4,"slope":12,"logarithmic":true},"threshold":0.3,"target":"best F1"}"#
+        let blur = #""blur":{"measure":"evidence","mapping":{"midpoint":0.2,"slope":1.1,"logarithmic":false},"threshold":0.3,"target":"best F1"}"#
         func profileFile(_ name: String, _ detectors: String, gate: String = "") throws -> String {
             try folder.write(name, Array(#"{"version":1,"created":"","command":"","dataset":"","detectors":{"#.utf8) + Array(detectors.utf8) + Array("}\(gate)}".utf8))
         }
         #expect(try QualityProfile.load(contentsOf: profileFile("good.json", blur)).detectors["blur"]?.threshold == 0.3)
-        let nested = try profileFile("nested.json", blur.replacingOccurrences(of: #""slope":12"#, with: #""slope":12,"foo":1"#))
+        // A mapping fitted on another measure than the detector's (blur's edge width, before
+        // blur mapped an evidence) is refused, not applied to the wrong numbers.
+        let older = try profileFile(
+            "older.json", #""blur":{"measure":"edgeWidth","mapping":{"midpoint":1.4,"slope":12,"logarithmic":true},"threshold":0.3,"target":"best F1"}"#)
+        #expect(
+            throws: ProfileError(
+                .invalid,
+                "\(older): detectors.blur maps \"edgeWidth\", but this version calibrates blur on \"evidence\": recalibrate with imgquality calibrate --detector blur")
+        ) { try QualityProfile.load(contentsOf: older) }
+        let nested = try profileFile("nested.json", blur.replacingOccurrences(of: #""slope":1.1"#, with: #""slope":1.1,"foo":1"#))
         #expect(throws: ProfileError(.invalid, "\(nested) has an unknown key \"detectors.blur.mapping.foo\" (known there: midpoint, slope, logarithmic)")) {
             try QualityProfile.load(contentsOf: nested)
         }

@@ -12,6 +12,14 @@ func sample(_ index: Int, measurement: Double, label: Int? = nil, score: Double?
     return sample
 }
 
+extension CalibratedQuantity {
+    /// An edge width in pixels calibrated on its logarithm, as a registered detector may
+    /// declare (and as blur was calibrated before it mapped an evidence): the reports' plots
+    /// on a logarithmic axis.
+    static let edgeWidths = CalibratedQuantity(
+        detectorName: "blur", measure: "edgeWidth", logarithmic: true, higherIsDefect: true, isDetectorsOwn: true)
+}
+
 @Suite("Calibration reports")
 struct ReportTests {
     /// Edge widths for blur: good images 0.5–1.4, defective 1.2–20, overlapping a little;
@@ -26,7 +34,7 @@ struct ReportTests {
     }
 
     func blurReport() throws -> CalibrationReport {
-        CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(blurSamples(), datasetPath: "labels.csv", command: "test", created: "now"))
+        CalibrationReport(result: try Calibrator(quantity: .edgeWidths, bootstrapResamples: 0).calibrate(blurSamples(), datasetPath: "labels.csv", command: "test", created: "now"))
     }
 
     /// Score labels (OCR accuracy) falling as the edge width grows, with a bump: a sharp image
@@ -64,7 +72,7 @@ struct ReportTests {
             copy.split = nil
             return copy
         }
-        let report = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n"))
+        let report = CalibrationReport(result: try Calibrator(quantity: .edgeWidths, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n"))
         #expect(!report.summaryTables().contains(">train</th>"))
         #expect(!report.markdown().contains("train / test"))
         #expect(report.plots().allSatisfy { !$0.contains("test split") && $0.contains("(all images)") })
@@ -108,7 +116,7 @@ struct ReportTests {
         #expect(withProfile.result.profile != nil)
         try withProfile.write(to: folder.path) { _ in nil }
         #expect(FileManager.default.fileExists(atPath: folder.path + "/profile.json"))
-        let plain = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
+        let plain = CalibrationReport(result: try Calibrator(quantity: .edgeWidths, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
         #expect(plain.result.profile == nil)
         try plain.write(to: folder.path) { _ in nil }
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/profile.json"))
@@ -116,7 +124,7 @@ struct ReportTests {
     }
 
     @Test func scoreLabelsGetNoEmptySectionsAndGalleriesThatFitThem() throws {
-        let plain = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
+        let plain = CalibrationReport(result: try Calibrator(quantity: .edgeWidths, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
         #expect(plain.galleries.isEmpty)
         for text in [plain.html { _ in nil }, plain.markdown()] {
             #expect(!text.contains("false positives") && !text.contains("False positives") && !text.contains("None at"), "\(text)")
@@ -124,7 +132,7 @@ struct ReportTests {
         }
 
         let targeted = CalibrationReport(
-            result: try Calibrator(quantity: .blur, accuracyTarget: 0.8, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
+            result: try Calibrator(quantity: .edgeWidths, accuracyTarget: 0.8, bootstrapResamples: 0).calibrate(scoreSamples(), datasetPath: "l.csv", command: "t", created: "n"))
         let a = try #require(targeted.result.accuracyThreshold)
         let galleries = targeted.galleries
         // Test rows are the odd ones; sample 25 (score 0.97) is blurred past the threshold.
@@ -151,7 +159,7 @@ struct ReportTests {
     @Test func aGalleryWithNothingInItIsLeftOut() throws {
         // Perfectly separated: no false positive or negative at the chosen threshold.
         let samples = (0..<20).map { i in sample(i, measurement: i < 10 ? 0.5 + 0.01 * Double(i) : 3 + Double(i), label: i < 10 ? 0 : 1) }
-        let report = CalibrationReport(result: try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n"))
+        let report = CalibrationReport(result: try Calibrator(quantity: .edgeWidths, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n"))
         #expect(report.galleries.isEmpty)
         let html = report.html { _ in nil }
         #expect(!html.contains("Worst false") && !html.contains("None at"))
@@ -165,7 +173,7 @@ struct ReportTests {
         #expect(
             throws: CalibrationError(
                 "the test split has no measured defective examples (label 1); the train split has 19: move some of them to the test split. AUC is undefined without both classes")
-        ) { try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n") }
+        ) { try Calibrator(quantity: .edgeWidths, bootstrapResamples: 0).calibrate(samples, datasetPath: "l.csv", command: "t", created: "n") }
 
         // Train lacks good images: its one good row could not be measured.
         var noGoodTrain = (0..<6).map { sample($0, measurement: 2, label: 1, split: $0 < 3 ? "train" : "test") }
@@ -176,11 +184,11 @@ struct ReportTests {
         #expect(
             throws: CalibrationError(
                 "the train split has no measured good examples (label 0; 1 could not be measured); the test split has 4: move some of them to the train split. AUC is undefined without both classes")
-        ) { try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(noGoodTrain, datasetPath: "l.csv", command: "t", created: "n") }
+        ) { try Calibrator(quantity: .edgeWidths, bootstrapResamples: 0).calibrate(noGoodTrain, datasetPath: "l.csv", command: "t", created: "n") }
 
         let oneClass = (0..<4).map { sample($0, measurement: 1, label: 1) }
         #expect(throws: CalibrationError("the dataset has no measured good examples (label 0): AUC is undefined without both classes")) {
-            try Calibrator(quantity: .blur, bootstrapResamples: 0).calibrate(oneClass, datasetPath: "l.csv", command: "t", created: "n")
+            try Calibrator(quantity: .edgeWidths, bootstrapResamples: 0).calibrate(oneClass, datasetPath: "l.csv", command: "t", created: "n")
         }
     }
 

@@ -124,6 +124,33 @@ struct DetectorTests {
         }
     }
 
+    /// A horizontal ramp of 2 levels a pixel: each 32-pixel tile's standard deviation is
+    /// 2·√((32² − 1)/12) = 18.47 levels and its steep gradient 2 levels a pixel, so its spread
+    /// across the ramp is 9.23 px (9.30 after quantisation noise is taken out); along the
+    /// ramp there is no gradient, and the spread is the 64-px cap.
+    @Test func aRampsSpreadIsItsDeviationOverItsSlope() {
+        let ramp = (0..<(64 * 64)).map { Float(2 * ($0 % 64)) }
+        let tiles = TileAnalysis(Scenes.plane(ramp, width: 64, height: 64))
+        #expect(tiles.spreads[0].count == 4)
+        for spread in tiles.spreads[0] { #expect(abs(spread - 9.30) < 0.05, "\(tiles.spreads[0])") }
+        #expect(tiles.spreads[1] == [64, 64, 64, 64])
+    }
+
+    /// A shake that dwells at two points, 6 px apart, half the exposure at each: two sharp
+    /// copies. Each edge keeps its sharpness, so the edge width stays; its gradient halves
+    /// while texture uncorrelated at 6 px keeps 1/√2 of its deviation, so the spread grows by
+    /// up to √2 (by 1.25 on this scene, whose texture is partly correlated at that distance)
+    /// and the evidence of blur with it. On this scene that does not reach the threshold.
+    @Test func twoSharpCopiesWidenTheSpreadNotTheEdgeWidth() {
+        let scene = Scenes.photo(seed: 4)
+        var shaken = scene
+        for y in 0..<height { for x in 0..<width { shaken[y * width + x] = 0.5 * (scene[y * width + x] + scene[y * width + max(0, x - 6)]) } }
+        let sharp = analyze(scene, width: width, height: height).blur!, copies = analyze(shaken, width: width, height: height).blur!
+        #expect(copies.spread > 1.2 * sharp.spread && copies.spread < 1.42 * sharp.spread, "spread \(sharp.spread) → \(copies.spread)")
+        #expect(abs(copies.edgeWidth / sharp.edgeWidth - 1) < 0.05, "edge width \(sharp.edgeWidth) → \(copies.edgeWidth)")
+        #expect(copies.evidence > sharp.evidence + 0.2, "evidence \(sharp.evidence) → \(copies.evidence)")
+    }
+
     @Test func flatAndLowTextureScenesAreNotCalledBlurred() {
         var generator = SeededGenerator(seed: 11)
         let wall = (0..<(width * height)).map { _ in Float(228) + Float.random(in: -2...2, using: &generator) }
