@@ -34,7 +34,6 @@ Sources/QualityMetrics/Models/{blur,exposure,smudge}.json.
 """
 import argparse
 import csv
-import json
 import math
 import os
 from collections import defaultdict
