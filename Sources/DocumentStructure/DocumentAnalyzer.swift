@@ -79,10 +79,13 @@ public struct DocumentAnalyzer: Sendable {
             size: image.size, geometry: geometry, cleaned: cleaned, barcodes: barcodes, barcodeRegions: barcodeRegions, ink: ink, grids: grids)
     }
 
-    /// The second step: the document from the page's recognized lines, and any words read
-    /// from single cells (`PreparedPage.cellsToRead`), all read from `PreparedPage.cleaned`;
-    /// its boxes are in the photo's full-resolution pixels.
-    public func assemble(_ page: PreparedPage, observations: [RecognizedTextObservation], cellWords: [RecognizedWord] = []) -> DocumentObservation {
+    /// The second step: the document from the page's recognized lines, any words read from
+    /// single cells (`PreparedPage.cellsToRead`) and those of each line read alone
+    /// (`PreparedPage.linesToRead`, in its order), all read from `PreparedPage.cleaned`; its
+    /// boxes are in the photo's full-resolution pixels.
+    public func assemble(
+        _ page: PreparedPage, observations: [RecognizedTextObservation], cellWords: [RecognizedWord] = [], lineWords: [[RecognizedWord]] = []
+    ) -> DocumentObservation {
         var words: [PlacedWord] = []
         for (line, observation) in observations.enumerated() {
             for word in observation.words where !word.text.string.allSatisfy(\.isWhitespace) {
@@ -91,6 +94,18 @@ public struct DocumentAnalyzer: Sendable {
         }
         for word in cellWords where !word.text.string.allSatisfy(\.isWhitespace) {
             words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: -1, paragraph: -1, line: -1))
+        }
+        // A line read alone is a paragraph of its own (block -2, -3, …); a word of it that the
+        // page's reading already has, or that lies in a grid, is dropped.
+        let pageWords = words
+        for (index, line) in lineWords.enumerated() {
+            for word in line where !word.text.string.allSatisfy(\.isWhitespace) {
+                let (cx, cy) = (word.pixelBox.centerX, word.pixelBox.centerY)
+                guard !pageWords.contains(where: { $0.box.contains(x: cx, y: cy) }),
+                    !page.grids.contains(where: { $0.box.contains(x: cx / page.ink.factor, y: cy / page.ink.factor) })
+                else { continue }
+                words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: -2 - index, paragraph: 0, line: -2 - index))
+            }
         }
         // Nothing read inside a barcode is text.
         words.removeAll { word in page.barcodeRegions.contains { $0.contains(x: word.box.centerX, y: word.box.centerY) } }
@@ -297,6 +312,77 @@ public struct PreparedPage: Sendable {
             }
         }
         return rects
+    }
+
+    /// Most lines `linesToRead` gives for one page: each is a recognizer call, and a page
+    /// with more unread lines than this is mostly not text (a photograph, a noisy scan).
+    public static let maximumLinesToRead = 48
+
+    /// Lines of text outside the grids that the page's reading missed (full-resolution
+    /// boxes, top to bottom): runs of ink pieces the height of characters, side by side, none
+    /// of them under a word of `observations`. Tesseract's layout analysis drops a table's
+    /// rows between rules, and lines on a page photographed at an angle; read alone, they
+    /// come back. A run ends at a gap of twice the character height, so a table row's cells
+    /// are read one by one. `assemble` takes each line's words as a paragraph of its own.
+    public func linesToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
+        let character = ink.characterHeight
+        guard character >= 3 else { return [] }
+        let wordBoxes = observations.flatMap { line in
+            line.words.filter { !$0.text.string.allSatisfy(\.isWhitespace) }.map(\.pixelBox)
+        }
+        let gridBoxes = grids.map(\.box)
+        var pieces: [PageInk.Component] = []
+        for component in ink.components {
+            let height = Double(component.height)
+            guard height >= 0.5 * character, height <= 2 * character, Double(component.width) <= 20 * character,
+                !ink.isRule(component)
+            else { continue }
+            let cx = (component.minX + component.maxX + 1) / 2, cy = (component.minY + component.maxY + 1) / 2
+            guard !gridBoxes.contains(where: { $0.contains(x: cx, y: cy) }),
+                !wordBoxes.contains(where: { $0.contains(x: cx * ink.factor, y: cy * ink.factor) })
+            else { continue }
+            pieces.append(component)
+        }
+        pieces.sort { $0.minX < $1.minX }
+        // Pieces join when the gap between them is under twice the character height and their
+        // middles are within half a character height (a line tilted a few degrees still joins).
+        var parent = Array(pieces.indices)
+        func root(_ index: Int) -> Int {
+            var index = index
+            while parent[index] != index {
+                parent[index] = parent[parent[index]]
+                index = parent[index]
+            }
+            return index
+        }
+        for i in pieces.indices {
+            let middle = Double(pieces[i].minY + pieces[i].maxY) / 2
+            var j = i + 1
+            while j < pieces.count, Double(pieces[j].minX - pieces[i].maxX) <= 2 * character {
+                if abs(Double(pieces[j].minY + pieces[j].maxY) / 2 - middle) <= 0.5 * character {
+                    let (a, b) = (root(i), root(j))
+                    if a != b { parent[b] = a }
+                }
+                j += 1
+            }
+        }
+        var lines: [Int: (box: PixelRect, count: Int)] = [:]
+        for index in pieces.indices {
+            let box = pieces[index].box
+            if let line = lines[root(index)] {
+                lines[root(index)] = (PixelRect.enclosing([line.box, box])!, line.count + 1)
+            } else {
+                lines[root(index)] = (box, 1)
+            }
+        }
+        // A line is two pieces or more (a word, a number), or one piece as wide as two characters.
+        let kept = lines.values.filter { ($0.count >= 2 && Double($0.box.width) >= 1.2 * character) || Double($0.box.width) >= 2 * character }
+        let chosen = kept.count <= Self.maximumLinesToRead ? kept : Array(kept.sorted { $0.count > $1.count }.prefix(Self.maximumLinesToRead))
+        let padX = Int((0.6 * character).rounded(.up)), padY = Int((0.35 * character).rounded(.up))
+        return chosen.map { line in
+            let padded = PixelRect(x: line.box.x - padX, y: line.box.y - padY, width: line.box.width + 2 * padX, height: line.box.height + 2 * padY)
+            return ink.fullResolution(padded.clipped(to: ImageSize(width: ink.width, height: ink.height)), within: size)
+        }.sorted { $0.y != $1.y ? $0.y < $1.y : $0.x < $1.x }
     }
 }
 

@@ -218,7 +218,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             return GatedRecognition(image: image, observations: observations, imageSize: luma.size, timing: timing)
         }
         // As a document: rules and barcodes painted out before the page is read, then each
-        // cell the page's reading left empty read on its own.
+        // cell and each line of text the page's reading left unread read on its own.
         var start = clock.now
         let page = analyzer.prepare(luma)
         var structure = clock.now - start
@@ -234,7 +234,13 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             guard let lines = try? await recognizer.recognize(page.cleaned, options: cellOptions) else { continue }
             cellWords += lines.flatMap(\.words)
         }
-        let document = analyzer.assemble(page, observations: observations, cellWords: cellWords)
+        var lineWords: [[RecognizedWord]] = []
+        for line in page.linesToRead(after: observations) {
+            var lineOptions = options
+            lineOptions.regionOfInterest = line.normalized(in: page.size)
+            lineWords.append((try? await recognizer.recognize(page.cleaned, options: lineOptions))?.flatMap(\.words) ?? [])
+        }
+        let document = analyzer.assemble(page, observations: observations, cellWords: cellWords, lineWords: lineWords)
         structure += clock.now - start
         timing.structure = structure
         var recognition = GatedRecognition(image: image, observations: page.sourceObservations(observations), imageSize: luma.size, timing: timing)

@@ -155,6 +155,60 @@ struct DocumentAnalyzerTests {
         #expect(document.detectedData[1].value == .text("2026-03-14"))
         #expect(document.detectedData[1].range == 25..<35)
     }
+
+    /// Character-sized blocks (10 × 16 pixels, 4 apart) for each word of `letters`, the words
+    /// 12 pixels apart, from (x, y); the box of each word.
+    static func ink(_ image: inout PixelBuffer<UInt8>, x: Int, y: Int, words letters: [Int]) -> [PixelRect] {
+        var boxes: [PixelRect] = []
+        var left = x
+        for count in letters {
+            let start = left
+            for _ in 0..<count {
+                for row in y..<(y + 16) { for column in left..<(left + 10) { image[column, row, 0] = 40 } }
+                left += 14
+            }
+            boxes.append(PixelRect(x: start, y: y, width: left - 4 - start, height: 16))
+            left += 8
+        }
+        return boxes
+    }
+
+    @Test func linesThePageReadingMissedAreReadAloneCellByCell() {
+        var image = Self.page()
+        // Read by the page: a line of three words.
+        let read = Self.ink(&image, x: 100, y: 100, words: [5, 4, 6])
+        // Missed: a table row of two cells far apart, and a line of one long word.
+        let left = Self.ink(&image, x: 100, y: 200, words: [6, 3])
+        let right = Self.ink(&image, x: 600, y: 200, words: [5])
+        let word = Self.ink(&image, x: 300, y: 300, words: [7])
+        // Missed but no line: one character alone.
+        _ = Self.ink(&image, x: 800, y: 400, words: [1])
+        let page = analyzer.prepare(image)
+        let observations = Self.lines([read.enumerated().map { ("w\($0.offset)", $0.element) }], size: image.size)
+        let lines = page.linesToRead(after: observations)
+        #expect(lines.count == 3)
+        // Each around its ink, padded by about half a character, top to bottom and left to right.
+        for (line, ink) in zip(lines, [left[0].union(left[1]), right[0], word[0]]) {
+            #expect(line.x < ink.x && line.x >= ink.x - 14 && line.maxX > ink.maxX && line.maxX <= ink.maxX + 14)
+            #expect(line.y < ink.y && line.y >= ink.y - 10 && line.maxY > ink.maxY && line.maxY <= ink.maxY + 10)
+        }
+        // Read alone, each line is a paragraph; a word the page had already read is not repeated.
+        func words(_ items: [(String, PixelRect)]) -> [RecognizedWord] {
+            items.map { RecognizedWord(text: RecognizedText(string: $0.0, confidence: 0.9), pixelBox: $0.1, imageSize: image.size) }
+        }
+        let document = analyzer.assemble(
+            page, observations: observations,
+            lineWords: [words([("left", left[0]), ("cell", left[1])]), words([("right", right[0]), ("again", read[1])]), words([("alone", word[0])])])
+        #expect(document.paragraphs.map(\.text) == ["w0 w1 w2", "left cell", "right", "alone"])
+        #expect(document.text == "w0 w1 w2\nleft cell\nright\nalone")
+    }
+
+    @Test func aPageReadWholeHasNoLinesToRead() {
+        var image = Self.page()
+        let boxes = Self.ink(&image, x: 100, y: 100, words: [5, 4]) + Self.ink(&image, x: 100, y: 160, words: [3, 8])
+        let page = analyzer.prepare(image)
+        #expect(page.linesToRead(after: Self.lines([Array(boxes.prefix(2)), Array(boxes.suffix(2))].map { $0.map { ("w", $0) } }, size: image.size)).isEmpty)
+    }
 }
 
 /// The barcode reader on the committed codes (`Tests/Fixtures/document/`, made by zint).
