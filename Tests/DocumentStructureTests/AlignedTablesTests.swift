@@ -36,4 +36,21 @@ struct AlignedTablesTests {
         let elsewhere = [PixelRect(x: 0, y: -6, width: 420, height: 2), PixelRect(x: 600, y: 23, width: 200, height: 2)]
         #expect(AlignedTables.cells(rows: rows, separators: [50, 250], height: 20, along: { x, _ in Double(x) }, rules: elsewhere).count == 3)
     }
+
+    /// Rows of a page turned about two degrees (3.5 pixels down per 100 across): a prose line
+    /// of four words, and table rows whose second cell, 400 pixels to the right, sits 14
+    /// pixels lower, under half of a 20-pixel word's height of overlap when compared level.
+    @Test func aTiltedTableRowStaysOneRowAlongThePagesTilt() {
+        func tilted(_ text: String, x: Int, y: Int) -> PlacedWord { word(text, x: x, y: y + x * 35 / 1000) }
+        let words = [
+            tilted("one", x: 0, y: 0), tilted("two", x: 60, y: 0), tilted("three", x: 120, y: 0), tilted("four", x: 200, y: 0),
+            tilted("Box", x: 0, y: 60), tilted("£62.50", x: 400, y: 60),
+            tilted("Jobholder", x: 0, y: 100), tilted("£87.26", x: 400, y: 100),
+        ]
+        // Compared level, each cell is a row of its own.
+        #expect(WordRow.rows(words, gapFactor: 0.75, slope: 0).count == 5)
+        let rows = WordRow.rows(words, gapFactor: 0.75)
+        #expect(rows.map { $0.words.map(\.text) } == [["one", "two", "three", "four"], ["Box", "£62.50"], ["Jobholder", "£87.26"]])
+        #expect(rows[2].segments.count == 2)
+    }
 }
