@@ -7,10 +7,10 @@ import TextRecognition
 /// 1. `prepare` finds the barcodes and the ruled tables in the pixels, and paints over the
 ///    ruling lines and barcodes with the paper's brightness, so the recognizer reads the
 ///    cells' text as text instead of dropping boxed grids, and reads no bars as letters.
-/// 2. After the page is recognized (and `cellsToRead` read one by one where the page's
-///    reading left a cell with ink in it empty), `assemble` places each word in its cell,
-///    list item or paragraph, finds tables without rules from the alignment of words, and
-///    detects data in the text.
+/// 2. After the page is recognized (and `cellsToRead` and `linesToRead` read one by one
+///    where the page's reading left a cell with ink in it empty, or a line unread),
+///    `assemble` places each word in its cell, list item or paragraph, finds tables without
+///    rules from the alignment of words, and detects data in the text.
 ///
 /// ```swift
 /// let analyzer = DocumentAnalyzer()
