@@ -375,8 +375,21 @@ public struct PreparedPage: Sendable {
                 lines[root(index)] = (box, 1)
             }
         }
-        // A line is two pieces or more (a word, a number), or one piece as wide as two characters.
-        let kept = lines.values.filter { ($0.count >= 2 && Double($0.box.width) >= 1.2 * character) || Double($0.box.width) >= 2 * character }
+        // A line is two pieces or more (a word, a number), or one piece as wide as two
+        // characters; not the rest of a word read, which ends within a character height of it
+        // on the same line (a word's box that left out its last letters): read alone, it would
+        // be a fragment ("ple.com" of an email address).
+        let words = wordBoxes.map { PixelRect(x: $0.x / ink.factor, y: $0.y / ink.factor, width: $0.width / ink.factor, height: $0.height / ink.factor) }
+        func continuesAWord(_ box: PixelRect) -> Bool {
+            words.contains { word in
+                let overlap = min(word.maxY, box.maxY) - max(word.y, box.y)
+                let gap = max(word.x - box.maxX, box.x - word.maxX)
+                return Double(overlap) >= 0.5 * Double(min(word.height, box.height)) && Double(gap) < character
+            }
+        }
+        let kept = lines.values.filter {
+            (($0.count >= 2 && Double($0.box.width) >= 1.2 * character) || Double($0.box.width) >= 2 * character) && !continuesAWord($0.box)
+        }
         let chosen = kept.count <= Self.maximumLinesToRead ? kept : Array(kept.sorted { $0.count > $1.count }.prefix(Self.maximumLinesToRead))
         let padX = Int((0.6 * character).rounded(.up)), padY = Int((0.35 * character).rounded(.up))
         return chosen.map { line in

@@ -208,6 +208,16 @@ struct DocumentAnalyzerTests {
         let boxes = Self.ink(&image, x: 100, y: 100, words: [5, 4]) + Self.ink(&image, x: 100, y: 160, words: [3, 8])
         let page = analyzer.prepare(image)
         #expect(page.linesToRead(after: Self.lines([Array(boxes.prefix(2)), Array(boxes.suffix(2))].map { $0.map { ("w", $0) } }, size: image.size)).isEmpty)
+        // A word whose box left out its last three letters: its rest is no line of its own.
+        var cut = boxes
+        cut[3].width -= 3 * 14
+        #expect(page.linesToRead(after: Self.lines([Array(cut.prefix(2)), Array(cut.suffix(2))].map { $0.map { ("w", $0) } }, size: image.size)).isEmpty)
+        // Three letters a cell's gap (over a character height) after a word read are.
+        var row = Self.page()
+        let read = Self.ink(&row, x: 100, y: 100, words: [5])
+        let unread = Self.ink(&row, x: 200, y: 100, words: [3])
+        let lines = analyzer.prepare(row).linesToRead(after: Self.lines([[("w", read[0])]], size: row.size))
+        #expect(lines.count == 1 && lines.first.map { $0.x < unread[0].x && $0.maxX > unread[0].maxX && $0.x > read[0].maxX } == true)
     }
 }
 
