@@ -192,13 +192,17 @@ struct DocumentAnalyzerTests {
             #expect(line.x < ink.x && line.x >= ink.x - 14 && line.maxX > ink.maxX && line.maxX <= ink.maxX + 14)
             #expect(line.y < ink.y && line.y >= ink.y - 10 && line.maxY > ink.maxY && line.maxY <= ink.maxY + 10)
         }
-        // Read alone, each line is a paragraph; a word the page had already read is not repeated.
-        func words(_ items: [(String, PixelRect)]) -> [RecognizedWord] {
-            items.map { RecognizedWord(text: RecognizedText(string: $0.0, confidence: 0.9), pixelBox: $0.1, imageSize: image.size) }
+        // Read alone, each line is a paragraph; a word the page had already read is not
+        // repeated, nor one read with a confidence under `lineWordConfidence` (0.7).
+        func words(_ items: [(String, PixelRect)], confidence: Double = 0.9) -> [RecognizedWord] {
+            items.map { RecognizedWord(text: RecognizedText(string: $0.0, confidence: confidence), pixelBox: $0.1, imageSize: image.size) }
         }
         let document = analyzer.assemble(
             page, observations: observations,
-            lineWords: [words([("left", left[0]), ("cell", left[1])]), words([("right", right[0]), ("again", read[1])]), words([("alone", word[0])])])
+            lineWords: [
+                words([("left", left[0]), ("cell", left[1])]), words([("right", right[0]), ("again", read[1])]),
+                words([("alone", word[0])]) + words([("rnmwe", PixelRect(x: 420, y: 300, width: 40, height: 16))], confidence: 0.69),
+            ])
         #expect(document.paragraphs.map(\.text) == ["w0 w1 w2", "left cell", "right", "alone"])
         #expect(document.text == "w0 w1 w2\nleft cell\nright\nalone")
     }
