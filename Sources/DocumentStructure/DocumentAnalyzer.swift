@@ -355,33 +355,22 @@ public struct PreparedPage: Sendable {
         pieces.sort { $0.minX < $1.minX }
         // Pieces join when the gap between them is under twice the character height and their
         // middles are within half a character height (a line tilted a few degrees still joins).
-        var parent = Array(pieces.indices)
-        func root(_ index: Int) -> Int {
-            var index = index
-            while parent[index] != index {
-                parent[index] = parent[parent[index]]
-                index = parent[index]
-            }
-            return index
-        }
+        var sets = DisjointSets(count: pieces.count)
         for i in pieces.indices {
             let middle = Double(pieces[i].minY + pieces[i].maxY) / 2
             var j = i + 1
             while j < pieces.count, Double(pieces[j].minX - pieces[i].maxX) <= 2 * character {
-                if abs(Double(pieces[j].minY + pieces[j].maxY) / 2 - middle) <= 0.5 * character {
-                    let (a, b) = (root(i), root(j))
-                    if a != b { parent[b] = a }
-                }
+                if abs(Double(pieces[j].minY + pieces[j].maxY) / 2 - middle) <= 0.5 * character { sets.union(i, j) }
                 j += 1
             }
         }
         var lines: [Int: (box: PixelRect, count: Int)] = [:]
         for index in pieces.indices {
-            let box = pieces[index].box
-            if let line = lines[root(index)] {
-                lines[root(index)] = (PixelRect.enclosing([line.box, box])!, line.count + 1)
+            let box = pieces[index].box, root = sets.root(index)
+            if let line = lines[root] {
+                lines[root] = (PixelRect.enclosing([line.box, box])!, line.count + 1)
             } else {
-                lines[root(index)] = (box, 1)
+                lines[root] = (box, 1)
             }
         }
         // A line is two pieces or more (a word, a number), or one piece as wide as two
@@ -399,7 +388,8 @@ public struct PreparedPage: Sendable {
         let kept = lines.values.filter {
             (($0.count >= 2 && Double($0.box.width) >= 1.2 * character) || Double($0.box.width) >= 2 * character) && !continuesAWord($0.box)
         }
-        let chosen = kept.count <= Self.maximumLinesToRead ? kept : Array(kept.sorted { $0.count > $1.count }.prefix(Self.maximumLinesToRead))
+        // Over the limit, the lines of most pieces are read (the higher first among equals).
+        let chosen = kept.sorted { ($0.count, -$0.box.y, -$0.box.x) > ($1.count, -$1.box.y, -$1.box.x) }.prefix(Self.maximumLinesToRead)
         let padX = Int((0.6 * character).rounded(.up)), padY = Int((0.35 * character).rounded(.up))
         return chosen.map { line in
             let padded = PixelRect(x: line.box.x - padX, y: line.box.y - padY, width: line.box.width + 2 * padX, height: line.box.height + 2 * padY)

@@ -385,15 +385,7 @@ public enum TextFinder {
     static func textLines(_ marks: [Mark]) -> [(box: PixelRect, characters: [Mark])] {
         guard marks.count >= 3 else { return [] }
         let order = marks.indices.sorted { marks[$0].minX < marks[$1].minX }
-        var parent = Array(0..<marks.count)
-        func find(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i {
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            }
-            return i
-        }
+        var chains = DisjointSets(count: marks.count)
         for (position, i) in order.enumerated() {
             let a = marks[i]
             let ha = Double(a.height)
@@ -408,12 +400,11 @@ public enum TextFinder {
                 let hb = Double(b.height), tallest = max(ha, hb)
                 guard gap <= 1.2 * tallest else { continue }
                 guard gap >= -0.3 * tallest, tallest <= 2 * min(ha, hb), abs(a.centreY - b.centreY) <= 0.3 * tallest else { continue }
-                let ra = find(i), rb = find(order[next - 1])
-                if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+                chains.union(i, order[next - 1])
             }
         }
         var groups: [Int: [Mark]] = [:]
-        for i in marks.indices { groups[find(i), default: []].append(marks[i]) }
+        for i in marks.indices { groups[chains.root(i), default: []].append(marks[i]) }
         let candidates = groups.values.filter { $0.count >= minimumLineCharacters }
         // The page's slope: the median over characters of the chains' own slopes, at most
         // `steepestLine` either way, when the chains agree on it (their median distance from
