@@ -379,7 +379,7 @@ public struct TextObservation: DetectorObservation {
         .number("skew", \.skew, "median over characters of the absolute slope of their line's baseline", units: "degrees", range: 0...90),
         .number("skewSpread", \.skewSpread, "90th minus 10th percentile of the lines' baseline slopes: perspective or a curled page", units: "degrees", range: 0...180),
         .number("ungrouped", \.ungrouped, "share of the character-like marks that no line took", units: "fraction", range: 0...1),
-        .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, 30 spanning 1/9 of a frame of dark marks on light paper, or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20) that is mostly paper (ink under half)"),
+        .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, or 30 spanning 1/9 of a frame of dark marks on light paper, with lines taking 8% of the marks or more; or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20) that is mostly paper (ink under half)"),
     ]
 
     /// Whether there is text to judge: lines found, or text-like marks.
@@ -410,17 +410,26 @@ public struct TextObservation: DetectorObservation {
     /// Line pitch of single-spaced type in x-heights (x-height about half the em, lines
     /// 1.2–1.3 em apart); 2.6 ranked the train split of `Datasets/documents` best.
     public static let pitchPerXHeight = 2.6
+    /// The share of character-like marks no line took (`ungrouped`) under which the
+    /// characters found make a page. A page's lines take most of its marks; the grain of a
+    /// noisy photo makes thousands of marks, of which lines take a few percent by chance.
+    /// The most ungrouped train page of `Datasets/documents` and `Datasets/structure` leaves
+    /// 0.886 ungrouped, the least of the camera corpus's noisy train photos that 100
+    /// characters made pages 0.962.
+    public static let pageUngroupedBelow = 0.92
 
     /// Whether the text is the subject of the image (a page, a receipt, a screen of text)
     /// rather than incidental to a photo: `pageCharacters` found; or
     /// `inkOnPaperCharacters` found, spanning `subjectExtent` of a frame whose tones split
-    /// into dark marks on light paper (`detected`); or, for a page too blurred for its
+    /// into dark marks on light paper (`detected`), either of the two only when the lines
+    /// took enough of the marks (`pageUngroupedBelow`); or, for a page too blurred for its
     /// characters to be found, rows at a regular pitch on a bright frame without colour that
     /// is mostly paper (a dark night scene's few lights are bright, and JPEG's 8-row blocks
     /// repeat in its dark noise).
     public var showsPage: Bool {
-        if characters >= Self.pageCharacters { return true }
-        if detected && characters >= Self.inkOnPaperCharacters && extent >= Self.subjectExtent { return true }
+        let grouped = ungrouped < Self.pageUngroupedBelow
+        if grouped && characters >= Self.pageCharacters { return true }
+        if grouped && detected && characters >= Self.inkOnPaperCharacters && extent >= Self.subjectExtent { return true }
         let colourless = colourfulness >= 0 && colourfulness < Self.colourlessBelow
         return colourless && paperLevel >= Self.paperBrighterThan && inkFraction < Self.pageInkBelow && linePitch > 0
             && lineRegularity >= Self.pageRegularity
