@@ -892,7 +892,7 @@ COLUMNS = ["path", "label", "split", "source", "defect", "strength", "intent", "
 
 # Per-detector views: the same rows with `label` = 1 only for that detector's defects.
 DETECTOR_DEFECTS = {"blur": ("defocus", "motion"), "smudge": ("smudge",),
-                    "exposure": ("under", "over", "backlit")}
+                    "exposure": ("under", "over", "backlit"), "noise": ("noise",), "compression": ("jpeg",)}
 
 
 def write_csv(path, columns, rows):

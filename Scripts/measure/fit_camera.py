@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the blur, exposure and smudge models on the camera-simulator corpus and chooses each
+"""Fits the blur, exposure, smudge, noise and compression models on the camera-simulator corpus and chooses each
 default threshold for a stated cost.
 
     Scripts/corpus/make-camera-corpus.sh --out CORPUS
@@ -25,12 +25,16 @@ photo, never by degradation) and reported on its held-out test photos. No other 
   (docs/experiments.md).
 - smudge: the logistic evidence of the two veil measures, `smudge` rows of label 1 against
   every row the smudge labels call fine (fog, haze and blur among them).
+- noise: the logistic evidence of ln `sigma` (sensor noise in linear light), `noise` rows of
+  label 1 against every other row.
+- compression: the logistic evidence of ln `dcStep` (the DC quantizer step of the last
+  coarse JPEG compression), `jpeg` rows of label 1 against every other row.
 
 The cost: each detector's threshold is the lowest that rejects at most `--cost` of the
 corpus's fine photos (labels.csv label 0: clean, on-purpose and mild) of the train split.
-The three together then reject at most three times that. With --write-model the fitted
+The five together then reject at most five times that. With --write-model the fitted
 weights or mapping and the thresholds, with their rule, go into
-Sources/QualityMetrics/Models/{blur,exposure,smudge}.json.
+Sources/QualityMetrics/Models/{blur,exposure,smudge,noise,compression}.json.
 """
 import argparse
 import csv
@@ -75,7 +79,11 @@ EXPOSURE_EVIDENCE = {
 SMUDGE_EVIDENCE = {"smudge": (["veilFraction", "veilShare"], lambda s: [s["veilFraction"], s["veilShare"]])}
 # BlurDetector.logOdds: the natural logarithm of each width, at least 0.001 px.
 BLUR_EVIDENCE = {"blur": (["edgeWidth", "spread"], lambda b: [math.log(max(b["edgeWidth"], 1e-3)), math.log(max(b["spread"], 1e-3))])}
-DEFECTS = {"blur": {"defocus", "motion"}, "exposure": {"under", "over", "backlit"}, "smudge": {"smudge"}}
+# NoiseDetector and CompressionDetector: the natural logarithm of sigma (at least 1e-5) and of dcStep.
+NOISE_EVIDENCE = {"noise": (["logSigma"], lambda n: [math.log(max(n["sigma"], 1e-5))])}
+COMPRESSION_EVIDENCE = {"compression": (["logDCStep"], lambda c: [math.log(max(c["dcStep"], 1))])}
+DEFECTS = {"blur": {"defocus", "motion"}, "exposure": {"under", "over", "backlit"}, "smudge": {"smudge"},
+           "noise": {"noise"}, "compression": {"jpeg"}}
 
 
 def evidence_of(models, observation):
@@ -101,11 +109,17 @@ def fit_evidences(rows, detector, spec, ridge):
 
 def threshold_for_cost(confidences, cost):
     """The lowest threshold (confidence must exceed it to reject) under which at most `cost`
-    of these fine photos are rejected."""
+    of these fine photos are rejected, halfway to the next confidence above it: a measure
+    of a few discrete values (a quantizer step) gives many photos the same confidence, and
+    the threshold must not sit on them, where rounding the model's weights decides."""
     values = sorted(confidences)
     allowed = int(math.floor(cost * len(values)))
-    # Rejecting the `allowed` highest: the threshold is the next one down, so they exceed it.
-    return values[len(values) - allowed - 1] if allowed < len(values) else 0.0
+    if allowed >= len(values):
+        return 0.0
+    # Rejecting the `allowed` highest: the threshold lies above the next one down.
+    kept = values[len(values) - allowed - 1]
+    above = [v for v in values[len(values) - allowed:] if v > kept]
+    return (kept + above[0]) / 2 if above else kept
 
 
 def report(rows, detector, confidence, threshold):
@@ -144,7 +158,7 @@ def main():
                         help="ridge on the standardised weights (default 1): where the corpus separates a defect "
                              "perfectly, a small ridge lets one measure's weight grow without bound")
     parser.add_argument("--write-model", action="store_true")
-    parser.add_argument("--only", default="blur,exposure,smudge")
+    parser.add_argument("--only", default="blur,exposure,smudge,noise,compression")
     args = parser.parse_args()
 
     records = load_records(args.records)
@@ -159,10 +173,12 @@ def main():
     data = f"camera-simulator corpus ({os.path.relpath(labels)}), train split: {sum(r.split == 'train' for r in rows)} images of {len(sources)} photos"
     percent = f"{100 * args.cost:g}%"
     rule = (f"the lowest threshold rejecting at most {percent} of the fine photos (clean, shot dark or bright on purpose, "
-            f"mild defects) of the camera corpus's train split (Scripts/measure/fit_camera.py --cost {args.cost:g})")
+            f"mild defects) of the camera corpus's train split, halfway to the next fine photo's confidence above it "
+            f"(Scripts/measure/fit_camera.py --cost {args.cost:g})")
     only = args.only.split(",")
 
-    for detector, spec in (("blur", BLUR_EVIDENCE), ("exposure", EXPOSURE_EVIDENCE), ("smudge", SMUDGE_EVIDENCE)):
+    for detector, spec in (("blur", BLUR_EVIDENCE), ("exposure", EXPOSURE_EVIDENCE), ("smudge", SMUDGE_EVIDENCE),
+                           ("noise", NOISE_EVIDENCE), ("compression", COMPRESSION_EVIDENCE)):
         if detector not in only:
             continue
         print(detector)
@@ -173,11 +189,18 @@ def main():
         t = threshold_for_cost([confidence(r) for r in rows if r.split == "train" and r.fine], args.cost)
         print(f"  threshold {t:.4f}")
         figures = report(rows, detector, confidence, t)
+        thresholds = {detector: (t, rule)}
+        if detector == "noise":
+            # NoiseDetector judges only images as large as these photos: in a smaller copy,
+            # texture fills every tile and reads as grain.
+            smallest = min(max(int(r.row["width"]), int(r.row["height"])) for r in rows if r.split == "train")
+            thresholds["minimumLongSide"] = (smallest, "the smallest long side of the camera corpus's train photos: smaller images are not judged")
+            print(f"  judged from a long side of {smallest} px")
         if args.write_model:
             write_model(
                 os.path.join(MODELS, f"{detector}.json"), detector, data, figures,
                 evidence={name: (i, dict(zip(names, w))) for name, (_, i, w, names) in models.items()},
-                mapping={"midpoint": 0, "slope": 1, "logarithmic": False}, thresholds={detector: (t, rule)})
+                mapping={"midpoint": 0, "slope": 1, "logarithmic": False}, thresholds=thresholds)
 
 
 if __name__ == "__main__":

@@ -73,6 +73,8 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
             minimumLegibility: models.threshold("minimumLegibility", of: "text"),
             minimumTextContrast: models.threshold("minimumTextContrast", of: "text"))
         minimumPredictedAccuracy = models.threshold("minimumPredictedAccuracy", of: "text")
+        confidenceThresholds["noise"] = models.threshold("noise", of: "noise")
+        confidenceThresholds["compression"] = models.threshold("compression", of: "compression")
     }
 
     /// - Parameters: the text minimums default to the bundled text model's.
@@ -400,6 +402,10 @@ public struct GateReason: RawRepresentable, Sendable, Hashable, Codable, CustomS
     public static let smudge = Self.photo("smudge")
     /// A photo whose exposure confidence is above the policy's `exposure`.
     public static let exposure = Self.photo("exposure")
+    /// A photo whose noise confidence is above the policy's `noise`.
+    public static let noise = Self.photo("noise")
+    /// A photo whose compression confidence is above the policy's `compression`.
+    public static let compression = Self.photo("compression")
     /// A document the recognizer is predicted to read with a word accuracy under
     /// `minimumPredictedAccuracy`; its words say which measure lowered the prediction most.
     public static let predictedAccuracy = GateReason(

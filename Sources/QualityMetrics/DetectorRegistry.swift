@@ -66,7 +66,8 @@ public struct DetectorRegistry: Sendable {
     /// The built-in detectors, in record order.
     public static let builtIn = DetectorRegistry([
         AnyDetector(BlurDetector()), AnyDetector(SmudgeDetector()), AnyDetector(ExposureDetector()),
-        AnyDetector(AestheticsDetector()), AnyDetector(TextDetector()),
+        AnyDetector(AestheticsDetector()), AnyDetector(TextDetector()), AnyDetector(NoiseDetector()),
+        AnyDetector(CompressionDetector()),
     ])
 
     /// The registry with `detector` after the others, or in place of the one of the same name.

@@ -19,6 +19,8 @@ public struct ModelSet: Sendable, Equatable {
         "smudge": SmudgeDetector.modelRequirements,
         "exposure": ExposureDetector.modelRequirements,
         "text": TextDetector.modelRequirements,
+        "noise": NoiseDetector.modelRequirements,
+        "compression": CompressionDetector.modelRequirements,
     ]
 
     public init(models: [String: DetectorModel]) {

@@ -4,7 +4,7 @@ import ImagingCore
 
 /// The built-in detectors' names, in record order (`DetectorRegistry.builtIn`).
 public enum DetectorKind: String, Sendable, CaseIterable, Codable {
-    case blur, smudge, exposure, aesthetic, text
+    case blur, smudge, exposure, aesthetic, text, noise, compression
 
     public var descriptor: MetricDescriptor {
         guard let detector = DetectorRegistry.builtIn[rawValue] else { preconditionFailure("\(rawValue) is not built in") }
@@ -158,8 +158,10 @@ public struct QualityAnalyzer: Sendable {
         let runsOthers = !enabled.isSubset(of: DetectorKind.allCases.map(\.rawValue))
         options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic) || findsText || runsOthers
         // Within 1/16 of the text plane's side: a 4 000-px photo is read at half size
-        // (a 2 000-px plane) instead of whole.
-        options.scale = .covering(shortSide: 768, longSide: findsText ? AnalysisImage.textSide * 15 / 16 : 0)
+        // (a 2 000-px plane) instead of whole. Noise is read at the same scale whether or not
+        // text is searched for, so that it judges the same pixels.
+        let wantsDetail = findsText || detectors.contains(.noise)
+        options.scale = .covering(shortSide: 768, longSide: wantsDetail ? AnalysisImage.textSide * 15 / 16 : 0)
         return options
     }
 

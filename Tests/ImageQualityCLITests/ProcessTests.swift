@@ -50,7 +50,7 @@ struct ProcessTests {
     /// broken one stops every command at once with the loader's words and status 78.
     @Test func theModelFolderCanBeNamedAndABrokenOneIsSaid() throws {
         let folder = try TemporaryDirectory()
-        for name in ["aesthetic", "blur", "exposure", "smudge", "text"] {
+        for name in ["aesthetic", "blur", "compression", "exposure", "noise", "smudge", "text"] {
             try folder.write(name + ".json", Fixtures.bytesOfRepositoryFile("Sources/QualityMetrics/Models/\(name).json"))
         }
         let good = try Binary.run(["score", Fixtures.path("jpeg/large.jpg")], environment: ["IMGQUALITY_MODELS": folder.path])
@@ -385,12 +385,12 @@ struct ProcessTests {
     @Test func csvAndTSV() throws {
         let csv = try Binary.run(["score", "--format", "csv", Fixtures.path("png/gray8.png"), Fixtures.path("other/jpeg2000.jp2")])
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        #expect(lines.first == "status,format,width,height,blur,smudge,exposure,aesthetic,text,gate,gateScore,elapsedMs,path,message")
+        #expect(lines.first == "status,format,width,height,blur,smudge,exposure,aesthetic,text,noise,compression,gate,gateScore,elapsedMs,path,message")
         #expect(lines.count == 3)
         #expect(lines[1].hasPrefix("ok,png,37,23,"))
         #expect(lines[2].hasPrefix("decode.unsupportedFormat,,,,,,,,,,,,"))
         let tsv = try Binary.run(["score", "--format", "tsv", Fixtures.path("png/gray8.png")])
-        #expect(tsv.stdout.split(separator: "\n").first == "status\tformat\twidth\theight\tblur\tsmudge\texposure\taesthetic\ttext\tgate\tgateScore\telapsedMs\tpath\tmessage")
+        #expect(tsv.stdout.split(separator: "\n").first == "status\tformat\twidth\theight\tblur\tsmudge\texposure\taesthetic\ttext\tnoise\tcompression\tgate\tgateScore\telapsedMs\tpath\tmessage")
     }
 
     /// Files named by options (a policy, a profile, custom words, a scores file) are opened
@@ -549,7 +549,7 @@ struct ProcessTests {
         let confidence = (all["blur"] as? [String: Any])?["confidence"] as? Double ?? -1
         #expect(confidence >= 0 && confidence <= 1)
         let unknown = try Binary.run(["score", "--detectors", "blur,sharpness", "x.png"])
-        #expect(unknown.status == 64 && unknown.stderr.contains(#"unknown detector "sharpness" (known: blur, smudge, exposure, aesthetic, text)"#), "\(unknown.stderr)")
+        #expect(unknown.status == 64 && unknown.stderr.contains(#"unknown detector "sharpness" (known: blur, smudge, exposure, aesthetic, text, noise, compression)"#), "\(unknown.stderr)")
         #expect(try Binary.run(["score", "--detectors", ",", "x.png"]).stderr.contains("no detector named"))
         let trailing = try #require(try Binary.run(["score", "--detectors", "blur,", Fixtures.path("jpeg/large.jpg")]).records.first)
         #expect(trailing["blur"] != nil && trailing["exposure"] == nil)

@@ -61,7 +61,7 @@ struct RegisteredDetectorTests {
     @Test func itsObservationIsInTheRecordAfterTheBuiltInOnes() throws {
         let assessment = try assess(128)
         let report = try #require(assessment.image?.report)
-        #expect(report.observations.map(\.name) == ["blur", "smudge", "exposure", "aesthetic", "text", "darkness"])
+        #expect(report.observations.map(\.name) == ["blur", "smudge", "exposure", "aesthetic", "text", "noise", "compression", "darkness"])
         let darkness = try #require(report.observation("darkness", as: DarknessObservation.self))
         #expect(darkness.depth == 127 && darkness.confidence == 127.0 / 255)
         let record = assessment.record.serialized
@@ -93,8 +93,8 @@ struct RegisteredDetectorTests {
         let columns = Assessment.columns(registry: registry).map(\.header)
         #expect(
             columns == [
-                "status", "format", "width", "height", "blur", "smudge", "exposure", "aesthetic", "text", "darkness", "gate", "gateScore",
-                "elapsedMs", "path", "message",
+                "status", "format", "width", "height", "blur", "smudge", "exposure", "aesthetic", "text", "noise", "compression", "darkness",
+                "gate", "gateScore", "elapsedMs", "path", "message",
             ])
         #expect(try assess(128).flat[path: "darkness"] == .double(0.498))
     }
@@ -107,7 +107,7 @@ struct RegisteredDetectorTests {
         #expect(throws: CalibrationError(.unknownQuantity, "darkness has no numeric field \"mean\" (known: confidence, depth)")) {
             try CalibratedQuantity.named("darkness", field: "mean", registry: registry)
         }
-        #expect(throws: CalibrationError(.unknownQuantity, "unknown detector \"darkness\" (known: blur, smudge, exposure, aesthetic, text, gate)")) {
+        #expect(throws: CalibrationError(.unknownQuantity, "unknown detector \"darkness\" (known: blur, smudge, exposure, aesthetic, text, noise, compression, gate)")) {
             try CalibratedQuantity.named("darkness")
         }
         // Dark frames labelled defective, bright ones good: the depth separates them exactly.
@@ -138,7 +138,7 @@ struct RegisteredDetectorTests {
         // The reason is in the registry's schema, and the record with it validates.
         let withDetector = try SchemaValidator(schema: RecordSchema.scoreRecord(registry: registry).serialized)
         #expect(withDetector.problems(dark.record.serialized) == [])
-        #expect(GateReason.all(registry: registry).map(\.rawValue).prefix(4) == ["blur", "smudge", "exposure", "darkness"])
+        #expect(GateReason.all(registry: registry).map(\.rawValue).prefix(6) == ["blur", "smudge", "exposure", "noise", "compression", "darkness"])
         #expect(!GateReason.allCases.contains { $0.rawValue == "darkness" })
 
         // A policy sets its threshold under the detector's name, by key or from a file.

@@ -132,7 +132,7 @@ struct TableTests {
     @Test func policyAndProfileFilesRefuseUnknownKeys() throws {
         let folder = try TemporaryDirectory()
         let typo = try folder.write("typo.json", Array(#"{"blurr":0.1}"#.utf8))
-        #expect(throws: PolicyError(.unknownKey, "the policy \(typo) has an unknown key \"blurr\" (known: blur, smudge, exposure, minimumPredictedAccuracy, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore, content)")) {
+        #expect(throws: PolicyError(.unknownKey, "the policy \(typo) has an unknown key \"blurr\" (known: blur, smudge, exposure, noise, compression, minimumPredictedAccuracy, minimumLinePitch, minimumLegibility, minimumTextContrast, minimumScore, content)")) {
             try QualityPolicy.load(contentsOf: typo)
         }
         let wrongType = try folder.write("type.json", Array(#"{"blur":"high"}"#.utf8))

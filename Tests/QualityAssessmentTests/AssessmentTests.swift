@@ -53,7 +53,7 @@ struct AssessmentTests {
         #expect(
             Set(names) == [
                 "read", "decode", "convert", "prepare", "tiles", "detail", "colourfulness", "textEstimate", "textFinder",
-                "blur", "smudge", "exposure", "aesthetic", "text", "gate",
+                "blur", "smudge", "exposure", "aesthetic", "text", "noise", "compression", "gate",
             ] && names.count == Set(names).count)
         #expect(timings.stages.allSatisfy { $0.duration >= .zero })
         // Own times: together no more than the whole.
@@ -114,7 +114,7 @@ struct AssessmentTests {
     @Test func theRecordKeepsTheContractsOrderAndRounding() throws {
         let record = Assessor().assess(contentsOf: Fixtures.path("jpeg/large.jpg")).record
         guard case .object(let members) = record else { Issue.record("not an object"); return }
-        #expect(members.map(\.0) == ["path", "format", "width", "height", "blur", "smudge", "exposure", "aesthetic", "text", "gate", "elapsedMs"])
+        #expect(members.map(\.0) == ["path", "format", "width", "height", "blur", "smudge", "exposure", "aesthetic", "text", "noise", "compression", "gate", "elapsedMs"])
         // Each detector's members are its descriptor's fields, in order, the diagnostic ones
         // only when asked for.
         var analyzer = QualityAnalyzer()

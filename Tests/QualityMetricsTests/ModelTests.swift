@@ -36,7 +36,7 @@ struct ModelTests {
         let bundled = try ModelSet.loadBundled()
         let source = try ModelSet.load(directory: Self.modelFolder)
         #expect(bundled == source)
-        #expect(bundled.models.keys.sorted() == ["aesthetic", "blur", "exposure", "smudge", "text"])
+        #expect(bundled.models.keys.sorted() == ["aesthetic", "blur", "compression", "exposure", "noise", "smudge", "text"])
     }
 
     @Test func theDetectorsReadTheirWeightsFromTheModelFiles() throws {
@@ -102,7 +102,7 @@ struct ModelTests {
         let folder = NSTemporaryDirectory() + "imgquality-models-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for name in ["aesthetic", "blur", "exposure", "smudge"] {
+        for name in ["aesthetic", "blur", "compression", "exposure", "noise", "smudge"] {
             try FileManager.default.copyItem(atPath: Self.modelFolder + "/\(name).json", toPath: folder + "/\(name).json")
         }
         let result = Result { () throws(ModelError) in try ModelSet.load(directory: folder) }

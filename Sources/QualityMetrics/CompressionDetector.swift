@@ -1,0 +1,221 @@
+import ImageKernels
+import ImagingCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Heavy JPEG compression, read from the pixels: how coarsely the last compression on the
+/// 8 × 8 grid quantized each block's mean.
+///
+/// A JPEG stores each 8 × 8 block's mean as its DC coefficient, DC = 8 · (mean − 128),
+/// rounded to a multiple of the quantizer step q (16 in the standard table at quality 50, 2
+/// at quality 95, 40 at quality 20). Decoding keeps the mean, so the means of the decoded
+/// blocks sit on a lattice of spacing q / 8 levels (at a reduced decode, 1/d of the size,
+/// the blocks are 8/d pixels across and keep their means). The detector reads the
+/// textured blocks (standard deviation at least 1 level, no pixel at 0 or 255, where
+/// clipping moves the mean) of the centre of the decoded luma, on the file's grid (from the
+/// top left, or from the right or bottom edge when the orientation flipped it), and finds the
+/// largest step q whose lattice the DCs agree with: the mean of cos(2π · DC / q) at least
+/// 0.5, and q at most half the DCs' spread (values spread over one or two lattice points
+/// agree with any lattice). The lattice survives a later save at a finer quality, and a PNG
+/// of a JPEG; it does not survive resizing after the compression.
+///
+/// The evidence is a logistic model of ln `dcStep` (the model file `compression.json`, fitted
+/// by `Scripts/measure/fit_camera.py` on the camera-simulator corpus's train photos).
+public struct CompressionDetector: Detector {
+    /// The map from evidence to confidence (the logistic function for the bundled model).
+    public var mapping: LogisticMapping
+    /// The log-odds of heavy compression from ln `dcStep`.
+    public var evidence: DetectorModel.LinearModel
+
+    /// What the detector reads of its model.
+    public static let modelRequirements = DetectorModel.Requirements(
+        evidence: ["compression": ["logDCStep"]], mapping: true, thresholds: ["compression"])
+
+    /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
+    public init(model: DetectorModel = ModelSet.bundled["compression"]) {
+        mapping = model.mapping!
+        evidence = model.evidence("compression")
+    }
+
+    public static let descriptor = MetricDescriptor(
+        name: "compression",
+        meaning: "confidence that heavy JPEG compression spoils the image",
+        direction: "defect",
+        fields: CompressionObservation.descriptorFields,
+        cost: "one pass over the centre of the decoded luma (at most 1 024 × 1 024) for block means",
+        caveats: "Reads the last coarse compression on the image's own 8 × 8 grid: an image resized or cropped off the grid after it was compressed shows none. A photo with no textured block (a flat graphic) is not judged.",
+        calibration: .init(measure: "evidence", meaning: "log-odds of heavy compression from ln dcStep before mapping"))
+
+    /// The side of the centre region read, in decoded pixels.
+    static let side = 1024
+    /// Largest DC step tried (the standard table's step at quality 10 is 80).
+    static let largestStep = 160
+    /// At most this many blocks enter the lattice search (evenly spread over those kept).
+    static let blockBudget = 4096
+    /// Fewer textured blocks than this judge nothing.
+    static let minimumBlocks = 64
+
+    public func analyze(_ context: AnalysisContext) -> CompressionObservation {
+        context.measured("compression") { analyze(context.image) }
+    }
+
+    public func analyze(_ image: AnalysisImage) -> CompressionObservation {
+        let period = 8 / image.detailScale
+        let block = Int(period.rounded())
+        guard block >= 2, abs(period - Double(block)) < 0.01 else { return CompressionObservation() }
+        let plane = image.decodedLuma
+        // The grid starts at the top left as stored; an orientation that flipped an axis
+        // moves its start to that axis's far edge.
+        let phasesX = Set([0, plane.width % block]), phasesY = Set([0, plane.height % block])
+        var best = Lattice(step: 1, agreement: 0, blocks: 0)
+        for px in phasesX.sorted() {
+            for py in phasesY.sorted() {
+                let lattice = Self.lattice(plane, block: block, phaseX: px, phaseY: py)
+                if lattice.step > best.step || (lattice.step == best.step && lattice.blocks > best.blocks) { best = lattice }
+            }
+        }
+        guard best.blocks >= Self.minimumBlocks else {
+            return CompressionObservation(confidence: 0, dcStep: 1, quality: 100, agreement: 0, blocks: best.blocks, evidence: 0)
+        }
+        let evidence = self.evidence.predict { _ in log(Double(best.step)) }
+        return CompressionObservation(
+            confidence: mapping(evidence), dcStep: Double(best.step), quality: Double(Self.quality(forDCStep: best.step)),
+            agreement: best.agreement, blocks: best.blocks, evidence: evidence)
+    }
+
+    /// The largest DC step the textured blocks agree with, their agreement with it, and the blocks read.
+    struct Lattice: Equatable {
+        var step: Int
+        var agreement: Double
+        var blocks: Int
+    }
+
+    /// The lattice of the blocks of `block` pixels on the grid that starts at (`phaseX`, `phaseY`),
+    /// over the centre `side` × `side` of `plane`.
+    static func lattice(_ plane: PixelBuffer<UInt8>, block: Int, phaseX: Int, phaseY: Int) -> Lattice {
+        // The centre region, its corners on the grid.
+        func span(_ length: Int, _ phase: Int) -> (start: Int, count: Int) {
+            let usable = max(0, length - phase) / block
+            let count = min(usable, side / block)
+            return (phase + (usable - count) / 2 * block, count)
+        }
+        let (x0, columns) = span(plane.width, phaseX), (y0, rows) = span(plane.height, phaseY)
+        guard columns > 0, rows > 0 else { return Lattice(step: 1, agreement: 0, blocks: 0) }
+        let area = block * block
+        // k = 8 · sum − 1024 · area = area · DC: an integer whatever the block size.
+        var keys: [Int32] = []
+        keys.reserveCapacity(columns * rows)
+        plane.withUnsafeBufferPointer { pixels in
+            let stride = plane.rowStride
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    var sum = 0, squares = 0, low = 255, high = 0
+                    let origin = (y0 + row * block) * stride + x0 + column * block
+                    for y in 0..<block {
+                        let line = origin + y * stride
+                        for x in 0..<block {
+                            let v = Int(pixels[line + x])
+                            sum += v
+                            squares += v * v
+                            low = min(low, v)
+                            high = max(high, v)
+                        }
+                    }
+                    // Textured (variance ≥ 1 level²) and unclipped.
+                    guard low > 0, high < 255, area * squares - sum * sum >= area * area else { continue }
+                    keys.append(Int32(8 * sum - 1024 * area))
+                }
+            }
+        }
+        let kept = keys.count
+        guard kept >= minimumBlocks else { return Lattice(step: 1, agreement: 0, blocks: kept) }
+        if kept > blockBudget {
+            keys = (0..<blockBudget).map { keys[$0 * kept / blockBudget] }
+        }
+        // The DCs' spread bounds the steps that can be told from chance.
+        var mean = 0.0, meanSquare = 0.0
+        for key in keys {
+            let dc = Double(key) / Double(area)
+            mean += dc
+            meanSquare += dc * dc
+        }
+        mean /= Double(keys.count)
+        meanSquare /= Double(keys.count)
+        let spread = max(0, meanSquare - mean * mean).squareRoot()
+        let largest = min(largestStep, Int((spread / 2).rounded(.down)))
+        guard largest >= 2 else { return Lattice(step: 1, agreement: 0, blocks: kept) }
+        let table = cosines, bins = Int64(table.count)
+        for step in stride(from: largest, through: 2, by: -1) {
+            let period = Int64(step * area)
+            var total = 0.0
+            for key in keys {
+                var r = Int64(key) % period
+                if r < 0 { r += period }
+                total += table[Int(r * bins / period)]
+            }
+            let agreement = total / Double(keys.count)
+            if agreement >= 0.5 { return Lattice(step: step, agreement: agreement, blocks: kept) }
+        }
+        return Lattice(step: 1, agreement: 0, blocks: kept)
+    }
+
+    /// cos(2π · i / 4096): the phase of a DC on a lattice, to 1/4096 of a turn.
+    static let cosines = (0..<4096).map { cos(2 * Double.pi * Double($0) / 4096) }
+
+    /// The highest quality (1–100) of the standard JPEG tables whose luminance DC step
+    /// (16 scaled by the quality as libjpeg scales it) is at least `step`.
+    static func quality(forDCStep step: Int) -> Int {
+        (1...100).reversed().first { standardDCStep(quality: $0) >= step } ?? 1
+    }
+
+    /// libjpeg's luminance DC step at `quality`: 16 scaled by 5000/q below 50, by 200 − 2q from 50.
+    static func standardDCStep(quality: Int) -> Int {
+        let scale = quality < 50 ? 5000 / quality : 200 - 2 * quality
+        return min(255, max(1, (16 * scale + 50) / 100))
+    }
+}
+
+/// The compression detector's answer.
+public struct CompressionObservation: DetectorObservation {
+    public static let photoCriterion: PhotoCriterion? = PhotoCriterion(
+        measure: "compression confidence", words: "heavily compressed",
+        explanation: "a photo's compression confidence (how coarsely JPEG quantized its blocks) is above the policy's compression threshold",
+        defaultThreshold: ModelSet.bundled.threshold("compression", of: "compression"))
+
+    /// 0 = fine, 1 = clearly over-compressed.
+    public var confidence = 0.0
+    /// The DC quantizer step of the last coarse compression (1: none coarser found).
+    public var dcStep = 0.0
+    /// The highest quality (1–100) of the standard tables whose DC step is at least `dcStep`.
+    public var quality = 0.0
+    /// The mean of cos(2π · DC / dcStep) over the blocks (0 when no step was found).
+    public var agreement = 0.0
+    /// Textured blocks read.
+    public var blocks = 0.0
+    /// Log-odds of heavy compression before mapping.
+    public var evidence = 0.0
+
+    public init() {}
+
+    public init(confidence: Double, dcStep: Double, quality: Double, agreement: Double, blocks: Int, evidence: Double) {
+        self.confidence = confidence
+        self.dcStep = dcStep
+        self.quality = quality
+        self.agreement = agreement
+        self.blocks = Double(blocks)
+        self.evidence = evidence
+    }
+
+    public static let fields: [ObservationField<Self>] = [
+        .number("confidence", \.confidence, "confidence that heavy JPEG compression spoils the image: 0 fine, 1 over-compressed", units: "probability", range: 0...1),
+        .number("dcStep", \.dcStep, "DC quantizer step of the last coarse JPEG compression, read from the lattice of the textured 8×8 blocks' means (1: none coarser found)", units: "DCT units", range: 0...255),
+        .number("quality", \.quality, "the highest quality (1-100) of the standard JPEG tables whose DC step is at least dcStep: the image was saved at about this quality or below", units: "JPEG quality", range: 0...100),
+        .number("agreement", \.agreement, "mean of cos(2π·DC/dcStep) over the blocks: 1 every block on the lattice", units: "fraction", range: -1...1),
+        .number("blocks", \.blocks, "textured, unclipped blocks read (fewer than 64 judge nothing)", units: "count", range: 0...1_000_000),
+        .number("evidence", \.evidence, "log-odds of heavy compression from ln dcStep, before mapping", units: "log-odds", range: -100...100),
+    ]
+}

@@ -1,0 +1,147 @@
+import ImageKernels
+import ImagingCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sensor noise: the grain a camera adds when it has too little light and amplifies what it
+/// has.
+///
+/// Measured at decode resolution, where the grain is, on the centre crop (`AnalysisImage.detail`):
+/// Immerkær's mask `[1 −2 1; −2 4 −2; 1 −2 1]` cancels image structure up to second order and
+/// leaves noise, σ ≈ √(π/2) · mean|mask| / 6, per 32-pixel tile. Each tile's σ is taken to
+/// linear light through the slope of the sRGB curve at the tile's mean level: a camera's
+/// tone curve squeezes the grain of bright areas into a few levels and spreads that of dark
+/// ones, while in linear light a sensor's noise is what it is. The frame's noise is the 10th
+/// percentile over tiles (texture only adds to a tile's σ, so the flattest tiles bound it),
+/// leaving out tiles within 8 levels of black or white, where clipping hides the grain. It is
+/// stated as it would be at the analysis size: area resampling by a factor k divides white
+/// noise by k, so the same scene at half the resolution gives the same `sigma`.
+///
+/// The evidence is a logistic model of ln `sigma` (the model file `noise.json`, fitted by
+/// `Scripts/measure/fit_camera.py` on the camera-simulator corpus's train photos), in log-odds.
+/// It is only judged on images decoded at least as large as the model's photos were
+/// (`minimumLongSide`): in a smaller image, a copy reduced from a camera's frame, every pixel
+/// spans enough of the scene that foliage and grass leave no flat tile, and their texture reads
+/// as grain.
+public struct NoiseDetector: Detector {
+    /// The map from evidence to confidence (the logistic function for the bundled model).
+    public var mapping: LogisticMapping
+    /// The log-odds of noise from ln `sigma`.
+    public var evidence: DetectorModel.LinearModel
+    /// The smallest decoded long side, in pixels, whose noise is judged (the model's
+    /// `minimumLongSide`: the smallest long side of the photos it was fitted on).
+    public var minimumLongSide: Double
+
+    /// What the detector reads of its model.
+    public static let modelRequirements = DetectorModel.Requirements(
+        evidence: ["noise": ["logSigma"]], mapping: true, thresholds: ["noise", "minimumLongSide"])
+
+    /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
+    public init(model: DetectorModel = ModelSet.bundled["noise"]) {
+        mapping = model.mapping!
+        evidence = model.evidence("noise")
+        minimumLongSide = model.thresholds["minimumLongSide"]!.value
+    }
+
+    public static let descriptor = MetricDescriptor(
+        name: "noise",
+        meaning: "confidence that sensor noise (grain) spoils the image",
+        direction: "defect",
+        fields: NoiseObservation.descriptorFields,
+        cost: "one 3×3 mask over the centre crop at decode resolution (at most 1 024 × 1 024)",
+        caveats: "Fine, even texture with no flat area (sand, gravel, foliage far off, film grain added on purpose) reads as noise. Noise a camera smoothed away, leaving smeared detail, is not seen. Images decoded smaller than the model's photos (1 600 px on the long side for the bundled model) are not judged.",
+        calibration: .init(measure: "evidence", meaning: "log-odds of noise from ln sigma before mapping"))
+
+    /// The tile side, in decoded pixels.
+    static let tile = 32
+    /// Tiles whose mean is within this many levels of black or white are left out.
+    static let clipMargin = 8.0
+
+    public func analyze(_ context: AnalysisContext) -> NoiseObservation {
+        context.measured("noise") { analyze(context.image) }
+    }
+
+    public func analyze(_ image: AnalysisImage) -> NoiseObservation {
+        let plane = image.detail
+        let decodedLongSide = Double(max(image.decodedLuma.width, image.decodedLuma.height))
+        let measured = Self.linearSigma(plane)
+        // White noise falls by the resampling factor: σ as at the analysis size.
+        let toAnalysis = min(1, Double(AnalysisImage.longSide) / max(decodedLongSide, 1))
+        let sigma = measured.sigma * toAnalysis
+        let evidence = self.evidence.predict { _ in log(max(sigma, 1e-5)) }
+        let judged = measured.tiles > 0 && decodedLongSide >= minimumLongSide
+        return NoiseObservation(
+            confidence: judged ? mapping(evidence) : 0, sigma: sigma, decodedSigma: measured.levels,
+            tiles: measured.tiles, evidence: evidence)
+    }
+
+    /// The 10th percentile over the tiles of `plane` (none within `clipMargin` of black or
+    /// white) of Immerkær's σ in linear light (a fraction of white), the same percentile
+    /// of σ in 8-bit levels, and how many tiles were read.
+    static func linearSigma(_ plane: PixelBuffer<UInt8>) -> (sigma: Double, levels: Double, tiles: Int) {
+        guard plane.width >= tile, plane.height >= tile else { return (0, 0, 0) }
+        let mask = Stencil.noise.tileMoments(plane, tileSize: tile)
+        let values = planeTileMoments(plane, tileSize: tile)
+        var linear: [Double] = [], levels: [Double] = []
+        linear.reserveCapacity(values.tiles.count)
+        levels.reserveCapacity(values.tiles.count)
+        for i in values.tiles.indices where mask.tiles[i].count > 0 {
+            let level = values.tiles[i].mean
+            guard level > clipMargin, level < 255 - clipMargin else { continue }
+            let sigma = (Double.pi / 2).squareRoot() / 6 * mask.tiles[i].meanAbsolute
+            levels.append(sigma)
+            linear.append(sigma * srgbSlope(level))
+        }
+        guard !linear.isEmpty else { return (0, 0, 0) }
+        return (percentile(selecting: &linear, 0.1), percentile(selecting: &levels, 0.1), linear.count)
+    }
+
+    /// d(linear light) / d(level) of the sRGB curve at an 8-bit level: linear light per level.
+    static func srgbSlope(_ level: Double) -> Double {
+        let u = level / 255
+        let slope = u <= 0.04045 ? 1 / 12.92 : 2.4 / 1.055 * pow((u + 0.055) / 1.055, 1.4)
+        return slope / 255
+    }
+}
+
+/// The noise detector's answer.
+public struct NoiseObservation: DetectorObservation {
+    public static let photoCriterion: PhotoCriterion? = PhotoCriterion(
+        measure: "noise confidence", words: "noisy",
+        explanation: "a photo's noise confidence (sensor grain in linear light) is above the policy's noise threshold",
+        defaultThreshold: ModelSet.bundled.threshold("noise", of: "noise"))
+
+    /// 0 = clean, 1 = clearly noisy.
+    public var confidence = 0.0
+    /// Noise σ in linear light (a fraction of white) as at the analysis size.
+    public var sigma = 0.0
+    /// The same percentile of σ in 8-bit levels at decode resolution.
+    public var decodedSigma = 0.0
+    /// Tiles measured (0: the crop was all near black or white, and nothing is judged;
+    /// nothing is judged either on an image decoded smaller than the model's `minimumLongSide`).
+    public var tiles = 0.0
+    /// Log-odds of noise before mapping.
+    public var evidence = 0.0
+
+    public init() {}
+
+    public init(confidence: Double, sigma: Double, decodedSigma: Double, tiles: Int, evidence: Double) {
+        self.confidence = confidence
+        self.sigma = sigma
+        self.decodedSigma = decodedSigma
+        self.tiles = Double(tiles)
+        self.evidence = evidence
+    }
+
+    public static let fields: [ObservationField<Self>] = [
+        .number("confidence", \.confidence, "confidence that sensor noise spoils the image: 0 clean, 1 noisy (0 when the decoded long side is under the model's minimumLongSide, 1600 px bundled)", units: "probability", range: 0...1),
+        .number("sigma", \.sigma, "noise σ in linear light (fraction of white) as at the analysis size: the 10th percentile over 32-px tiles of the centre crop at decode resolution of Immerkær's σ through the sRGB curve's slope, tiles within 8 levels of black or white left out", units: "fraction", range: 0...1),
+        .number("decodedSigma", \.decodedSigma, "the 10th percentile over the same tiles of Immerkær's σ at decode resolution", units: "8-bit levels", range: 0...128),
+        .number("tiles", \.tiles, "tiles measured", units: "count", range: 0...1024),
+        .number("evidence", \.evidence, "log-odds of noise from ln sigma, before mapping", units: "log-odds", range: -100...100),
+    ]
+}
