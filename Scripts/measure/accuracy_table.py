@@ -51,7 +51,7 @@ SEEN = {
     "docs-phone-dev": "seen: the text finder's page rule and its character proportions were checked on it; the reading predictor is reported on it, not fitted or chosen (measured with the probe in Russian)",
     "mate-backgrounds": "sources of the camera corpus: 8 of its 11 photos are train photos (fitted), 3 test",
     "lomiri-wallpapers-16.04": "sources of the camera corpus: 10 of its 14 photos are train photos (fitted), 4 test",
-    "camera": "fitted on the corpus's train photos: the blur and exposure models and thresholds (not smudge); these rows are its test photos, other source photos",
+    "camera": "fitted on the corpus's train photos: the blur, exposure, noise and compression models and thresholds (not smudge); these rows are its test photos, other source photos",
     "Datasets/blur · aesthetic": "the aesthetic model is not fitted on it (ladders only): across scenes, the blurred test images against the clean ones",
     "Datasets/exposure · aesthetic": "the aesthetic model is not fitted on it (ladders only): across scenes, the badly exposed test images against the clean ones",
     "distortion": "the aesthetic model is fitted on the train photos' ladders (its smoothness and colour knee chosen by cross-validation over them); these are its test photos, other source photos",
@@ -307,7 +307,7 @@ def main():
 
     if args.camera_corpus:
         corpus = rows_of(os.path.join(args.camera_corpus, "labels.csv"), test)
-        for detector in ("blur", "smudge", "exposure"):
+        for detector in ("blur", "smudge", "exposure", "noise", "compression"):
             kinds = CORPUS_DEFECTS[detector]
             sets.append((f"camera corpus test · {detector}", "binary",
                          [{**r, "label": "1" if r["label"] == "1" and r["defect"] in kinds else "0"} for r in corpus], detector))
