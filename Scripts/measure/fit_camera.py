@@ -80,7 +80,7 @@ SMUDGE_EVIDENCE = {"smudge": (["veilFraction", "veilShare"], lambda s: [s["veilF
 # BlurDetector.logOdds: the natural logarithm of each width, at least 0.001 px.
 BLUR_EVIDENCE = {"blur": (["edgeWidth", "spread"], lambda b: [math.log(max(b["edgeWidth"], 1e-3)), math.log(max(b["spread"], 1e-3))])}
 # NoiseDetector and CompressionDetector: the natural logarithm of sigma (at least 1e-5) and of dcStep.
-NOISE_EVIDENCE = {"noise": (["logSigma"], lambda n: [math.log(max(n["sigma"], 1e-5))])}
+NOISE_EVIDENCE = {"noise": (["logSigma"], lambda n: [math.log(max(n["sigma"], 1e-3))])}
 COMPRESSION_EVIDENCE = {"compression": (["logDCStep"], lambda c: [math.log(max(c["dcStep"], 1))])}
 DEFECTS = {"blur": {"defocus", "motion"}, "exposure": {"under", "over", "backlit"}, "smudge": {"smudge"},
            "noise": {"noise"}, "compression": {"jpeg"}}
@@ -192,7 +192,8 @@ def main():
         thresholds = {detector: (t, rule)}
         if detector == "noise":
             # NoiseDetector judges only images as large as these photos: in a smaller copy,
-            # texture fills every tile and reads as grain.
+            # texture fills every tile and reads as grain. Their full size is their decoded
+            # size while none is 3 840 px or more (JPEG decodes at half size from there).
             smallest = min(max(int(r.row["width"]), int(r.row["height"])) for r in rows if r.split == "train")
             thresholds["minimumLongSide"] = (smallest, "the smallest long side of the camera corpus's train photos: smaller images are not judged")
             print(f"  judged from a long side of {smallest} px")

@@ -67,7 +67,10 @@ public struct CompressionDetector: Detector {
     public func analyze(_ image: AnalysisImage) -> CompressionObservation {
         let period = 8 / image.detailScale
         let block = Int(period.rounded())
-        guard block >= 2, abs(period - Double(block)) < 0.01 else { return CompressionObservation() }
+        // A decode whose blocks are not whole pixels, or single pixels, shows no lattice to read.
+        guard block >= 2, abs(period - Double(block)) < 0.01 else {
+            return CompressionObservation(confidence: 0, dcStep: 1, quality: 100, agreement: 0, blocks: 0, evidence: 0)
+        }
         let plane = image.decodedLuma
         // The grid starts at the top left as stored; an orientation that flipped an axis
         // moves its start to that axis's far edge. Off the grid the means sit on no lattice,

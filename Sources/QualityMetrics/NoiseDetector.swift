@@ -53,7 +53,7 @@ public struct NoiseDetector: Detector {
         direction: "defect",
         fields: NoiseObservation.descriptorFields,
         cost: "one 3×3 mask over the centre crop at decode resolution (at most 1 024 × 1 024)",
-        caveats: "Fine, even texture with no flat area (sand, gravel, foliage far off, film grain added on purpose) reads as noise. Noise a camera smoothed away, leaving smeared detail, is not seen. Images decoded smaller than the model's photos (1 600 px on the long side for the bundled model) are not judged.",
+        caveats: "Fine, even texture with no flat area (sand, gravel, foliage far off, film grain added on purpose) reads as noise. Noise a camera smoothed away, leaving smeared detail, is not seen. Images decoded smaller than the model's photos (its minimumLongSide, 1 280 px on the long side for the bundled model) are measured and not judged: their confidence is 0.",
         calibration: .init(measure: "evidence", meaning: "log-odds of noise from ln sigma before mapping"))
 
     /// The tile side, in decoded pixels.
@@ -72,7 +72,7 @@ public struct NoiseDetector: Detector {
         // White noise falls by the resampling factor: σ as at the analysis size.
         let toAnalysis = min(1, Double(AnalysisImage.longSide) / max(decodedLongSide, 1))
         let sigma = measured.sigma * toAnalysis
-        let evidence = self.evidence.predict { _ in log(max(sigma, 1e-5)) }
+        let evidence = self.evidence.predict { _ in log(max(sigma, 1e-3)) }
         let judged = measured.tiles > 0 && decodedLongSide >= minimumLongSide
         return NoiseObservation(
             confidence: judged ? mapping(evidence) : 0, sigma: sigma, decodedSigma: measured.levels,
@@ -80,8 +80,8 @@ public struct NoiseDetector: Detector {
     }
 
     /// The 10th percentile over the tiles of `plane` (none within `clipMargin` of black or
-    /// white) of Immerkær's σ in linear light (a fraction of white), the same percentile
-    /// of σ in 8-bit levels, and how many tiles were read.
+    /// white) of Immerkær's σ in linear light (on a scale of 0 to 255 from black to white),
+    /// the same percentile of σ in 8-bit levels, and how many tiles were read.
     static func linearSigma(_ plane: PixelBuffer<UInt8>) -> (sigma: Double, levels: Double, tiles: Int) {
         guard plane.width >= tile, plane.height >= tile else { return (0, 0, 0) }
         let mask = Stencil.noise.tileMoments(plane, tileSize: tile)
@@ -100,11 +100,11 @@ public struct NoiseDetector: Detector {
         return (percentile(selecting: &linear, 0.1), percentile(selecting: &levels, 0.1), linear.count)
     }
 
-    /// d(linear light) / d(level) of the sRGB curve at an 8-bit level: linear light per level.
+    /// d(linear light) / d(level) of the sRGB curve at an 8-bit level, both on a scale of 0
+    /// to 255: 1/12.92 in the deep shadows, 2.4 at white.
     static func srgbSlope(_ level: Double) -> Double {
         let u = level / 255
-        let slope = u <= 0.04045 ? 1 / 12.92 : 2.4 / 1.055 * pow((u + 0.055) / 1.055, 1.4)
-        return slope / 255
+        return u <= 0.04045 ? 1 / 12.92 : 2.4 / 1.055 * pow((u + 0.055) / 1.055, 1.4)
     }
 }
 
@@ -117,7 +117,7 @@ public struct NoiseObservation: DetectorObservation {
 
     /// 0 = clean, 1 = clearly noisy.
     public var confidence = 0.0
-    /// Noise σ in linear light (a fraction of white) as at the analysis size.
+    /// Noise σ in linear light (on a scale of 0 to 255 from black to white) as at the analysis size.
     public var sigma = 0.0
     /// The same percentile of σ in 8-bit levels at decode resolution.
     public var decodedSigma = 0.0
@@ -138,8 +138,8 @@ public struct NoiseObservation: DetectorObservation {
     }
 
     public static let fields: [ObservationField<Self>] = [
-        .number("confidence", \.confidence, "confidence that sensor noise spoils the image: 0 clean, 1 noisy (0 when the decoded long side is under the model's minimumLongSide, 1600 px bundled)", units: "probability", range: 0...1),
-        .number("sigma", \.sigma, "noise σ in linear light (fraction of white) as at the analysis size: the 10th percentile over 32-px tiles of the centre crop at decode resolution of Immerkær's σ through the sRGB curve's slope, tiles within 8 levels of black or white left out", units: "fraction", range: 0...1),
+        .number("confidence", \.confidence, "confidence that sensor noise spoils the image: 0 clean, 1 noisy (0 when the decoded long side is under the model's minimumLongSide, 1280 px bundled, or no tile was measured)", units: "probability", range: 0...1),
+        .number("sigma", \.sigma, "noise σ in linear light (0 black, 255 white) as at the analysis size: the 10th percentile over 32-px tiles of the centre crop at decode resolution of Immerkær's σ through the sRGB curve's slope, tiles within 8 levels of black or white left out", units: "linear levels", range: 0...255),
         .number("decodedSigma", \.decodedSigma, "the 10th percentile over the same tiles of Immerkær's σ at decode resolution", units: "8-bit levels", range: 0...128),
         .number("tiles", \.tiles, "tiles measured", units: "count", range: 0...1024),
         .number("evidence", \.evidence, "log-odds of noise from ln sigma, before mapping", units: "log-odds", range: -100...100),

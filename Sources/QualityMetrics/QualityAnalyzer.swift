@@ -147,8 +147,8 @@ public struct QualityAnalyzer: Sendable {
 
     /// Decode options that give the detectors what they need and no more: colour only
     /// when a colour cue is wanted, and JPEGs decoded at the smallest DCT scale whose
-    /// shorter side still covers the detail crop and, when text is searched for, whose
-    /// longer side nearly covers the text plane.
+    /// shorter side still covers the detail crop and, when text is searched for or noise
+    /// measured, whose longer side nearly covers the text plane.
     public func decodeOptions(base: DecodeOptions = DecodeOptions()) -> DecodeOptions {
         var options = base
         // Colour: smudge's veil, aesthetics, and whether a page of text has colour (text, and
@@ -158,8 +158,8 @@ public struct QualityAnalyzer: Sendable {
         let runsOthers = !enabled.isSubset(of: DetectorKind.allCases.map(\.rawValue))
         options.wantsRGB = detectors.contains(.smudge) || detectors.contains(.aesthetic) || findsText || runsOthers
         // Within 1/16 of the text plane's side: a 4 000-px photo is read at half size
-        // (a 2 000-px plane) instead of whole. Noise is read at the same scale whether or not
-        // text is searched for, so that it judges the same pixels.
+        // (a 2 000-px plane) instead of whole. Noise is read at that scale whether or not text
+        // is searched for (its minimum size is a decoded size).
         let wantsDetail = findsText || detectors.contains(.noise)
         options.scale = .covering(shortSide: 768, longSide: wantsDetail ? AnalysisImage.textSide * 15 / 16 : 0)
         return options

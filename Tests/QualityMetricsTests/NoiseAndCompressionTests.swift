@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagingCore
+import QualityAssessment
 import QualityGating
 import Testing
 import _ImagingTestSupport
@@ -80,12 +81,17 @@ struct NoiseAndCompressionTests {
         #expect(abs(a.sigma / b.sigma - 1) < 0.08, "\(a.sigma) \(b.sigma)")
     }
 
-    /// Tiles within 8 levels of white are left out (clipping hides the grain there): a frame
-    /// of them is not judged.
-    @Test func clippedTilesAreNotJudged() {
-        let plane = Scenes.plane(withNoise(Array(repeating: 251, count: 256 * 256), sigma: 1, seed: 3), width: 256, height: 256)
+    /// Tiles within 8 levels of black or white are left out (clipping hides the grain there):
+    /// a frame of them, large enough to be judged, is not.
+    @Test(arguments: [Float(4), 251])
+    func clippedTilesAreNotJudged(level: Float) {
+        let wide = 1600, tall = 1200
+        let plane = Scenes.plane(withNoise(Array(repeating: level, count: wide * tall), sigma: 1, seed: 3), width: wide, height: tall)
         let noise = NoiseDetector().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
         #expect(noise.tiles == 0 && noise.confidence == 0)
+        // Mid-grey with the same noise is measured.
+        let grey = Scenes.plane(withNoise(Array(repeating: 128, count: wide * tall), sigma: 1, seed: 3), width: wide, height: tall)
+        #expect(NoiseDetector().analyze(AnalysisImage(luma: grey, fullSize: grey.size)).tiles == 32 * 32)
     }
 
     /// The standard tables' luminance DC steps, as libjpeg scales them.
@@ -107,6 +113,40 @@ struct NoiseAndCompressionTests {
         let rejected = QualityGate(policy: .default).decide(report).reasons.contains(.compression)
         // The threshold passes a DC step of 12 and rejects 13 (quality 60 and below).
         #expect(rejected == (quality <= 60), "quality \(quality): confidence \(compression.confidence)")
+    }
+
+    /// A colour photo the size a phone saves (4 032 × 3 024) at quality 30, through the whole
+    /// pipeline: decoded at half size, with its luma made from RGB, its blocks are 4 pixels
+    /// across and keep their means, and the step is the quantizer's.
+    @Test func aPhonesColourJPEGDecodedAtHalfSizeKeepsItsStep() throws {
+        let wide = 4032, tall = 3024
+        let luma = Scenes.plane(Scenes.photo(width: wide, height: tall, seed: 9), width: wide, height: tall)
+        var samples = [UInt8](repeating: 0, count: wide * tall * 3)
+        for (i, value) in luma.samples.enumerated() {
+            samples[3 * i] = value
+            samples[3 * i + 1] = UInt8(20 + Int(value) * 3 / 4)
+            samples[3 * i + 2] = 255 - value / 2
+        }
+        let folder = try TemporaryDirectory()
+        let path = try folder.write("phone.jpg", JPEGEncoder.encode(PixelBuffer(width: wide, height: tall, channels: 3, samples: samples), quality: 30))
+        let assessment = Assessor().assess(contentsOf: path)
+        let image = try #require(assessment.image)
+        let compression = try #require(image.report.observation("compression", as: CompressionObservation.self))
+        #expect(compression.dcStep == Double(CompressionDetector.standardDCStep(quality: 30)), "\(compression)")
+        #expect(image.decision.reasons.contains(.compression))
+    }
+
+    /// The eight-pixel rows of `blockMoments8` give what the scalar loop gives.
+    @Test func theEightPixelBlockMomentsAreTheScalarOnes() {
+        let plane = PixelBuffer<UInt8>.random(width: 37, height: 29, seed: 4)
+        plane.withUnsafeBufferPointer { pixels in
+            for (x, y) in [(0, 0), (5, 3), (29, 21)] {
+                let origin = y * plane.rowStride + x
+                let rows = CompressionDetector.blockMoments8(UnsafeRawPointer(pixels.baseAddress!) + origin, stride: plane.rowStride)
+                let scalar = CompressionDetector.blockMoments(pixels, origin, stride: plane.rowStride, block: 8)
+                #expect(rows == scalar, "at \(x), \(y)")
+            }
+        }
     }
 
     /// A frame never compressed (no lattice), and one whose grid an orientation moved to the

@@ -67,3 +67,26 @@ struct TextEstimateTests {
         #expect(regularity == sum / energy)
     }
 }
+
+/// The page rule's guard: characters make a page only when lines took more than 8% of the
+/// character-like marks, by either branch that counts them.
+@Suite("The page rule")
+struct PageRuleTests {
+    @Test(arguments: [(0.90, true), (0.95, false)])
+    func manyCharactersMakeAPageWhenLinesTookTheirMarks(ungrouped: Double, page: Bool) {
+        var text = TextObservation()
+        text.characters = 150
+        text.ungrouped = ungrouped
+        #expect(text.showsPage == page)
+    }
+
+    @Test(arguments: [(0.5, true), (0.95, false)])
+    func inkOnPaperMakesAPageWhenLinesTookItsMarks(ungrouped: Double, page: Bool) {
+        var text = TextObservation()
+        text.detected = true
+        text.characters = 40
+        text.extent = 0.2
+        text.ungrouped = ungrouped
+        #expect(text.showsPage == page)
+    }
+}
