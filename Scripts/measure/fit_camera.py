@@ -74,7 +74,7 @@ class Row:
 EXPOSURE_EVIDENCE = {
     "under": (["median", "detailP90"], lambda e: [stops(e["median"]), stops(e["detailP90"])]),
     "over": (["median", "colourClip"], lambda e: [stops(e["median"]), e["colourClip"]]),
-    "backlit": (["median", "p90"], lambda e: [stops(e["median"]), stops(e["p90"])]),
+    "backlit": (["median", "p90", "detailP90"], lambda e: [stops(e["median"]), stops(e["p90"]), stops(e["detailP90"])]),
 }
 SMUDGE_EVIDENCE = {"smudge": (["veilFraction", "veilShare"], lambda s: [s["veilFraction"], s["veilShare"]])}
 # BlurDetector.logOdds: the natural logarithm of each width, at least 0.001 px.

@@ -52,7 +52,7 @@ public struct ExposureDetector: Detector {
 
     /// What the detector reads of its model.
     public static let modelRequirements = DetectorModel.Requirements(
-        evidence: ["under": ["median", "detailP90"], "over": ["median", "colourClip"], "backlit": ["median", "p90"]], mapping: true, thresholds: ["exposure"])
+        evidence: ["under": ["median", "detailP90"], "over": ["median", "colourClip"], "backlit": ["median", "p90", "detailP90"]], mapping: true, thresholds: ["exposure"])
 
     /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
     public init(model: DetectorModel = ModelSet.bundled["exposure"]) {
@@ -114,7 +114,7 @@ public struct ExposureDetector: Detector {
         let sceneLevel = image.flashFired ? detailP90 : median
         let underEvidence = u.intercept + u["median"] * stops(sceneLevel) + u["detailP90"] * stops(detailP90)
         var overEvidence = o.intercept + o["median"] * stops(median) + o["colourClip"] * colourClip
-        let backlitEvidence = b.intercept + b["median"] * stops(median) + b["p90"] * stops(p90)
+        let backlitEvidence = b.intercept + b["median"] * stops(median) + b["p90"] * stops(p90) + b["detailP90"] * stops(detailP90)
         // A page is meant to be bright (small print at analysis size is faint texture on
         // white): over-exposed only when its ink is washed out. Its over-exposure probability
         // is scaled by the ink–paper contrast: none from 40 levels, fully at 10 (about the
@@ -396,6 +396,6 @@ public struct ExposureObservation: DetectorObservation {
         .flag("flash", \.flash, "the file's EXIF says a flash fired: lit from the front, never backlit, and under-exposure reads the detail's level in place of the median"),
         .number("p90", \.p90, "90th percentile of luma (the bright part of the frame)", units: "8-bit level", range: 0...255),
         .number("colourClip", \.colourClip, "share of pixels whose brightest channel is at or above level 250 (luma's for a grey image)", units: "fraction", range: 0...1),
-        .number("backlitEvidence", \.backlitEvidence, "backlit log-odds from the median and p90 in stops, before mapping (not used for a page or a flash photo)", units: "log-odds", range: -100...100),
+        .number("backlitEvidence", \.backlitEvidence, "backlit log-odds from the median, p90 and detailP90 in stops, before mapping (not used for a page or a flash photo)", units: "log-odds", range: -100...100),
     ]
 }

@@ -185,6 +185,35 @@ struct ExposureTests {
         #expect(darkened.direction == .under, "\(darkened.underEvidence) vs backlit \(darkened.backlitEvidence)")
     }
 
+    /// A low-key scene, as the camera corpus makes them: a subject in a spot of light metered
+    /// at mid-grey, its surroundings five stops down with their texture, passes, though its
+    /// median is dark and its brightest tones are the subject's; the same scene with its upper
+    /// third a stop and a half up and the rest three and a half down (the light behind the
+    /// subject set the exposure) is backlit.
+    @Test func aLowKeySceneIsNotBacklit() {
+        let width = 512, height = 384
+        let photo = Scenes.photo(width: width, height: height, seed: 23)
+        let radius = 0.16 * Float(width * width + height * height).squareRoot()
+        func shot(_ stops: (Int, Int) -> Float) -> ExposureObservation {
+            let pixels = (0..<(width * height)).map { i in
+                let linear = pow(max(0, photo[i]) / 255, 2.2) * pow(2, stops(i % width, i / width))
+                return 255 * pow(min(1, linear), 1 / 2.2)
+            }
+            let plane = Scenes.plane(pixels, width: width, height: height)
+            return ExposureDetector().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+        }
+        let lowKey = shot { x, y in
+            let dx = Float(x) - Float(width) / 2, dy = Float(y) - Float(height) / 2
+            return -5 * (1 - exp(-0.5 * (dx * dx + dy * dy) / (radius * radius)))
+        }
+        let backlit = shot { _, y in y < height / 3 ? 1.5 : -3.5 }
+        let threshold = ModelSet.bundled.threshold("exposure", of: "exposure")
+        #expect(lowKey.confidence < threshold && lowKey.backlitEvidence < backlit.backlitEvidence - 2,
+                "\(lowKey.backlitEvidence) median \(lowKey.median) p90 \(lowKey.p90) detail \(lowKey.detailP90)")
+        #expect(backlit.direction == .backlit && backlit.confidence > threshold,
+                "\(backlit.backlitEvidence) median \(backlit.median) p90 \(backlit.p90) detail \(backlit.detailP90)")
+    }
+
     /// A high-key scene (bright, flat shadows, nothing clipped: the display values raised to
     /// the power 0.55, as the camera corpus's high-key scenes are made) is not over-exposed;
     /// the same scene pushed two stops up in linear light, clipping, is.
