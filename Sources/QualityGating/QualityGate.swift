@@ -53,6 +53,16 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         get { threshold(of: "exposure") }
         set { confidenceThresholds["exposure"] = newValue }
     }
+    /// Highest noise confidence that passes.
+    public var noise: Double {
+        get { threshold(of: "noise") }
+        set { confidenceThresholds["noise"] = newValue }
+    }
+    /// Highest compression confidence that passes.
+    public var compression: Double {
+        get { threshold(of: "compression") }
+        set { confidenceThresholds["compression"] = newValue }
+    }
 
     /// The threshold of the built-in photo criterion `name`.
     private func threshold(of name: String) -> Double {
@@ -69,21 +79,25 @@ public struct QualityPolicy: Sendable, Equatable, Codable {
         self.init(
             blur: models.threshold("blur", of: "blur"), smudge: models.threshold("smudge", of: "smudge"),
             exposure: models.threshold("exposure", of: "exposure"),
+            noise: models.threshold("noise", of: "noise"), compression: models.threshold("compression", of: "compression"),
             minimumLinePitch: models.threshold("minimumLinePitch", of: "text"),
             minimumLegibility: models.threshold("minimumLegibility", of: "text"),
             minimumTextContrast: models.threshold("minimumTextContrast", of: "text"))
         minimumPredictedAccuracy = models.threshold("minimumPredictedAccuracy", of: "text")
-        confidenceThresholds["noise"] = models.threshold("noise", of: "noise")
-        confidenceThresholds["compression"] = models.threshold("compression", of: "compression")
     }
 
-    /// - Parameters: the text minimums default to the bundled text model's.
+    /// - Parameters: `noise` and `compression` default to the bundled models' thresholds (as
+    ///   any photo criterion without a value here does), the text minimums to the bundled
+    ///   text model's.
     public init(
-        blur: Double, smudge: Double, exposure: Double, minimumLinePitch: Double,
+        blur: Double, smudge: Double, exposure: Double, noise: Double? = nil, compression: Double? = nil,
+        minimumLinePitch: Double,
         minimumLegibility: Double = ModelSet.bundled.threshold("minimumLegibility", of: "text"),
         minimumTextContrast: Double = ModelSet.bundled.threshold("minimumTextContrast", of: "text")
     ) {
         confidenceThresholds = ["blur": blur, "smudge": smudge, "exposure": exposure]
+        if let noise { confidenceThresholds["noise"] = noise }
+        if let compression { confidenceThresholds["compression"] = compression }
         self.minimumLinePitch = minimumLinePitch
         self.minimumLegibility = minimumLegibility
         self.minimumTextContrast = minimumTextContrast

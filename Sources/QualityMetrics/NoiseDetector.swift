@@ -60,6 +60,8 @@ public struct NoiseDetector: Detector {
     static let tile = 32
     /// Tiles whose mean is within this many levels of black or white are left out.
     static let clipMargin = 8.0
+    /// Tiles with fewer mask responses than this share of a whole tile's are left out.
+    static let fullShare = 0.75
 
     public func analyze(_ context: AnalysisContext) -> NoiseObservation {
         context.measured("noise") { analyze(context.image) }
@@ -76,12 +78,13 @@ public struct NoiseDetector: Detector {
         let judged = measured.tiles > 0 && decodedLongSide >= minimumLongSide
         return NoiseObservation(
             confidence: judged ? mapping(evidence) : 0, sigma: sigma, decodedSigma: measured.levels,
-            tiles: measured.tiles, evidence: evidence)
+            tiles: measured.tiles, judged: judged, evidence: evidence)
     }
 
     /// The 10th percentile over the tiles of `plane` (none within `clipMargin` of black or
-    /// white) of Immerkær's σ in linear light (on a scale of 0 to 255 from black to white),
-    /// the same percentile of σ in 8-bit levels, and how many tiles were read.
+    /// white, and none cut by the plane's edge to less than `fullShare` of a tile) of
+    /// Immerkær's σ in linear light (on a scale of 0 to 255 from black to white), the same
+    /// percentile of σ in 8-bit levels, and how many tiles were read.
     static func linearSigma(_ plane: PixelBuffer<UInt8>) -> (sigma: Double, levels: Double, tiles: Int) {
         guard plane.width >= tile, plane.height >= tile else { return (0, 0, 0) }
         let mask = Stencil.noise.tileMoments(plane, tileSize: tile)
@@ -89,7 +92,11 @@ public struct NoiseDetector: Detector {
         var linear: [Double] = [], levels: [Double] = []
         linear.reserveCapacity(values.tiles.count)
         levels.reserveCapacity(values.tiles.count)
-        for i in values.tiles.indices where mask.tiles[i].count > 0 {
+        // A sliver of a tile at the plane's far edge holds too few pixels for its σ: its
+        // estimate scatters, and the low percentile would read the scatter. The mask leaves
+        // out the plane's outermost pixels, so the tiles along the near edges hold 31 × 31.
+        let fullCount = Int64((Double(tile * tile) * fullShare).rounded(.up))
+        for i in values.tiles.indices where mask.tiles[i].count >= fullCount {
             let level = values.tiles[i].mean
             guard level > clipMargin, level < 255 - clipMargin else { continue }
             let sigma = (Double.pi / 2).squareRoot() / 6 * mask.tiles[i].meanAbsolute
@@ -121,27 +128,31 @@ public struct NoiseObservation: DetectorObservation {
     public var sigma = 0.0
     /// The same percentile of σ in 8-bit levels at decode resolution.
     public var decodedSigma = 0.0
-    /// Tiles measured (0: the crop was all near black or white, and nothing is judged;
-    /// nothing is judged either on an image decoded smaller than the model's `minimumLongSide`).
+    /// Tiles measured (0: the crop was all near black or white, and nothing is judged).
     public var tiles = 0.0
+    /// Whether the confidence judges the image: tiles were measured and the image was decoded
+    /// at least as large as the model's `minimumLongSide`. When not, the confidence is 0.
+    public var judged = false
     /// Log-odds of noise before mapping.
     public var evidence = 0.0
 
     public init() {}
 
-    public init(confidence: Double, sigma: Double, decodedSigma: Double, tiles: Int, evidence: Double) {
+    public init(confidence: Double, sigma: Double, decodedSigma: Double, tiles: Int, judged: Bool, evidence: Double) {
         self.confidence = confidence
         self.sigma = sigma
         self.decodedSigma = decodedSigma
         self.tiles = Double(tiles)
+        self.judged = judged
         self.evidence = evidence
     }
 
     public static let fields: [ObservationField<Self>] = [
         .number("confidence", \.confidence, "confidence that sensor noise spoils the image: 0 clean, 1 noisy (0 when the decoded long side is under the model's minimumLongSide, 1280 px bundled, or no tile was measured)", units: "probability", range: 0...1),
-        .number("sigma", \.sigma, "noise σ in linear light (0 black, 255 white) as at the analysis size: the 10th percentile over 32-px tiles of the centre crop at decode resolution of Immerkær's σ through the sRGB curve's slope, tiles within 8 levels of black or white left out", units: "linear levels", range: 0...255),
+        .number("sigma", \.sigma, "noise σ in linear light (0 black, 255 white) as at the analysis size: the 10th percentile over 32-px tiles of the centre crop at decode resolution of Immerkær's σ through the sRGB curve's slope, tiles within 8 levels of black or white and slivers at the crop's edge left out", units: "linear levels", range: 0...255),
         .number("decodedSigma", \.decodedSigma, "the 10th percentile over the same tiles of Immerkær's σ at decode resolution", units: "8-bit levels", range: 0...128),
-        .number("tiles", \.tiles, "tiles measured", units: "count", range: 0...1024),
+        .number("tiles", \.tiles, "tiles measured (whole 32-px tiles, or cut by the crop's edge to no less than three quarters of one)", units: "count", range: 0...1024),
+        .flag("judged", \.judged, "the confidence judges the image: tiles were measured and the decoded long side is at least the model's minimumLongSide (1280 px bundled); when false the confidence is 0"),
         .number("evidence", \.evidence, "log-odds of noise from ln sigma, before mapping", units: "log-odds", range: -100...100),
     ]
 }

@@ -347,6 +347,19 @@ struct GateTests {
         #expect(decision.failures.first?.threshold == 0.9 && decision.failures.first?.message.hasPrefix("low gate score: gate score 0.6") == true)
     }
 
+    /// The member-wise policy takes every built-in photo criterion; noise and compression left
+    /// out keep the bundled models' thresholds, as the models' own policy has them.
+    @Test func memberwisePolicySetsNoiseAndCompression() {
+        let set = QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, noise: 0.3, compression: 0.4, minimumLinePitch: 0)
+        #expect(set.noise == 0.3 && set.compression == 0.4 && set.confidenceThresholds["noise"] == 0.3)
+        let left = QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 0)
+        #expect(left.noise == QualityPolicy.default.noise && left.compression == QualityPolicy.default.compression)
+        #expect(QualityPolicy.default.noise == ModelSet.bundled.threshold("noise", of: "noise"))
+        var changed = left
+        changed.compression = 0.9
+        #expect(changed.confidenceThresholds["compression"] == 0.9)
+    }
+
     @Test func scoreFallsAsDefectsGrow() {
         let gate = QualityGate(policy: QualityPolicy(blur: 0.5, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16))
         let scores = [0.0, 0.2, 0.5, 0.8, 1.0].map { gate.decide(report(blur: $0, exposure: 0)).score }

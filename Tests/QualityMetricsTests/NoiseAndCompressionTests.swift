@@ -54,13 +54,23 @@ struct NoiseAndCompressionTests {
         expectNonDecreasing(confidences, tolerance: 0, "noise confidence")
         let threshold = QualityPolicy.default.confidenceThresholds["noise"]!
         #expect(confidences.first! < threshold && confidences.last! > threshold, "\(confidences) against \(threshold)")
+        #expect(reports.allSatisfy { $0.observation("noise", as: NoiseObservation.self)!.judged })
         let gate = QualityGate(policy: .default)
         #expect(!gate.decide(reports.first!).reasons.contains(.noise))
         #expect(gate.decide(reports.last!).reasons.contains(.noise))
         // The same noise on a copy under 1 280 px is measured but not judged.
         let small = report(Scenes.plane(withNoise(Scenes.photo(width: width, height: height), sigma: 16, seed: 11), width: width, height: height))
         let smallNoise = small.observation("noise", as: NoiseObservation.self)!
-        #expect(smallNoise.sigma > 0 && smallNoise.confidence == 0)
+        #expect(smallNoise.sigma > 0 && smallNoise.confidence == 0 && !smallNoise.judged)
+    }
+
+    /// The crop's far edge cuts a row of tiles to 8 pixels (1 000 = 31 × 32 + 8): those slivers
+    /// are left out, and the tiles along the near edges (31 × 31 mask responses) are kept.
+    @Test func sliversOfTilesAtTheCropsEdgeAreLeftOut() {
+        let wide = 1600, tall = 1000
+        let plane = Scenes.plane(withNoise(Array(repeating: 128, count: wide * tall), sigma: 4, seed: 8), width: wide, height: tall)
+        let noise = NoiseDetector().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+        #expect(noise.tiles == 32 * 31 && noise.judged)
     }
 
     /// The same noisy scene at half the resolution (2 × 2 pixels averaged, which halves white
@@ -88,7 +98,7 @@ struct NoiseAndCompressionTests {
         let wide = 1600, tall = 1200
         let plane = Scenes.plane(withNoise(Array(repeating: level, count: wide * tall), sigma: 1, seed: 3), width: wide, height: tall)
         let noise = NoiseDetector().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
-        #expect(noise.tiles == 0 && noise.confidence == 0)
+        #expect(noise.tiles == 0 && noise.confidence == 0 && !noise.judged)
         // Mid-grey with the same noise is measured.
         let grey = Scenes.plane(withNoise(Array(repeating: 128, count: wide * tall), sigma: 1, seed: 3), width: wide, height: tall)
         #expect(NoiseDetector().analyze(AnalysisImage(luma: grey, fullSize: grey.size)).tiles == 32 * 32)
