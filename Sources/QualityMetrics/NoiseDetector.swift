@@ -94,7 +94,8 @@ public struct NoiseDetector: Detector {
         levels.reserveCapacity(values.tiles.count)
         // A sliver of a tile at the plane's far edge holds too few pixels for its σ: its
         // estimate scatters, and the low percentile would read the scatter. The mask leaves
-        // out the plane's outermost pixels, so the tiles along the near edges hold 31 × 31.
+        // out the plane's outermost pixels, so whole tiles along its edges hold 31 × 32
+        // responses (corners 31 × 31).
         let fullCount = Int64((Double(tile * tile) * fullShare).rounded(.up))
         for i in values.tiles.indices where mask.tiles[i].count >= fullCount {
             let level = values.tiles[i].mean

@@ -65,7 +65,8 @@ struct NoiseAndCompressionTests {
     }
 
     /// The crop's far edge cuts a row of tiles to 8 pixels (1 000 = 31 × 32 + 8): those slivers
-    /// are left out, and the tiles along the near edges (31 × 31 mask responses) are kept.
+    /// are left out, and the whole tiles along the edges (31 × 32 mask responses, corners
+    /// 31 × 31) are kept.
     @Test func sliversOfTilesAtTheCropsEdgeAreLeftOut() {
         let wide = 1600, tall = 1000
         let plane = Scenes.plane(withNoise(Array(repeating: 128, count: wide * tall), sigma: 4, seed: 8), width: wide, height: tall)
