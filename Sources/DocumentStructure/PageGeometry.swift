@@ -121,6 +121,119 @@ public struct PageGeometry: Sendable, Equatable {
             toSource: toSource)
     }
 
+    // MARK: - Text lines levelled
+
+    /// Slants (in degrees) searched for, either way, and the finest step of the search.
+    static let largestSlant = 6.0
+    static let slantStep = 0.05
+    /// A slant smaller than this everywhere is left alone: the page is level already.
+    static let levelWithin = 0.3
+    /// The lines' profile must be at least this much sharper at the slant found than level
+    /// (sum of squared steps between rows' counts), else the page holds too little text in lines to tell.
+    static let sharperBy = 1.05
+    /// The halves' slants are used when both lie within this many degrees of the whole page's.
+    static let halvesAgreeWithin = 1.0
+
+    /// The map levelling the text lines of a page that fills the frame (so `find` sees no
+    /// page edge) photographed at an angle; nil when they are level already or there are too
+    /// few to tell.
+    ///
+    /// The lines' slant is where the ink's row profile along it is sharpest (the sum of the
+    /// squared steps between the counts of ink pixels of neighbouring rows is largest: lines'
+    /// tops and bottoms are crisp only along them), found over the whole page and in its
+    /// upper and lower halves apart: a phone turned about the page's vertical axis makes the
+    /// lines converge, so the slant changes down the page; the halves' slants are used when
+    /// both lie within `halvesAgreeWithin` of the whole page's. The map takes the upright page to the
+    /// quadrilateral whose top and bottom edges have the slants interpolated to them, its
+    /// sides square to the mean slant (a phone turned in the page's plane rotates the page).
+    public static func levelling(in image: PixelBuffer<UInt8>) -> PageGeometry? {
+        let longSide = max(image.width, image.height)
+        guard longSide >= 200 else { return nil }
+        let factor = max(1, min(16, longSide / 1000))
+        let small = AreaDownscale.downscale(image.packedLuma, by: factor)
+        let (w, h) = (small.width, small.height)
+        var luma = [UInt8](repeating: 0, count: w * h)
+        small.withUnsafeBufferPointer { pixels in
+            for y in 0..<h { for x in 0..<w { luma[y * w + x] = pixels[y * small.rowStride + x] } }
+        }
+        // Ink as `PageInk` finds it: darker than its neighbourhood's mean by a fraction and a margin.
+        let background = PageInk.localMean(luma, width: w, height: h, radius: max(8, max(w, h) / 60))
+        var upper: [(x: Double, y: Double)] = [], lower: [(x: Double, y: Double)] = []
+        for y in 0..<h {
+            for x in 0..<w {
+                let mean = Int(background[y * w + x]), value = Int(luma[y * w + x])
+                guard mean - value >= PageInk.minimumContrast, Double(value) < Double(mean) * (1 - PageInk.darkerBy) else { continue }
+                if 2 * y < h { upper.append((Double(x), Double(y))) } else { lower.append((Double(x), Double(y))) }
+            }
+        }
+        let centreX = Double(w) / 2
+        // The whole page's slant; the halves' where each has lines enough and they agree
+        // with it (a half with a few lines beside a block of code or a picture misleads).
+        guard let whole = slant(of: upper + lower, centreX: centreX, height: h) else { return nil }
+        var (top, bottom) = (whole, whole)
+        if let measuredTop = slant(of: upper, centreX: centreX, height: h), let measuredBottom = slant(of: lower, centreX: centreX, height: h),
+            abs(measuredTop - whole) <= halvesAgreeWithin, abs(measuredBottom - whole) <= halvesAgreeWithin
+        {
+            (top, bottom) = (measuredTop, measuredBottom)
+        }
+        guard max(abs(top), abs(bottom)) >= levelWithin else { return nil }
+        // Slopes at the halves' ink centroids, interpolated (and extrapolated) down the page.
+        let yTop = upper.isEmpty ? Double(h) / 4 : upper.reduce(0) { $0 + $1.y } / Double(upper.count)
+        let yBottom = lower.isEmpty ? Double(h) * 3 / 4 : lower.reduce(0) { $0 + $1.y } / Double(lower.count)
+        let (slopeTop, slopeBottom) = (tan(top * .pi / 180), tan(bottom * .pi / 180))
+        func slope(at y: Double) -> Double { slopeTop + (slopeBottom - slopeTop) * (y - yTop) / max(1, yBottom - yTop) }
+        let meanSlope = (slopeTop + slopeBottom) / 2
+        let (width, height) = (Double(image.width), Double(image.height))
+        let (cx, cy) = (width / 2, height / 2)
+        func corner(_ x: Double, _ y: Double) -> (Double, Double) {
+            let across = x - cx
+            return (cx + across - meanSlope * (y - cy), y + slope(at: y / Double(factor)) * across)
+        }
+        let upright = [(0.0, 0.0), (width, 0), (width, height), (0, height)]
+        guard let toSource = Homography(from: upright, to: upright.map { corner($0.0, $0.1) }) else { return nil }
+        return PageGeometry(
+            sourceSize: image.size, pageSize: image.size,
+            corners: upright.map { corner($0.0, $0.1) }.map { PixelPoint(x: Int($0.0.rounded()), y: Int($0.1.rounded())) }, toSource: toSource)
+    }
+
+    /// The slant (degrees, positive when lines fall to the right) at which the points' row
+    /// profile is sharpest, or nil when there are too few points or no slant sharpens it by
+    /// `sharperBy` over level (for a page level within `levelWithin`, 0).
+    static func slant(of points: [(x: Double, y: Double)], centreX: Double, height: Int) -> Double? {
+        guard points.count >= 200 else { return nil }
+        let span = Int((Double(height) + 2 * centreX * tan(largestSlant * .pi / 180)).rounded(.up)) + 2
+        let offset = Double(span - height) / 2
+        var rows = [Int](repeating: 0, count: span)
+        func sharpness(_ degrees: Double) -> Double {
+            let slope = tan(degrees * .pi / 180)
+            for index in rows.indices { rows[index] = 0 }
+            for point in points {
+                let row = Int(point.y - slope * (point.x - centreX) + offset)
+                if row >= 0 && row < span { rows[row] += 1 }
+            }
+            var sum = 0.0
+            for row in 1..<span {
+                let step = Double(rows[row] - rows[row - 1])
+                sum += step * step
+            }
+            return sum
+        }
+        // Coarse steps, then fine ones around the best.
+        var best = (degrees: 0.0, score: sharpness(0))
+        let level = best.score
+        for step in stride(from: -largestSlant, through: largestSlant, by: 0.25) {
+            let score = sharpness(step)
+            if score > best.score { best = (step, score) }
+        }
+        let coarse = best.degrees
+        for step in stride(from: coarse - 0.25, through: coarse + 0.25, by: slantStep) {
+            let score = sharpness(step)
+            if score > best.score { best = (step, score) }
+        }
+        if abs(best.degrees) < levelWithin { return 0 }
+        return best.score >= sharperBy * level ? best.degrees : 0
+    }
+
     /// Long side over short side of ISO A paper, US Letter and US Legal.
     static let paperRatios: [Double] = [(2 as Double).squareRoot(), 11 / 8.5, 14 / 8.5]
 

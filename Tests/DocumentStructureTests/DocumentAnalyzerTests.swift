@@ -68,17 +68,24 @@ struct DocumentAnalyzerTests {
         var image = Self.page()
         let columns: [Double] = [0, 220, 480, 700]
         let place = Self.grid(&image, x: 120, y: 150, columns: columns, rows: 4, rowHeight: 60, degrees: degrees)
+        let page = analyzer.prepare(image)
+        #expect(page.gridCount == 1)
+        // A tilted page is levelled first (turned about its centre), and read level.
+        #expect((page.geometry != nil) == (degrees != 0))
+        let angle = -degrees * .pi / 180
+        func levelled(_ point: (Double, Double)) -> (Double, Double) {
+            let (dx, dy) = (point.0 - 500, point.1 - 350)
+            return (500 + dx * cos(angle) - dy * sin(angle), 350 + dx * sin(angle) + dy * cos(angle))
+        }
         // A word in the middle of each cell.
         var words: [[(String, PixelRect)]] = []
         for row in 0..<4 {
             for column in 0..<3 where !(row == 0 && column == 2) {
                 let right = row == 0 && column == 1 ? columns[3] : columns[column + 1]
-                let (cx, cy) = place((columns[column] + right) / 2, Double(row) * 60 + 30)
+                let (cx, cy) = levelled(place((columns[column] + right) / 2, Double(row) * 60 + 30))
                 words.append([("r\(row)c\(column)", PixelRect(x: Int(cx) - 30, y: Int(cy) - 10, width: 60, height: 20))])
             }
         }
-        let page = analyzer.prepare(image)
-        #expect(page.gridCount == 1)
         let document = analyzer.assemble(page, observations: Self.lines(words, size: image.size))
         let table = try #require(document.tables.first)
         #expect(document.tables.count == 1)

@@ -1,0 +1,75 @@
+import Foundation
+import ImagingCore
+import Testing
+
+@testable import DocumentStructure
+
+/// The text lines' slant found and levelled, on drawn pages whose slant is known.
+@Suite("Page geometry")
+struct PageGeometryTests {
+    /// A page filling the frame with 24 lines of character-sized blocks (10 × 16 pixels,
+    /// 4 apart, a space every 6) from x = 60 to 940, each line falling to the right by
+    /// `slant(y)` degrees about the page's centre column.
+    static func lines(width: Int = 1000, height: Int = 1300, slant: (Double) -> Double) -> PixelBuffer<UInt8> {
+        var image = PixelBuffer<UInt8>(width: width, height: height, channels: 1, samples: Array(repeating: 235, count: width * height))
+        let centre = Double(width) / 2
+        for line in 0..<24 {
+            let baseline = 120 + Double(line) * 44
+            let slope = tan(slant(baseline) * .pi / 180)
+            for (index, left) in stride(from: 60, to: width - 70, by: 14).enumerated() where index % 7 != 6 {
+                let top = Int((baseline + slope * (Double(left) + 5 - centre)).rounded())
+                for y in top..<(top + 16) where y >= 0 && y < height {
+                    for x in left..<(left + 10) { image[x, y, 0] = 40 }
+                }
+            }
+        }
+        return image
+    }
+
+    /// The slope of the geometry's top and bottom edges in the photo, in degrees.
+    static func edgeSlants(_ geometry: PageGeometry) -> (top: Double, bottom: Double) {
+        let c = geometry.corners
+        func degrees(_ a: PixelPoint, _ b: PixelPoint) -> Double { atan2(Double(b.y - a.y), Double(b.x - a.x)) * 180 / .pi }
+        return (degrees(c[0], c[1]), degrees(c[3], c[2]))
+    }
+
+    @Test(arguments: [2.0, -3.5, 5.0])
+    func aPageTurnedInItsPlaneIsLevelledByItsSlant(degrees: Double) throws {
+        let image = Self.lines { _ in degrees }
+        let geometry = try #require(PageGeometry.levelling(in: image))
+        #expect(geometry.pageSize == image.size)
+        let (top, bottom) = Self.edgeSlants(geometry)
+        #expect(abs(top - degrees) <= 0.15)
+        #expect(abs(bottom - degrees) <= 0.15)
+        // The page's centre stays where it is; its sides are square to the lines.
+        let centre = geometry.toSource.apply(500, 650)
+        #expect(abs(centre.x - 500) < 1 && abs(centre.y - 650) < 1)
+        let c = geometry.corners
+        let side = atan2(Double(c[0].x - c[3].x), Double(c[3].y - c[0].y)) * 180 / .pi
+        #expect(abs(side - degrees) <= 0.15)
+    }
+
+    @Test func convergingLinesAreLevelledWithTheirSlantDownThePage() throws {
+        // 1° at the top line, 2.5° at the bottom one: a phone turned about the page's vertical axis.
+        let image = Self.lines { y in 1 + 1.5 * (y - 120) / (23 * 44) }
+        let geometry = try #require(PageGeometry.levelling(in: image))
+        let (top, bottom) = Self.edgeSlants(geometry)
+        #expect(top > 0.5 && top < 1.2)
+        #expect(bottom > 2.4 && bottom < 3.1)
+        #expect(bottom - top > 1.5)
+    }
+
+    @Test func aLevelPageAndABlankOneAreLeftAlone() {
+        #expect(PageGeometry.levelling(in: Self.lines { _ in 0 }) == nil)
+        #expect(PageGeometry.levelling(in: Self.lines { _ in 0.2 }) == nil)
+        let blank = PixelBuffer<UInt8>(width: 800, height: 1000, channels: 1, samples: Array(repeating: 235, count: 800 * 1000))
+        #expect(PageGeometry.levelling(in: blank) == nil)
+    }
+
+    @Test func aLevelledPageReadsItsLinesLevel() throws {
+        let image = Self.lines { _ in 3 }
+        let geometry = try #require(PageGeometry.levelling(in: image))
+        // Levelled, the page has no slant left to find.
+        #expect(PageGeometry.levelling(in: geometry.rectify(image)) == nil)
+    }
+}
