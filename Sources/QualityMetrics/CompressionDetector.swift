@@ -112,15 +112,13 @@ public struct CompressionDetector: Detector {
         keys.reserveCapacity(blocksAcross * blocksAcross)
         plane.withUnsafeBufferPointer { pixels in
             let stride = plane.rowStride
-            let base = UnsafeRawPointer(pixels.baseAddress!)
             for row in Swift.stride(from: 0, to: rows, by: everyRow) {
                 for column in Swift.stride(from: 0, to: columns, by: everyColumn) {
                     let origin = (phaseY + row * block) * stride + phaseX + column * block
-                    let (sum, squares, low, high) =
-                        block == 8 ? Self.blockMoments8(base + origin, stride: stride) : Self.blockMoments(pixels, origin, stride: stride, block: block)
+                    let moments = BlockMoments(pixels, origin: origin, stride: stride, block: block)
                     // Textured (variance ≥ 1 level²) and unclipped.
-                    guard low > 0, high < 255, area * squares - sum * sum >= area * area else { continue }
-                    keys.append(Int32(8 * sum - 1024 * area))
+                    guard moments.low > 0, moments.high < 255, area * moments.squares - moments.sum * moments.sum >= area * area else { continue }
+                    keys.append(Int32(8 * moments.sum - 1024 * area))
                 }
             }
         }
@@ -162,39 +160,6 @@ public struct CompressionDetector: Detector {
             if full >= 0.5 { return Lattice(step: step, agreement: full, blocks: kept) }
         }
         return Lattice(step: 1, agreement: 0, blocks: kept)
-    }
-
-    /// The sum, sum of squares, least and greatest of a `block` × `block` block at `origin`.
-    static func blockMoments(_ pixels: UnsafeBufferPointer<UInt8>, _ origin: Int, stride: Int, block: Int) -> (Int, Int, Int, Int) {
-        var sum = 0, squares = 0, low = 255, high = 0
-        for y in 0..<block {
-            let line = origin + y * stride
-            for x in 0..<block {
-                let v = Int(pixels[line + x])
-                sum += v
-                squares += v * v
-                low = min(low, v)
-                high = max(high, v)
-            }
-        }
-        return (sum, squares, low, high)
-    }
-
-    /// `blockMoments` of an 8 × 8 block, a row of eight at a time.
-    @inline(__always)
-    static func blockMoments8(_ origin: UnsafeRawPointer, stride: Int) -> (Int, Int, Int, Int) {
-        var sums = SIMD8<UInt16>(), squares = SIMD8<UInt32>()
-        var low = SIMD8<UInt8>(repeating: 255), high = SIMD8<UInt8>()
-        for y in 0..<8 {
-            let row = origin.loadUnaligned(fromByteOffset: y * stride, as: SIMD8<UInt8>.self)
-            let wide = SIMD8<UInt16>(truncatingIfNeeded: row)
-            sums &+= wide
-            let wider = SIMD8<UInt32>(truncatingIfNeeded: wide)
-            squares &+= wider &* wider
-            low = pointwiseMin(low, row)
-            high = pointwiseMax(high, row)
-        }
-        return (Int(sums.wrappedSum()), Int(squares.wrappedSum()), Int(low.min()), Int(high.max()))
     }
 
     /// cos(2π · i / 4096): the phase of a DC on a lattice, to 1/4096 of a turn.

@@ -88,6 +88,30 @@ struct StencilTests {
         #expect(abs(sigma - 8) < 0.5, "estimated σ \(sigma)")
     }
 
+    @Test func blockMomentsMatchAndAreRight() {
+        let plane = PixelBuffer<UInt8>.random(width: 37, height: 29, seed: 4)
+        plane.withUnsafeBufferPointer { pixels in
+            for (x, y) in [(0, 0), (5, 3), (29, 21)] {
+                let origin = y * plane.rowStride + x
+                let simd = BlockMoments(pixels, origin: origin, stride: plane.rowStride, block: 8, implementation: .simd)
+                #expect(simd == BlockMoments(pixels, origin: origin, stride: plane.rowStride, block: 8, implementation: .scalar), "at \(x), \(y)")
+                var samples: [Int] = []
+                for row in 0..<8 { for column in 0..<8 { samples.append(Int(plane[x + column, y + row])) } }
+                let squares = samples.map { $0 * $0 }.reduce(0, +)
+                #expect(simd.sum == samples.reduce(0, +) && simd.squares == squares)
+                #expect(simd.low == samples.min()! && simd.high == samples.max()!)
+            }
+        }
+        // A block of 4 × 4 samples 0, 1, …, 15 in rows 5 apart.
+        let ramp: [UInt8] = (0..<20).map { (index: Int) -> UInt8 in
+            let (row, column) = (index / 5, index % 5)
+            return column < 4 ? UInt8(row * 4 + column) : 255
+        }
+        ramp.withUnsafeBufferPointer { pixels in
+            #expect(BlockMoments(pixels, origin: 0, stride: 5, block: 4) == BlockMoments(sum: 120, squares: 1240, low: 0, high: 15))
+        }
+    }
+
     @Test func planeMomentsMatchAndAreRight() {
         let plane = PixelBuffer<UInt8>.random(width: 37, height: 23, seed: 5)
         let scalar = planeTileMoments(plane, tileSize: 8, implementation: .scalar)

@@ -147,19 +147,6 @@ struct NoiseAndCompressionTests {
         #expect(image.decision.reasons.contains(.compression))
     }
 
-    /// The eight-pixel rows of `blockMoments8` give what the scalar loop gives.
-    @Test func theEightPixelBlockMomentsAreTheScalarOnes() {
-        let plane = PixelBuffer<UInt8>.random(width: 37, height: 29, seed: 4)
-        plane.withUnsafeBufferPointer { pixels in
-            for (x, y) in [(0, 0), (5, 3), (29, 21)] {
-                let origin = y * plane.rowStride + x
-                let rows = CompressionDetector.blockMoments8(UnsafeRawPointer(pixels.baseAddress!) + origin, stride: plane.rowStride)
-                let scalar = CompressionDetector.blockMoments(pixels, origin, stride: plane.rowStride, block: 8)
-                #expect(rows == scalar, "at \(x), \(y)")
-            }
-        }
-    }
-
     /// A frame never compressed (no lattice), and one whose grid an orientation moved to the
     /// far edges (a mirrored frame whose width is not a multiple of 8).
     @Test func anUncompressedFrameHasNoStepAndAFlippedGridIsFound() throws {
