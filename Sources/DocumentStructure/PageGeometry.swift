@@ -133,6 +133,8 @@ public struct PageGeometry: Sendable, Equatable {
     static let sharperBy = 1.05
     /// The halves' slants are used when both lie within this many degrees of the whole page's.
     static let halvesAgreeWithin = 1.0
+    /// The lines' slant is measured with the page's long side reduced to about this many pixels.
+    static let levellingLongSide = 600
 
     /// The map levelling the text lines of a page that fills the frame (so `find` sees no
     /// page edge) photographed at an angle; nil when they are level already or there are too
@@ -149,7 +151,8 @@ public struct PageGeometry: Sendable, Equatable {
     public static func levelling(in image: PixelBuffer<UInt8>) -> PageGeometry? {
         let longSide = max(image.width, image.height)
         guard longSide >= 200 else { return nil }
-        let factor = max(1, min(16, longSide / 1000))
+        // At most about 600 pixels on the long side: a slant of 0.1° is a pixel across it.
+        let factor = max(1, min(16, longSide / Self.levellingLongSide))
         let small = AreaDownscale.downscale(image.packedLuma, by: factor)
         let (w, h) = (small.width, small.height)
         var luma = [UInt8](repeating: 0, count: w * h)
@@ -169,7 +172,8 @@ public struct PageGeometry: Sendable, Equatable {
         let centreX = Double(w) / 2
         // The whole page's slant; the halves' where each has lines enough and they agree
         // with it (a half with a few lines beside a block of code or a picture misleads).
-        guard let whole = slant(of: upper + lower, centreX: centreX, height: h) else { return nil }
+        // A page level as a whole is used as it is (the halves are not searched).
+        guard let whole = slant(of: upper + lower, centreX: centreX, height: h), whole != 0 else { return nil }
         var (top, bottom) = (whole, whole)
         if let measuredTop = slant(of: upper, centreX: centreX, height: h), let measuredBottom = slant(of: lower, centreX: centreX, height: h),
             abs(measuredTop - whole) <= halvesAgreeWithin, abs(measuredBottom - whole) <= halvesAgreeWithin

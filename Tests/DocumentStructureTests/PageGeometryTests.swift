@@ -38,15 +38,17 @@ struct PageGeometryTests {
         let image = Self.lines { _ in degrees }
         let geometry = try #require(PageGeometry.levelling(in: image))
         #expect(geometry.pageSize == image.size)
+        // Read at about 600 pixels, the slant is right to a quarter of a degree (4 pixels
+        // across a 1 000-pixel page, a quarter of this print's line height).
         let (top, bottom) = Self.edgeSlants(geometry)
-        #expect(abs(top - degrees) <= 0.15)
-        #expect(abs(bottom - degrees) <= 0.15)
+        #expect(abs(top - degrees) <= 0.25)
+        #expect(abs(bottom - degrees) <= 0.25)
         // The page's centre stays where it is; its sides are square to the lines.
         let centre = geometry.toSource.apply(500, 650)
         #expect(abs(centre.x - 500) < 1 && abs(centre.y - 650) < 1)
         let c = geometry.corners
         let side = atan2(Double(c[0].x - c[3].x), Double(c[3].y - c[0].y)) * 180 / .pi
-        #expect(abs(side - degrees) <= 0.15)
+        #expect(abs(side - degrees) <= 0.25)
     }
 
     @Test func convergingLinesAreLevelledWithTheirSlantDownThePage() throws {
