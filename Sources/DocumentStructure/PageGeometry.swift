@@ -129,7 +129,8 @@ public struct PageGeometry: Sendable, Equatable {
     /// A slant smaller than this everywhere is left alone: the page is level already.
     static let levelWithin = 0.3
     /// The lines' profile must be at least this much sharper at the slant found than level
-    /// (sum of squared steps between rows' counts), else the page holds too little text in lines to tell.
+    /// (sum of squared steps between rows' counts), else the page holds too little text in
+    /// lines to tell.
     static let sharperBy = 1.05
     /// The halves' slants are used when both lie within this many degrees of the whole page's.
     static let halvesAgreeWithin = 1.0
@@ -145,9 +146,10 @@ public struct PageGeometry: Sendable, Equatable {
     /// tops and bottoms are crisp only along them), found over the whole page and in its
     /// upper and lower halves apart: a phone turned about the page's vertical axis makes the
     /// lines converge, so the slant changes down the page; the halves' slants are used when
-    /// both lie within `halvesAgreeWithin` of the whole page's. The map takes the upright page to the
-    /// quadrilateral whose top and bottom edges have the slants interpolated to them, its
-    /// sides square to the mean slant (a phone turned in the page's plane rotates the page).
+    /// both lie within `halvesAgreeWithin` of the whole page's. The map takes the upright
+    /// page to the quadrilateral whose top and bottom edges have the slants carried to them
+    /// from the halves' ink centroids, its sides square to the mean slant (a phone turned in
+    /// the page's plane rotates the page).
     public static func levelling(in image: PixelBuffer<UInt8>) -> PageGeometry? {
         let longSide = max(image.width, image.height)
         guard longSide >= 200 else { return nil }
