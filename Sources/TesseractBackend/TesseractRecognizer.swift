@@ -477,7 +477,9 @@ final class Engine: Sendable {
         return (observations, Int(TessBaseAPIGetSourceYResolution(handle)))
     }
 
-    /// Walks the result word by word, starting a line at each text line's first word.
+    /// Walks the result character by character, starting a line at each text line's first
+    /// character and a word at each word's; a line's words are split where Tesseract left
+    /// out a space their characters' boxes show (`DroppedSpaces`).
     private static func collect(_ handle: OpaquePointer, size: ImageSize, minimumHeight: Double) -> [RecognizedTextObservation] {
         guard let results = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(results) }
@@ -495,11 +497,19 @@ final class Engine: Sendable {
         var observations: [RecognizedTextObservation] = []
         var block = -1, paragraph = -1
         var current: (text: String, confidence: Double, box: PixelRect, block: Int, paragraph: Int, words: [RecognizedWord])?
+        // The characters of each of the line's words, and whether those met now belong to a
+        // word kept (a word with no text is not).
+        var characters: [[DroppedSpaces.Character]] = []
+        var inWord = false
         func finish() {
             guard let line = current, !line.text.isEmpty, Double(line.box.height) >= minimumHeight else { return }
+            let height = DroppedSpaces.characterHeight(characters)
+            let words = zip(line.words, characters).flatMap { DroppedSpaces.split($0, characters: $1, characterHeight: height, imageSize: size) }
+            // The line's text is its words' when a space was put back, else Tesseract's own.
+            let text = words.count == line.words.count ? line.text : words.map(\.text.string).joined(separator: " ")
             observations.append(RecognizedTextObservation(
-                candidates: [RecognizedText(string: line.text, confidence: line.confidence)], pixelBox: line.box, imageSize: size,
-                words: line.words, block: line.block, paragraph: line.paragraph))
+                candidates: [RecognizedText(string: text, confidence: line.confidence)], pixelBox: line.box, imageSize: size,
+                words: words, block: line.block, paragraph: line.paragraph))
         }
         repeat {
             if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 { block += 1 }
@@ -507,21 +517,31 @@ final class Engine: Sendable {
             if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 {
                 finish()
                 current = nil
+                characters = []
                 if let lineBox = box(RIL_TEXTLINE), let lineText = text(RIL_TEXTLINE) {
                     let confidence = Double(TessResultIteratorConfidence(results, RIL_TEXTLINE)) / 100
                     current = (lineText, max(0, min(1, confidence)), lineBox, max(0, block), max(0, paragraph), [])
                 }
             }
-            if let wordBox = box(RIL_WORD), let wordText = text(RIL_WORD), !wordText.isEmpty {
-                let confidence = max(0, min(1, Double(TessResultIteratorConfidence(results, RIL_WORD)) / 100))
-                // The language model the word was read with (Tesseract's string, not ours to free).
-                let language = TessResultIteratorWordRecognitionLanguage(results).map {
-                    TesseractLanguageNames.languageTag(forTesseractName: String(cString: $0))
+            if TessPageIteratorIsAtBeginningOf(page, RIL_WORD) != 0 {
+                inWord = false
+                if current != nil, let wordBox = box(RIL_WORD), let wordText = text(RIL_WORD), !wordText.isEmpty {
+                    let confidence = max(0, min(1, Double(TessResultIteratorConfidence(results, RIL_WORD)) / 100))
+                    // The language model the word was read with (Tesseract's string, not ours to free).
+                    let language = TessResultIteratorWordRecognitionLanguage(results).map {
+                        TesseractLanguageNames.languageTag(forTesseractName: String(cString: $0))
+                    }
+                    let word = RecognizedWord(
+                        text: RecognizedText(string: wordText, confidence: confidence), pixelBox: wordBox, imageSize: size, language: language)
+                    current?.words.append(word)
+                    characters.append([])
+                    inWord = true
                 }
-                current?.words.append(RecognizedWord(
-                    text: RecognizedText(string: wordText, confidence: confidence), pixelBox: wordBox, imageSize: size, language: language))
             }
-        } while TessResultIteratorNext(results, RIL_WORD) != 0
+            if inWord, let characterBox = box(RIL_SYMBOL), let characterText = text(RIL_SYMBOL), !characterText.isEmpty {
+                characters[characters.count - 1].append(DroppedSpaces.Character(text: characterText, box: characterBox))
+            }
+        } while TessResultIteratorNext(results, RIL_SYMBOL) != 0
         finish()
         return observations
     }

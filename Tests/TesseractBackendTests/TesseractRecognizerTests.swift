@@ -96,6 +96,19 @@ struct TesseractRecognizerTests {
         #expect(lines.map(\.paragraph) == lines.map(\.paragraph).sorted(), "paragraphs in reading order")
     }
 
+    @Test func aNumberAndItsUnitAreReadAsTwoWords() async throws {
+        // The price table of a committed structure render: Tesseract's line model reads
+        // "16 kg" as one word `16kg`; the characters' boxes show the space.
+        let path = RenderedPage.root.appendingPathComponent("Datasets/structure/clean/s028-flyer.png").path
+        let page = try ImageDecoder().decode(contentsOf: path).luma.eightBit
+        var options = RecognitionOptions()
+        options.regionOfInterest = PixelRect(x: 140, y: 750, width: 520, height: 330).normalized(in: page.size)
+        let words = try await recognizer.recognize(page, options: options).flatMap(\.words).map(\.text.string)
+        let units = words.indices.dropFirst().filter { words[$0] == "kg" && words[$0 - 1].allSatisfy(\.isNumber) }
+        #expect(units.count == 7, "\(words)")
+        #expect(!words.contains { $0.hasSuffix("kg") && $0 != "kg" }, "\(words)")
+    }
+
     @Test func regionOfInterestReadsOnlyThere() async throws {
         let page = try RenderedPage.luma()
         var options = RecognitionOptions()
