@@ -100,19 +100,22 @@ public struct DocumentAnalyzer: Sendable {
         _ page: PreparedPage, observations: [RecognizedTextObservation], cellWords: [RecognizedWord] = [], lineWords: [[RecognizedWord]] = []
     ) -> DocumentObservation {
         var words: [PlacedWord] = []
+        // A word read where the page holds no ink is no word: Tesseract reads a dash into the
+        // blank between two columns of a table, or where a ruling line was painted out.
+        func isRead(_ word: RecognizedWord) -> Bool { !word.text.string.allSatisfy(\.isWhitespace) && page.ink.holdsInk(in: word.pixelBox) }
         for (line, observation) in observations.enumerated() {
-            for word in observation.words where !word.text.string.allSatisfy(\.isWhitespace) {
+            for word in observation.words where isRead(word) {
                 words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: observation.block, paragraph: observation.paragraph, line: line))
             }
         }
-        for word in cellWords where !word.text.string.allSatisfy(\.isWhitespace) {
+        for word in cellWords where isRead(word) {
             words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: -1, paragraph: -1, line: -1))
         }
         // A line read alone is a paragraph of its own (block -2, -3, …); a word of it read with
         // little confidence, that the page's reading already has, or that lies in a grid, is dropped.
         let pageWords = words
         for (index, line) in lineWords.enumerated() {
-            for word in line where !word.text.string.allSatisfy(\.isWhitespace) && word.text.confidence >= lineWordConfidence {
+            for word in line where isRead(word) && word.text.confidence >= lineWordConfidence {
                 let (cx, cy) = (word.pixelBox.centerX, word.pixelBox.centerY)
                 guard !pageWords.contains(where: { $0.box.contains(x: cx, y: cy) }),
                     !page.grids.contains(where: { $0.box.contains(x: cx / page.ink.factor, y: cy / page.ink.factor) })
@@ -411,6 +414,17 @@ struct WordKey: Hashable {
 }
 
 extension PageInk {
+    /// Whether a full-resolution box holds ink that is not a ruling line.
+    func holdsInk(in box: PixelRect) -> Bool {
+        let x0 = max(0, box.x / factor), y0 = max(0, box.y / factor)
+        let x1 = min(width, max(x0 + 1, (box.x + box.width) / factor)), y1 = min(height, max(y0 + 1, (box.y + box.height) / factor))
+        guard x0 < x1, y0 < y1 else { return false }
+        for y in y0..<y1 {
+            for x in x0..<x1 where labels[y * width + x] != 0 && !isRule(components[Int(labels[y * width + x]) - 1]) { return true }
+        }
+        return false
+    }
+
     /// The fraction of a full-resolution box that is ink.
     func inkFraction(in box: PixelRect) -> Double {
         let x0 = max(0, box.x / factor), y0 = max(0, box.y / factor)

@@ -68,6 +68,17 @@ struct DocumentAnalyzerTests {
         var image = Self.page()
         let columns: [Double] = [0, 220, 480, 700]
         let place = Self.grid(&image, x: 120, y: 150, columns: columns, rows: 4, rowHeight: 60, degrees: degrees)
+        // Each cell's print: a block of characters in its middle.
+        func centre(_ row: Int, _ column: Int) -> (Double, Double) {
+            let right = row == 0 && column == 1 ? columns[3] : columns[column + 1]
+            return place((columns[column] + right) / 2, Double(row) * 60 + 30)
+        }
+        for row in 0..<4 {
+            for column in 0..<3 where !(row == 0 && column == 2) {
+                let (cx, cy) = centre(row, column)
+                _ = Self.ink(&image, x: Int(cx) - 24, y: Int(cy) - 8, words: [4])
+            }
+        }
         let page = analyzer.prepare(image)
         #expect(page.gridCount == 1)
         // A tilted page is levelled first (turned about its centre), and read level.
@@ -81,8 +92,7 @@ struct DocumentAnalyzerTests {
         var words: [[(String, PixelRect)]] = []
         for row in 0..<4 {
             for column in 0..<3 where !(row == 0 && column == 2) {
-                let right = row == 0 && column == 1 ? columns[3] : columns[column + 1]
-                let (cx, cy) = levelled(place((columns[column] + right) / 2, Double(row) * 60 + 30))
+                let (cx, cy) = levelled(centre(row, column))
                 words.append([("r\(row)c\(column)", PixelRect(x: Int(cx) - 30, y: Int(cy) - 10, width: 60, height: 20))])
             }
         }
@@ -109,7 +119,7 @@ struct DocumentAnalyzerTests {
     }
 
     @Test func aTableWithoutRulesFromTheAlignmentOfWords() throws {
-        let image = Self.page()
+        var image = Self.page()
         var rows: [[(String, PixelRect)]] = []
         let texts = [["Item", "Qty", "Price"], ["Seeds", "40", "$3.20"], ["Compost", "25", "$15.00"], ["Trowel", "10", "$8.99"]]
         for (r, row) in texts.enumerated() {
@@ -118,6 +128,7 @@ struct DocumentAnalyzerTests {
         // A paragraph above: words with ordinary spaces.
         let prose = ["The", "club", "buys", "its", "seeds", "in", "spring"].enumerated().map { i, word in (word, PixelRect(x: 100 + 90 * i, y: 200, width: 80, height: 22)) }
         let observations = Self.lines([prose], size: image.size, paragraph: 0) + Self.lines(rows, size: image.size, paragraph: 1)
+        Self.print(&image, under: [prose] + rows)
         let document = analyzer.assemble(analyzer.prepare(image), observations: observations)
         #expect(document.paragraphs.map(\.text) == ["The club buys its seeds in spring"])
         let table = try #require(document.tables.first)
@@ -127,7 +138,7 @@ struct DocumentAnalyzerTests {
     }
 
     @Test func listsByTheirMarkersWithWrappedItems() throws {
-        let image = Self.page()
+        var image = Self.page()
         func row(_ y: Int, _ words: [String], x: Int = 100) -> [(String, PixelRect)] {
             var left = x
             return words.map { word in
@@ -141,6 +152,7 @@ struct DocumentAnalyzerTests {
             row(300, ["1.", "Sign"]), row(336, ["2.", "Pay"]), row(372, ["3.", "Collect"]),
             row(470, ["a)", "Spades"]), row(506, ["b)", "Rakes"]),
         ]
+        Self.print(&image, under: rows)
         let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
         #expect(document.lists.map(\.marker) == [.bullet, .number, .letter])
         #expect(document.lists[0].items.map(\.text) == ["Bring gloves", "Water the beds at dawn", "Return tools"])
@@ -151,11 +163,12 @@ struct DocumentAnalyzerTests {
     }
 
     @Test func detectedDataCarriesTheBoxOfItsWords() throws {
-        let image = Self.page()
+        var image = Self.page()
         let words: [(String, PixelRect)] = [
             ("Mail", PixelRect(x: 100, y: 100, width: 50, height: 20)), ("club@example.org", PixelRect(x: 160, y: 100, width: 200, height: 20)),
             ("by", PixelRect(x: 370, y: 100, width: 25, height: 20)), ("2026-03-14", PixelRect(x: 405, y: 100, width: 120, height: 20)),
         ]
+        Self.print(&image, under: [words])
         let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines([words], size: image.size))
         #expect(document.detectedData.map(\.kind) == [.email, .date])
         #expect(document.detectedData[0].box == PixelRect(x: 160, y: 100, width: 200, height: 20))
@@ -178,6 +191,32 @@ struct DocumentAnalyzerTests {
             left += 8
         }
         return boxes
+    }
+
+    /// Character-sized blocks (10 pixels wide, 14 apart, 3 pixels in from its top and bottom)
+    /// along each word's box: the print under the words a recognizer read.
+    static func print(_ image: inout PixelBuffer<UInt8>, under words: [[(String, PixelRect)]]) {
+        for (_, box) in words.joined() {
+            for left in stride(from: box.x, to: box.x + box.width, by: 14) {
+                for y in (box.y + 3)..<(box.y + box.height - 3) {
+                    for x in left..<min(left + 10, box.x + box.width) { image[x, y, 0] = 40 }
+                }
+            }
+        }
+    }
+
+    @Test func aWordReadWhereThereIsNoInkIsDropped() {
+        // Tesseract reads a dash into the blank between two columns of a table row.
+        var image = Self.page()
+        let boxes = Self.ink(&image, x: 100, y: 100, words: [6, 7]) + Self.ink(&image, x: 400, y: 100, words: [6])
+        let dash = PixelRect(x: 330, y: 96, width: 15, height: 24)
+        let line = [("Emmett", boxes[0]), ("Warbeck", boxes[1]), ("—", dash), ("Parent", boxes[2])]
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines([line], size: image.size))
+        #expect(document.text == "Emmett Warbeck Parent")
+        // Over print, the same dash is kept.
+        _ = Self.ink(&image, x: 330, y: 100, words: [1])
+        let inked = analyzer.assemble(analyzer.prepare(image), observations: Self.lines([line], size: image.size))
+        #expect(inked.text == "Emmett Warbeck — Parent")
     }
 
     @Test func linesThePageReadingMissedAreReadAloneCellByCell() {
