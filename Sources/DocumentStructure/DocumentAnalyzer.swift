@@ -169,8 +169,7 @@ public struct DocumentAnalyzer: Sendable {
         }
         for found in AlignedTables.tables(in: rows, skipping: taken, rules: rules) {
             taken.formUnion(found.rows)
-            let tableWords = found.rows.sorted().flatMap { rows[$0].words }
-            elements.append(.table(found.table, found.table.cells.map { cell in tableWords.filter { cell.box.contains(x: $0.box.centerX, y: $0.box.centerY) } }))
+            elements.append(.table(found.table, found.cellWords))
         }
         let takenWords = Set(taken.flatMap { rows[$0].words.map { WordKey($0) } })
         let rest = free.filter { !takenWords.contains(WordKey($0)) }

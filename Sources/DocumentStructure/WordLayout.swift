@@ -192,6 +192,8 @@ enum ListFinder {
 enum AlignedTables {
     struct Found {
         var table: Table
+        /// Each cell's words, in the order of the table's cells.
+        var cellWords: [[PlacedWord]]
         var rows: Set<Int>
     }
 
@@ -244,8 +246,8 @@ enum AlignedTables {
             guard multi.count >= 2 else { continue }
             let segmentLengths = multi.flatMap { rows[$0].segments.map(\.count) }.sorted()
             guard segmentLengths[segmentLengths.count / 2] <= maximumMedianWordsPerCell else { continue }
-            if let table = table(rows: members.map { rows[$0] }, along: along, rules: rules) {
-                found.append(Found(table: table, rows: Set(members)))
+            if let (table, cellWords) = table(rows: members.map { rows[$0] }, along: along, rules: rules) {
+                found.append(Found(table: table, cellWords: cellWords, rows: Set(members)))
             }
         }
         return found
@@ -282,7 +284,7 @@ enum AlignedTables {
     /// one in seven of the rows cover, half a line wide or more. Two
     /// neighbouring columns that no row fills both of are one column whose cells are aligned
     /// differently (a left-aligned heading over right-aligned numbers).
-    static func table(rows: [WordRow], along: (Int, Int) -> Double, rules: [PixelRect] = []) -> Table? {
+    static func table(rows: [WordRow], along: (Int, Int) -> Double, rules: [PixelRect] = []) -> (Table, [[PlacedWord]])? {
         let multiRows = rows.filter { $0.segments.count >= 2 }
         guard rows.count >= 2, multiRows.count >= 2 else { return nil }
         let height = rows.map(\.height).sorted()[rows.count / 2]
@@ -328,7 +330,7 @@ enum AlignedTables {
         }
     }
 
-    typealias Slot = (first: Int, span: Int, text: String, box: PixelRect)
+    typealias Slot = (first: Int, span: Int, text: String, box: PixelRect, words: [PlacedWord])
 
     /// Each row's cells between the separators: words grouped by the column they start in; a
     /// word reaching across a separator makes its cell span. A row just under the last, with
@@ -351,12 +353,14 @@ enum AlignedTables {
                 let box = word.box
                 let first = column(along(box.x, box.y + box.height / 2)), last = column(along(box.maxX, box.y + box.height / 2))
                 if let existing = slots[first] {
-                    slots[first] = (first, max(existing.span, last - first + 1), existing.text + " " + word.text, existing.box.union(box))
+                    slots[first] = (first, max(existing.span, last - first + 1), existing.text + " " + word.text, existing.box.union(box), existing.words + [word])
                 } else if let owner = slots[..<first].lastIndex(where: { $0.map { $0.first + $0.span - 1 >= first } ?? false }), let existing = slots[owner] {
                     // Inside a cell that already spans this column.
-                    slots[owner] = (existing.first, max(existing.span, last - existing.first + 1), existing.text + " " + word.text, existing.box.union(box))
+                    slots[owner] = (
+                        existing.first, max(existing.span, last - existing.first + 1), existing.text + " " + word.text, existing.box.union(box), existing.words + [word]
+                    )
                 } else {
-                    slots[first] = (first, last - first + 1, word.text, box)
+                    slots[first] = (first, last - first + 1, word.text, box, [word])
                 }
             }
             let ruled = previous.map { above in rules.contains { Self.separates($0, above, row.box) } } ?? false
@@ -364,7 +368,9 @@ enum AlignedTables {
                 for (index, slot) in slots.enumerated() {
                     guard let slot else { continue }
                     if let existing = grid[grid.count - 1][index] {
-                        grid[grid.count - 1][index] = (existing.first, existing.span, existing.text + " " + slot.text, existing.box.union(slot.box))
+                        grid[grid.count - 1][index] = (
+                            existing.first, existing.span, existing.text + " " + slot.text, existing.box.union(slot.box), existing.words + slot.words
+                        )
                     } else {
                         grid[grid.count - 1][index] = slot
                     }
@@ -384,17 +390,44 @@ enum AlignedTables {
         return middle > 2 * above.y + above.height && middle < 2 * below.y + below.height && rule.x < below.maxX && rule.maxX > below.x
     }
 
-    static func table(_ grid: [[Slot?]], columns: Int) -> Table? {
+    /// The table of the grid's slots, and each cell's words. Each cell's box is its place in
+    /// the table, as a ruled cell's is: the table's rows and columns tile the box around its
+    /// words, split midway between the words of neighbouring rows (their cells' median top and
+    /// bottom: a word read across rows stretches no row) and of neighbouring columns.
+    static func table(_ grid: [[Slot?]], columns: Int) -> (Table, [[PlacedWord]])? {
         guard grid.count >= 2, grid.count * columns >= 6 else { return nil }
-        var cells: [Table.Cell] = []
-        for (r, row) in grid.enumerated() {
-            for (c, slot) in row.enumerated() {
-                guard let slot else { continue }
-                cells.append(Table.Cell(row: r, column: c, rowSpan: 1, columnSpan: min(slot.span, columns - c), text: slot.text, box: slot.box))
+        let slots = grid.enumerated().flatMap { r, row in row.compactMap { $0.map { (row: r, slot: $0) } } }
+        guard let box = PixelRect.enclosing(slots.map(\.slot.box)) else { return nil }
+        // Each row's and each column's words' extent (a spanning cell's words count for none of
+        // its columns), then the bounds midway between neighbours.
+        func bounds(_ extents: [(Int, Int)?], low: Int, high: Int) -> [(Int, Int)] {
+            var edges = [low]
+            for index in 1..<extents.count {
+                let before = extents[..<index].compactMap { $0 }.last, after = extents[index...].compactMap { $0 }.first
+                edges.append(before.flatMap { b in after.map { (b.1 + $0.0) / 2 } } ?? edges[index - 1])
             }
+            edges.append(high)
+            return (0..<extents.count).map { (edges[$0], max(edges[$0], edges[$0 + 1])) }
         }
-        let box = PixelRect.enclosing(cells.map(\.box))!
-        return Table(rows: grid.count, columns: columns, cells: cells, box: box, ruling: .alignment)
+        let rowExtents: [(Int, Int)?] = grid.map { row in
+            let boxes = row.compactMap { $0?.box }
+            guard !boxes.isEmpty else { return nil }
+            let (tops, bottoms) = (boxes.map(\.y).sorted(), boxes.map(\.maxY).sorted())
+            return (tops[tops.count / 2], bottoms[bottoms.count / 2])
+        }
+        let columnExtents: [(Int, Int)?] = (0..<columns).map { column in
+            let boxes = slots.filter { $0.slot.first == column && $0.slot.span == 1 }.map(\.slot.box)
+            return boxes.isEmpty ? nil : (boxes.map(\.x).min()!, boxes.map(\.maxX).max()!)
+        }
+        let rowBounds = bounds(rowExtents, low: box.y, high: box.maxY)
+        let columnBounds = bounds(columnExtents, low: box.x, high: box.maxX)
+        let cells = slots.map { r, slot in
+            let span = min(slot.span, columns - slot.first)
+            let (left, right) = (columnBounds[slot.first].0, columnBounds[slot.first + span - 1].1)
+            let place = PixelRect(x: left, y: rowBounds[r].0, width: right - left, height: rowBounds[r].1 - rowBounds[r].0)
+            return Table.Cell(row: r, column: slot.first, rowSpan: 1, columnSpan: span, text: slot.text, box: place)
+        }
+        return (Table(rows: grid.count, columns: columns, cells: cells, box: box, ruling: .alignment), slots.map(\.slot.words))
     }
 
     /// The page's tilt: the median slope of rows of several words (radians).

@@ -134,6 +134,14 @@ struct DocumentAnalyzerTests {
         let table = try #require(document.tables.first)
         #expect((table.rows, table.columns, table.ruling) == (4, 3, .alignment))
         #expect(table.grid == texts)
+        // The cells tile the table's box, split midway between the words of neighbouring rows
+        // (22-pixel words 40 apart: 331, 371, 411) and columns (words end at 198 and 402 and
+        // start at 360 and 620: 279, 511).
+        #expect(table.box == PixelRect(x: 100, y: 300, width: 604, height: 142))
+        let cell = { (row: Int, column: Int) in table.cells.first { $0.row == row && $0.column == column }?.box }
+        #expect(cell(0, 0) == PixelRect(x: 100, y: 300, width: 179, height: 31))
+        #expect(cell(1, 1) == PixelRect(x: 279, y: 331, width: 232, height: 40))
+        #expect(cell(3, 2) == PixelRect(x: 511, y: 411, width: 193, height: 31))
         #expect(document.detectedData.map(\.text) == ["$3.20", "$15.00", "$8.99"])
     }
 
