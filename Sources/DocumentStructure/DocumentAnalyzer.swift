@@ -102,7 +102,9 @@ public struct DocumentAnalyzer: Sendable {
         var words: [PlacedWord] = []
         // A word read where the page holds no ink is no word: Tesseract reads a dash into the
         // blank between two columns of a table, or where a ruling line was painted out.
-        func isRead(_ word: RecognizedWord) -> Bool { !word.text.string.allSatisfy(\.isWhitespace) && page.ink.holdsInk(in: word.pixelBox) }
+        func isRead(_ word: RecognizedWord) -> Bool {
+            !word.text.string.allSatisfy(\.isWhitespace) && page.ink.holdsInk(in: word.pixelBox) && !page.ink.isStacked(word)
+        }
         for (line, observation) in observations.enumerated() {
             for word in observation.words where isRead(word) {
                 words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: observation.block, paragraph: observation.paragraph, line: line))
@@ -311,7 +313,7 @@ public struct PreparedPage: Sendable {
     public func cellsToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
         var wordBoxes: [[Int]: [PixelRect]] = [:]
         for observation in observations {
-            for word in observation.words where !word.text.string.allSatisfy(\.isWhitespace) {
+            for word in observation.words where !word.text.string.allSatisfy(\.isWhitespace) && !ink.isStacked(word) {
                 let wx = word.pixelBox.centerX / ink.factor, wy = word.pixelBox.centerY / ink.factor
                 for (index, grid) in grids.enumerated() {
                     if let cell = grid.cell(atX: wx, y: wy) { wordBoxes[[index, cell], default: []].append(word.pixelBox) }
@@ -343,7 +345,7 @@ public struct PreparedPage: Sendable {
         let character = ink.characterHeight
         guard character >= 3 else { return [] }
         let wordBoxes = observations.flatMap { line in
-            line.words.filter { !$0.text.string.allSatisfy(\.isWhitespace) }.map(\.pixelBox)
+            line.words.filter { !$0.text.string.allSatisfy(\.isWhitespace) && !ink.isStacked($0) }.map(\.pixelBox)
         }
         let gridBoxes = grids.map(\.box)
         var pieces: [PageInk.Component] = []
@@ -413,6 +415,15 @@ struct WordKey: Hashable {
 }
 
 extension PageInk {
+    /// Whether a word is a column of lines read as one word: three characters or more, its
+    /// box at least three characters tall and twice as tall as wide. Tesseract reads a list's
+    /// numbers or a table's first column, set apart from the text beside them, as one word down
+    /// the page ("BWN" for 1, 2, 3 and 4); the ink under it is read again as lines.
+    func isStacked(_ word: RecognizedWord) -> Bool {
+        let character = max(characterHeight, 4) * Double(factor), box = word.pixelBox
+        return word.text.string.count >= 2 && Double(box.height) >= 3 * character && box.height >= 2 * box.width
+    }
+
     /// Whether a full-resolution box holds ink that is not a ruling line.
     func holdsInk(in box: PixelRect) -> Bool {
         let x0 = max(0, box.x / factor), y0 = max(0, box.y / factor)

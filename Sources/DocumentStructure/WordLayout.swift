@@ -126,13 +126,23 @@ enum ListFinder {
 
     static func lists(in rows: [WordRow], fill: (PixelRect) -> Double) -> [Found] {
         // Item starts.
-        var starts: [(row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, textLeft: Int)] = []
+        var starts: [(row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)] = []
         for (index, row) in rows.enumerated() where row.words.count >= 2 {
-            let first = row.words[0]
+            var first = row.words[0]
+            var text = 1
+            // A number or letter and its full stop or bracket read as two words ("2" "."), the
+            // stop just after it: one marker.
+            if row.words.count >= 3, first.text.wholeMatch(of: /\(?(\d{1,2}|[a-zA-Z])/) != nil, [".", ",", ")"].contains(row.words[1].text),
+                Double(row.words[1].box.x - first.box.maxX) <= 0.5 * row.height
+            {
+                first = PlacedWord(
+                    text: first.text + row.words[1].text, box: first.box.union(row.words[1].box), block: first.block, paragraph: first.paragraph, line: first.line)
+                text = 2
+            }
             guard let kind = marker(first, rowHeight: row.height, fill: fill(first.box)) else { continue }
             // The marker stands apart from the text after it.
-            guard Double(row.words[1].box.x - first.box.maxX) >= 0.15 * row.height else { continue }
-            starts.append((index, kind, first, row.words[1].box.x))
+            guard Double(row.words[text].box.x - first.box.maxX) >= 0.15 * row.height else { continue }
+            starts.append((index, kind, first, text, row.words[text].box.x))
         }
         var found: [Found] = []
         var current: (kind: DocumentList.MarkerKind, items: [DocumentList.Item], words: [[PlacedWord]], rows: Set<Int>, markerX: Int, lastBottom: Int)?
@@ -153,7 +163,7 @@ enum ListFinder {
             let row = rows[index]
             // The item's further lines: rows just below, starting near its text's left edge, not themselves items.
             var itemRows = [index]
-            var words = Array(row.words.dropFirst())
+            var words = Array(row.words.dropFirst(start.markerWords))
             var bottom = row.box.maxY
             var next = index + 1
             while next < rows.count, startRows[next] == nil {

@@ -227,6 +227,44 @@ struct DocumentAnalyzerTests {
         #expect(inked.text == "Emmett Warbeck — Parent")
     }
 
+    @Test func aNumberReadApartFromItsFullStopIsOneMarker() throws {
+        var image = Self.page()
+        // "1" and "." read as two words, the stop just after the number; "3." as one.
+        let rows: [[(String, PixelRect)]] = [
+            [("1", PixelRect(x: 100, y: 100, width: 10, height: 22)), (".", PixelRect(x: 112, y: 114, width: 5, height: 8)),
+             ("Sign", PixelRect(x: 130, y: 100, width: 56, height: 22)), ("here", PixelRect(x: 198, y: 100, width: 56, height: 22))],
+            [("2", PixelRect(x: 100, y: 136, width: 10, height: 22)), (".", PixelRect(x: 112, y: 150, width: 5, height: 8)),
+             ("Pay", PixelRect(x: 130, y: 136, width: 42, height: 22)), ("dues", PixelRect(x: 184, y: 136, width: 56, height: 22))],
+            [("3.", PixelRect(x: 100, y: 172, width: 17, height: 22)), ("Collect", PixelRect(x: 130, y: 172, width: 98, height: 22))],
+        ]
+        Self.print(&image, under: rows)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let list = try #require(document.lists.first)
+        #expect(document.lists.count == 1 && list.marker == .number)
+        #expect(list.items.map(\.marker) == ["1.", "2.", "3."])
+        #expect(list.items.map(\.text) == ["Sign here", "Pay dues", "Collect"])
+    }
+
+    @Test func aColumnOfLinesReadAsOneWordIsDropped() {
+        var image = Self.page()
+        // Four lines of a number and a word; the numbers read down the page as one word.
+        let lines = (0..<4).map { Self.ink(&image, x: 100, y: 100 + 36 * $0, words: [1, 6]) }
+        let stacked = PixelRect(x: 100, y: 100, width: 10, height: 3 * 36 + 16)
+        let observations = Self.lines([[("BWN", stacked)]] + lines.map { [("Lorem", $0[1])] }, size: image.size)
+        let page = analyzer.prepare(image)
+        #expect(page.ink.isStacked(observations[0].words[0]))
+        #expect(analyzer.assemble(page, observations: observations).text == "Lorem Lorem Lorem Lorem")
+        // Characters 16 pixels tall: a word 48 tall and 24 wide is one; a letter, or a word as
+        // wide as half its height, or under three characters tall, is not.
+        func word(_ text: String, _ width: Int, _ height: Int) -> RecognizedWord {
+            RecognizedWord(text: RecognizedText(string: text, confidence: 0.9), pixelBox: PixelRect(x: 0, y: 0, width: width, height: height), imageSize: image.size)
+        }
+        #expect(page.ink.isStacked(word("23", 24, 48)))
+        #expect(!page.ink.isStacked(word("A", 10, 124)))
+        #expect(!page.ink.isStacked(word("Big", 25, 48)))
+        #expect(!page.ink.isStacked(word("two", 10, 47)))
+    }
+
     @Test func linesThePageReadingMissedAreReadAloneCellByCell() {
         var image = Self.page()
         // Read by the page: a line of three words.
