@@ -100,10 +100,12 @@ public struct DocumentAnalyzer: Sendable {
         _ page: PreparedPage, observations: [RecognizedTextObservation], cellWords: [RecognizedWord] = [], lineWords: [[RecognizedWord]] = []
     ) -> DocumentObservation {
         var words: [PlacedWord] = []
-        // A word read where the page holds no ink is no word: Tesseract reads a dash into the
-        // blank between two columns of a table, or where a ruling line was painted out.
+        // A word read where the page holds no ink but the grids and rules painted out is no
+        // word: Tesseract reads a dash into the blank between two columns of a table, or where
+        // a ruling line was. Nor is a column of lines read as one word.
+        let grids = Set(page.grids.map { Int32($0.component) })
         func isRead(_ word: RecognizedWord) -> Bool {
-            !word.text.string.allSatisfy(\.isWhitespace) && page.ink.holdsInk(in: word.pixelBox) && !page.ink.isStacked(word)
+            !word.text.string.allSatisfy(\.isWhitespace) && page.ink.holdsInk(in: word.pixelBox, excluding: grids) && !page.ink.isStacked(word)
         }
         for (line, observation) in observations.enumerated() {
             for word in observation.words where isRead(word) {
@@ -415,7 +417,7 @@ struct WordKey: Hashable {
 }
 
 extension PageInk {
-    /// Whether a word is a column of lines read as one word: three characters or more, its
+    /// Whether a word is a column of lines read as one word: two characters or more, its
     /// box at least three characters tall and twice as tall as wide. Tesseract reads a list's
     /// numbers or a table's first column, set apart from the text beside them, as one word down
     /// the page ("BWN" for 1, 2, 3 and 4); the ink under it is read again as lines.
@@ -424,13 +426,17 @@ extension PageInk {
         return word.text.string.count >= 2 && Double(box.height) >= 3 * character && box.height >= 2 * box.width
     }
 
-    /// Whether a full-resolution box holds ink that is not a ruling line.
-    func holdsInk(in box: PixelRect) -> Bool {
+    /// Whether a full-resolution box holds ink that is neither a ruling line nor one of the
+    /// `excluded` components (grids).
+    func holdsInk(in box: PixelRect, excluding excluded: Set<Int32> = []) -> Bool {
         let x0 = max(0, box.x / factor), y0 = max(0, box.y / factor)
         let x1 = min(width, max(x0 + 1, (box.x + box.width) / factor)), y1 = min(height, max(y0 + 1, (box.y + box.height) / factor))
         guard x0 < x1, y0 < y1 else { return false }
         for y in y0..<y1 {
-            for x in x0..<x1 where labels[y * width + x] != 0 && !isRule(components[Int(labels[y * width + x]) - 1]) { return true }
+            for x in x0..<x1 {
+                let label = labels[y * width + x]
+                if label != 0 && !excluded.contains(label) && !isRule(components[Int(label) - 1]) { return true }
+            }
         }
         return false
     }

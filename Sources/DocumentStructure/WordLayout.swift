@@ -129,7 +129,7 @@ enum ListFinder {
         var starts: [(row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)] = []
         for (index, row) in rows.enumerated() where row.words.count >= 2 {
             var first = row.words[0]
-            var text = 1
+            var firstText = 1
             // A number or letter and its full stop or bracket read as two words ("2" "."), the
             // stop just after it: one marker.
             if row.words.count >= 3, first.text.wholeMatch(of: /\(?(\d{1,2}|[a-zA-Z])/) != nil, [".", ",", ")"].contains(row.words[1].text),
@@ -137,12 +137,12 @@ enum ListFinder {
             {
                 first = PlacedWord(
                     text: first.text + row.words[1].text, box: first.box.union(row.words[1].box), block: first.block, paragraph: first.paragraph, line: first.line)
-                text = 2
+                firstText = 2
             }
             guard let kind = marker(first, rowHeight: row.height, fill: fill(first.box)) else { continue }
             // The marker stands apart from the text after it.
-            guard Double(row.words[text].box.x - first.box.maxX) >= 0.15 * row.height else { continue }
-            starts.append((index, kind, first, text, row.words[text].box.x))
+            guard Double(row.words[firstText].box.x - first.box.maxX) >= 0.15 * row.height else { continue }
+            starts.append((index, kind, first, firstText, row.words[firstText].box.x))
         }
         var found: [Found] = []
         var current: (kind: DocumentList.MarkerKind, items: [DocumentList.Item], words: [[PlacedWord]], rows: Set<Int>, markerX: Int, lastBottom: Int)?

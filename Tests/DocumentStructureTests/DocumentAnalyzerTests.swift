@@ -227,6 +227,17 @@ struct DocumentAnalyzerTests {
         #expect(inked.text == "Emmett Warbeck — Parent")
     }
 
+    @Test func aGridsLinesAreNoInkForAWord() throws {
+        var image = Self.page()
+        _ = Self.grid(&image, x: 120, y: 150, columns: [0, 220, 480, 700], rows: 4, rowHeight: 60, degrees: 0)
+        let page = analyzer.prepare(image)
+        let grid = try #require(page.grids.first)
+        // A box across the rule between the first two columns of row 1 (x = 340), and nothing else.
+        let box = PixelRect(x: 330, y: 230, width: 20, height: 20)
+        #expect(page.ink.holdsInk(in: box))
+        #expect(!page.ink.holdsInk(in: box, excluding: [Int32(grid.component)]))
+    }
+
     @Test func aNumberReadApartFromItsFullStopIsOneMarker() throws {
         var image = Self.page()
         // "1" and "." read as two words, the stop just after the number; "3." as one.
