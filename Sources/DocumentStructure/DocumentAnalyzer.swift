@@ -429,11 +429,9 @@ extension PageInk {
     /// Whether a full-resolution box holds ink that is neither a ruling line nor one of the
     /// `excluded` components (grids).
     func holdsInk(in box: PixelRect, excluding excluded: Set<Int32> = []) -> Bool {
-        let x0 = max(0, box.x / factor), y0 = max(0, box.y / factor)
-        let x1 = min(width, max(x0 + 1, (box.x + box.width) / factor)), y1 = min(height, max(y0 + 1, (box.y + box.height) / factor))
-        guard x0 < x1, y0 < y1 else { return false }
-        for y in y0..<y1 {
-            for x in x0..<x1 {
+        guard let (xs, ys) = workingRange(of: box) else { return false }
+        for y in ys {
+            for x in xs {
                 let label = labels[y * width + x]
                 if label != 0 && !excluded.contains(label) && !isRule(components[Int(label) - 1]) { return true }
             }
@@ -443,12 +441,19 @@ extension PageInk {
 
     /// The fraction of a full-resolution box that is ink.
     func inkFraction(in box: PixelRect) -> Double {
+        guard let (xs, ys) = workingRange(of: box) else { return 0 }
+        var count = 0
+        for y in ys { for x in xs where labels[y * width + x] != 0 { count += 1 } }
+        return Double(count) / Double(xs.count * ys.count)
+    }
+
+    /// The working pixels under a full-resolution box (at least one along each axis where the
+    /// box lies on the page), or nil where it lies off it.
+    func workingRange(of box: PixelRect) -> (Range<Int>, Range<Int>)? {
         let x0 = max(0, box.x / factor), y0 = max(0, box.y / factor)
         let x1 = min(width, max(x0 + 1, (box.x + box.width) / factor)), y1 = min(height, max(y0 + 1, (box.y + box.height) / factor))
-        guard x0 < x1, y0 < y1 else { return 0 }
-        var count = 0
-        for y in y0..<y1 { for x in x0..<x1 where labels[y * width + x] != 0 { count += 1 } }
-        return Double(count) / Double((x1 - x0) * (y1 - y0))
+        guard x0 < x1, y0 < y1 else { return nil }
+        return (x0..<x1, y0..<y1)
     }
 
     /// Whether a working-scale box holds a component (other than `excluded`, not a rule) big
