@@ -104,9 +104,7 @@ public struct DocumentAnalyzer: Sendable {
         // word: Tesseract reads a dash into the blank between two columns of a table, or where
         // a ruling line was. Nor is a column of lines read as one word.
         let grids = Set(page.grids.map { Int32($0.component) })
-        func isRead(_ word: RecognizedWord) -> Bool {
-            !word.text.string.allSatisfy(\.isWhitespace) && page.ink.holdsInk(in: word.pixelBox, excluding: grids) && !page.ink.isStacked(word)
-        }
+        func isRead(_ word: RecognizedWord) -> Bool { page.isWord(word) && page.ink.holdsInk(in: word.pixelBox, excluding: grids) }
         for (line, observation) in observations.enumerated() {
             for word in observation.words where isRead(word) {
                 words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: observation.block, paragraph: observation.paragraph, line: line))
@@ -308,6 +306,10 @@ public struct PreparedPage: Sendable {
         }
     }
 
+    /// Whether a recognized word counts as one: it has text and is not a column of lines read
+    /// as one word (`PageInk.isStacked`).
+    func isWord(_ word: RecognizedWord) -> Bool { !word.text.string.allSatisfy(\.isWhitespace) && !ink.isStacked(word) }
+
     /// The grid cells (full-resolution boxes) whose text the page's reading missed, whole or
     /// in part: cells holding a piece of ink the size of a character that no word of
     /// `observations` covers. Tesseract's layout analysis drops words in boxes; read alone,
@@ -315,7 +317,7 @@ public struct PreparedPage: Sendable {
     public func cellsToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
         var wordBoxes: [[Int]: [PixelRect]] = [:]
         for observation in observations {
-            for word in observation.words where !word.text.string.allSatisfy(\.isWhitespace) && !ink.isStacked(word) {
+            for word in observation.words where isWord(word) {
                 let wx = word.pixelBox.centerX / ink.factor, wy = word.pixelBox.centerY / ink.factor
                 for (index, grid) in grids.enumerated() {
                     if let cell = grid.cell(atX: wx, y: wy) { wordBoxes[[index, cell], default: []].append(word.pixelBox) }
@@ -347,7 +349,7 @@ public struct PreparedPage: Sendable {
         let character = ink.characterHeight
         guard character >= 3 else { return [] }
         let wordBoxes = observations.flatMap { line in
-            line.words.filter { !$0.text.string.allSatisfy(\.isWhitespace) && !ink.isStacked($0) }.map(\.pixelBox)
+            line.words.filter(isWord).map(\.pixelBox)
         }
         let gridBoxes = grids.map(\.box)
         var pieces: [PageInk.Component] = []

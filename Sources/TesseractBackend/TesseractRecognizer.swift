@@ -497,13 +497,14 @@ final class Engine: Sendable {
         var observations: [RecognizedTextObservation] = []
         var block = -1, paragraph = -1
         var current: (text: String, confidence: Double, box: PixelRect, block: Int, paragraph: Int, words: [RecognizedWord])?
-        // The characters of each of the line's words, and whether those met now belong to a
-        // word kept (a word with no text is not).
+        // The heights of the characters of the line's kept words; the characters themselves of
+        // each word that may have lost a space (`DroppedSpaces.maySplit`), none of the others.
+        var heights: [Int] = []
         var characters: [[DroppedSpaces.Character]] = []
-        var inWord = false
+        var inWord = false, splittable = false
         func finish() {
             guard let line = current, !line.text.isEmpty, Double(line.box.height) >= minimumHeight else { return }
-            let height = DroppedSpaces.characterHeight(characters)
+            let height = DroppedSpaces.medianHeight(heights)
             let words = zip(line.words, characters).flatMap { DroppedSpaces.split($0, characters: $1, characterHeight: height, imageSize: size) }
             // The line's text is its words' when a space was put back, else Tesseract's own.
             let text = words.count == line.words.count ? line.text : words.map(\.text.string).joined(separator: " ")
@@ -518,13 +519,14 @@ final class Engine: Sendable {
                 finish()
                 current = nil
                 characters = []
+                heights = []
                 if let lineBox = box(RIL_TEXTLINE), let lineText = text(RIL_TEXTLINE) {
                     let confidence = Double(TessResultIteratorConfidence(results, RIL_TEXTLINE)) / 100
                     current = (lineText, max(0, min(1, confidence)), lineBox, max(0, block), max(0, paragraph), [])
                 }
             }
             if TessPageIteratorIsAtBeginningOf(page, RIL_WORD) != 0 {
-                inWord = false
+                (inWord, splittable) = (false, false)
                 if current != nil, let wordBox = box(RIL_WORD), let wordText = text(RIL_WORD), !wordText.isEmpty {
                     let confidence = max(0, min(1, Double(TessResultIteratorConfidence(results, RIL_WORD)) / 100))
                     // The language model the word was read with (Tesseract's string, not ours to free).
@@ -535,11 +537,16 @@ final class Engine: Sendable {
                         text: RecognizedText(string: wordText, confidence: confidence), pixelBox: wordBox, imageSize: size, language: language)
                     current?.words.append(word)
                     characters.append([])
-                    inWord = true
+                    (inWord, splittable) = (true, DroppedSpaces.maySplit(wordText))
                 }
             }
-            if inWord, let characterBox = box(RIL_SYMBOL), let characterText = text(RIL_SYMBOL), !characterText.isEmpty {
-                characters[characters.count - 1].append(DroppedSpaces.Character(text: characterText, box: characterBox))
+            if inWord, let characterBox = box(RIL_SYMBOL) {
+                if !splittable {
+                    heights.append(characterBox.height)
+                } else if let characterText = text(RIL_SYMBOL), !characterText.isEmpty {
+                    heights.append(characterBox.height)
+                    characters[characters.count - 1].append(DroppedSpaces.Character(text: characterText, box: characterBox))
+                }
             }
         } while TessResultIteratorNext(results, RIL_SYMBOL) != 0
         finish()

@@ -30,11 +30,22 @@ public enum DroppedSpaces {
     /// ("16 kg" read `16kg`); this is midway.
     public static let gapFactor = 0.33
 
+    /// Whether a word's text has a step where a space may have been left out (a digit before
+    /// a letter, a lower-case letter before a capital): only such words need their characters.
+    public static func maySplit(_ text: String) -> Bool {
+        zip(text, text.dropFirst()).contains { ($0.isNumber && $1.isLetter) || ($0.isLowercase && $1.isUppercase) }
+    }
+
     /// The median height of the characters of a line's words (0 when it has none).
     public static func characterHeight(_ words: [[Character]]) -> Double {
-        let heights = words.flatMap { $0.map(\.box.height) }.sorted()
-        guard !heights.isEmpty else { return 0 }
-        return Double(heights[heights.count / 2])
+        medianHeight(words.flatMap { $0.map(\.box.height) })
+    }
+
+    /// The median of a line's character heights (0 when it has none).
+    public static func medianHeight(_ heights: [Int]) -> Double {
+        let sorted = heights.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return Double(sorted[sorted.count / 2])
     }
 
     /// The word as one or more words: split where a space was left out between `characters`
