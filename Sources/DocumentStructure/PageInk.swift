@@ -70,7 +70,9 @@ struct PageInk: Sendable {
             let mean = Int(paper[index]), value = Int(luma[index])
             return 2 * (mean - value) >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy / 2)
         }
-        Self.bridgeLines(&ink, faint: faint, width: width, height: height, minimumLength: max(20, max(width, height) / 60))
+        let minimumLength = max(20, max(width, height) / 60)
+        Self.markThinLines(&ink, luma: luma, paper: paper, width: width, height: height, minimumLength: minimumLength)
+        Self.bridgeLines(&ink, faint: faint, width: width, height: height, minimumLength: minimumLength)
         (labels, components) = Self.label(ink, width: width, height: height)
         characterHeight = Self.characterHeight(components, pageHeight: height)
     }
@@ -127,6 +129,154 @@ struct PageInk: Sendable {
             }
         }
         return mean
+    }
+
+    /// A thin line's darkness below the paper, summed over a band of two rows (or columns)
+    /// through it, averages at least this many levels over `thinLineRun` pixels along it...
+    static let thinLineDarkness = 12
+    static let thinLineRun = 7
+    /// ... and is at least this many times the same sum for the two rows above the band and
+    /// for the two below, a row apart from it: a line is thin, a line of text is not.
+    static let thinLineContrast = 3
+
+    /// Marks as ink the thin ruling lines the ink test misses. A line about a pixel wide that
+    /// a photo's resampling shares between two rows darkens each by part of its darkness; in
+    /// a bright photo neither part reaches `darkerBy`, and what the ink test keeps of it is
+    /// dashes too far apart to bridge. Summed over the two rows the darkness is there.
+    ///
+    /// A position of a band of two rows is thin and dark when it passes the tests of
+    /// `thinLineDarkness` and `thinLineContrast` and the band is darkened at the position
+    /// itself (by half `thinLineDarkness`: the feet of letters along a line are dark on
+    /// average, not at every pixel). A line is a run of such positions in a band or in one of
+    /// its neighbours (a bent page's line drifts across rows) at least `minimumLength` long;
+    /// where another line crosses it the rows beside it are dark too, and the run goes on
+    /// over up to `crossingGap` positions that are dark but not thin. In each band along a
+    /// line, the darker pixel of each thin and dark position is marked (both rows of a line
+    /// shared equally between two), and each stretch of them is carried on over dark
+    /// positions to ink within `crossingGap`: the line it ends at or crosses. The same down
+    /// the columns for vertical lines.
+    static func markThinLines(_ ink: inout [Bool], luma: [UInt8], paper: [UInt8], width: Int, height: Int, minimumLength: Int) {
+        guard width > thinLineRun + 8, height > thinLineRun + 8 else { return }
+        var darkness = [UInt8](repeating: 0, count: width * height)
+        for index in darkness.indices where paper[index] > luma[index] { darkness[index] = paper[index] - luma[index] }
+        // Lines along the rows, then along the columns as rows of the page turned over its
+        // diagonal (every pass then reads memory in order).
+        markThinLines(&ink, darkness: darkness, count: height, length: width, minimumLength: minimumLength)
+        var turnedInk = transposed(ink, width: width, height: height)
+        markThinLines(&turnedInk, darkness: transposed(darkness, width: width, height: height), count: width, length: height, minimumLength: minimumLength)
+        ink = transposed(turnedInk, width: height, height: width)
+    }
+
+    /// `markThinLines` for lines along the `count` rows of `length` pixels of a plane.
+    static func markThinLines(_ ink: inout [Bool], darkness: [UInt8], count: Int, length: Int, minimumLength: Int) {
+        let run = thinLineRun, half = thinLineRun / 2
+        let threshold = thinLineDarkness * thinLineRun, contrast = thinLineContrast
+        // A line crossing this one darkens the rows beside it over its own width and the
+        // `thinLineRun` its darkness is summed along.
+        let crossingGap = thinLineRun + 4
+        // Darkness summed over `thinLineRun` pixels along each row (at most 7 × 255).
+        var along = [UInt16](repeating: 0, count: count * length)
+        // Each position of each band of two rows: dark (1), or thin and dark (2).
+        var state = [UInt8](repeating: 0, count: count * length)
+        darkness.withUnsafeBufferPointer { dark in
+            along.withUnsafeMutableBufferPointer { along in
+                for row in 0..<count {
+                    let base = row * length
+                    var sum = 0
+                    for position in 0..<run { sum += Int(dark[base + position]) }
+                    for position in half..<(length - half) {
+                        along[base + position] = UInt16(sum)
+                        if position + half + 1 < length { sum += Int(dark[base + position + half + 1]) - Int(dark[base + position - half]) }
+                    }
+                }
+            }
+            along.withUnsafeBufferPointer { along in
+                state.withUnsafeMutableBufferPointer { state in
+                    for row in 3..<(count - 4) {
+                        let at = row * length
+                        for position in 0..<length {
+                            let band = Int(along[at + position]) + Int(along[at + length + position])
+                            guard band >= threshold, 2 * (Int(dark[at + position]) + Int(dark[at + length + position])) >= thinLineDarkness else { continue }
+                            let before = Int(along[at - 3 * length + position]) + Int(along[at - 2 * length + position])
+                            let after = Int(along[at + 3 * length + position]) + Int(along[at + 4 * length + position])
+                            state[at + position] = contrast * before <= band && contrast * after <= band ? 2 : 1
+                        }
+                    }
+                }
+            }
+        }
+        // Runs where this band or a neighbour is thin and dark (a line drifting across rows,
+        // as a bent page's lines do, passes in one band and then the next), going on over at
+        // most `crossingGap` positions that are dark but not thin (where a line crosses).
+        for row in 4..<(count - 5) {
+            let at = row * length
+            var runStart = -1, lastOn = -1
+            for position in 0...length {
+                let best = position < length ? max(state[at + position], state[at - length + position], state[at + length + position]) : 0
+                if best == 2 {
+                    if runStart < 0 { runStart = position }
+                    lastOn = position
+                    continue
+                }
+                guard runStart >= 0, best == 0 || position - lastOn > crossingGap else { continue }
+                if lastOn + 1 - runStart >= minimumLength {
+                    markLine(&ink, darkness: darkness, state: state, row: row, length: length, from: runStart, to: lastOn, crossingGap: crossingGap)
+                }
+                runStart = -1
+            }
+        }
+    }
+
+    /// Marks a line's thin and dark positions in `row` between `first` and `last` (the
+    /// darker pixel of the band at each), and carries each stretch of them on over dark
+    /// positions to ink within `crossingGap`: the line it ends at or crosses.
+    static func markLine(_ ink: inout [Bool], darkness: [UInt8], state: [UInt8], row: Int, length: Int, from first: Int, to last: Int, crossingGap: Int) {
+        let at = row * length
+        func mark(_ position: Int) {
+            ink[darkness[at + position] >= darkness[at + length + position] ? at + position : at + length + position] = true
+        }
+        func reach(from end: Int, _ direction: Int) {
+            var position = end + direction
+            while position >= 0, position < length, abs(position - end) <= crossingGap, state[at + position] >= 1 {
+                if ink[at + position] || ink[at + length + position] {
+                    for between in stride(from: end + direction, to: position, by: direction) { mark(between) }
+                    return
+                }
+                position += direction
+            }
+        }
+        var position = first
+        while position <= last {
+            guard state[at + position] == 2 else {
+                position += 1
+                continue
+            }
+            let start = position
+            while position + 1 <= last, state[at + position + 1] == 2 { position += 1 }
+            for thin in start...position { mark(thin) }
+            reach(from: start, -1)
+            reach(from: position, 1)
+            position += 1
+        }
+    }
+
+    /// A row-major plane of `width` × `height` turned over its diagonal: `height` × `width`.
+    static func transposed<Element>(_ plane: [Element], width: Int, height: Int) -> [Element] {
+        guard let first = plane.first else { return plane }
+        var turned = [Element](repeating: first, count: plane.count)
+        let tile = 32
+        plane.withUnsafeBufferPointer { source in
+            turned.withUnsafeMutableBufferPointer { target in
+                for y0 in stride(from: 0, to: height, by: tile) {
+                    for x0 in stride(from: 0, to: width, by: tile) {
+                        for y in y0..<min(height, y0 + tile) {
+                            for x in x0..<min(width, x0 + tile) { target[x * height + y] = source[y * width + x] }
+                        }
+                    }
+                }
+            }
+        }
+        return turned
     }
 
     /// The widest gap a ruling line may have in it and still be one line, in working pixels.

@@ -108,6 +108,32 @@ struct DocumentAnalyzerTests {
         #expect(document.text == "r0c0\tr0c1\t\nr1c0\tr1c1\tr1c2\nr2c0\tr2c1\tr2c2\nr3c0\tr3c1\tr3c2")
     }
 
+    @Test func aGridOfFaintLinesSharedBetweenRowsIsFound() throws {
+        // Rules a pixel wide that fall between two rows or columns, each darkened by 16 levels
+        // (7% of the paper, no ink to the ink test): a bright photo's thin rules. 3 × 3 cells.
+        var image = Self.page()
+        for y in stride(from: 150, through: 330, by: 60) {
+            for x in 120...720 { image[x, y, 0] = 219; image[x, y + 1, 0] = 219 }
+        }
+        for x in stride(from: 120, through: 720, by: 200) {
+            for y in 150...331 where image[x, y, 0] == 235 { image[x, y, 0] = 219; image[x + 1, y, 0] = 219 }
+        }
+        var words: [[(String, PixelRect)]] = []
+        for row in 0..<3 {
+            for column in 0..<3 {
+                let box = PixelRect(x: 160 + 200 * column, y: 170 + 60 * row, width: 80, height: 20)
+                words.append([("r\(row)c\(column)", box)])
+            }
+        }
+        Self.print(&image, under: words)
+        let page = analyzer.prepare(image)
+        #expect(page.gridCount == 1)
+        let document = analyzer.assemble(page, observations: Self.lines(words, size: image.size))
+        let table = try #require(document.tables.first)
+        #expect((table.rows, table.columns, table.ruling) == (3, 3, .grid))
+        for cell in table.cells { #expect(cell.text == "r\(cell.row)c\(cell.column)") }
+    }
+
     @Test func theRulesAreRemovedFromThePixelsToRecognize() {
         var image = Self.page()
         _ = Self.grid(&image, x: 120, y: 150, columns: [0, 220, 480, 700], rows: 4, rowHeight: 60, degrees: 0)

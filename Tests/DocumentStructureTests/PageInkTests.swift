@@ -37,4 +37,56 @@ struct PageInkTests {
         #expect(bridged("##########..##########", minimumLength: 20) == "######################")
         #expect(bridged("#####..#####", minimumLength: 20) == "#####..#####")
     }
+
+    /// `markThinLines` over a page of paper at 240, 120 × 40, with `draw` applied to its
+    /// luma and `ink` already marked: the ink after, as the set of (x, y) marked.
+    func thinLines(draw: (inout [UInt8]) -> Void, ink inked: Set<[Int]> = [], minimumLength: Int = 40) -> Set<[Int]> {
+        let (width, height) = (120, 40)
+        var luma = [UInt8](repeating: 240, count: width * height)
+        draw(&luma)
+        var ink = [Bool](repeating: false, count: width * height)
+        for point in inked { ink[point[1] * width + point[0]] = true }
+        PageInk.markThinLines(
+            &ink, luma: luma, paper: [UInt8](repeating: 240, count: width * height), width: width, height: height, minimumLength: minimumLength)
+        return Set(ink.indices.filter { ink[$0] }.map { [$0 % width, $0 / width] })
+    }
+
+    @Test func aFaintLineSharedBetweenTwoRowsIsMarkedInOne() {
+        // A line 100 long whose darkness (14 levels, 6% of the paper: no ink) is shared
+        // equally between rows 20 and 21: marked its whole length (in row 20, and in row 21
+        // away from its ends), nothing else.
+        let marked = thinLines { luma in
+            for x in 10..<110 { luma[20 * 120 + x] = 226; luma[21 * 120 + x] = 226 }
+        }
+        #expect(marked.filter { $0[1] == 20 } == Set((10..<110).map { [$0, 20] }))
+        #expect(marked.filter { $0[1] != 20 } == Set((12..<108).map { [$0, 21] }))
+        // Only the darker row when one holds most of it.
+        let lower = thinLines { luma in
+            for x in 10..<110 { luma[20 * 120 + x] = 232; luma[21 * 120 + x] = 224 }
+        }
+        #expect(lower == Set((10..<110).map { [$0, 21] }))
+    }
+
+    @Test func aLineOfTextOrAShortLineIsNoThinLine() {
+        // A band 8 rows tall, as dark: a line of text, not a rule.
+        #expect(thinLines { luma in for y in 16..<24 { for x in 10..<110 { luma[y * 120 + x] = 226 } } }.isEmpty)
+        // A thin line shorter than the minimum length.
+        #expect(thinLines { luma in for x in 10..<45 { luma[20 * 120 + x] = 226; luma[21 * 120 + x] = 226 } }.isEmpty)
+        // Dots along a row (the feet of letters on their line): no darkness between them.
+        #expect(thinLines { luma in for x in stride(from: 10, to: 110, by: 6) { luma[20 * 120 + x] = 200; luma[21 * 120 + x] = 200 } }.isEmpty)
+    }
+
+    @Test func aThinLineIsCarriedOnToTheLineItMeets() {
+        // A faint line from x = 10 to a dark vertical rule at x = 80, 81 (already ink). Near the
+        // rule the rows beside the line are dark too; the line is marked up to the rule.
+        let rule = Set((0..<40).flatMap { y in [[80, y], [81, y]] })
+        let marked = thinLines(draw: { luma in
+            for y in 0..<40 { luma[y * 120 + 80] = 40; luma[y * 120 + 81] = 40 }
+            for x in 10..<80 { luma[20 * 120 + x] = 226; luma[21 * 120 + x] = 226 }
+        }, ink: rule)
+        let line = marked.subtracting(rule)
+        #expect(Set(line.map { $0[0] }) == Set(10..<80))
+        #expect(line.allSatisfy { $0[1] == 20 || $0[1] == 21 })
+    }
 }
+
