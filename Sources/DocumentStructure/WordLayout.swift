@@ -116,6 +116,23 @@ enum ListFinder {
         return small && fill >= 0.55 ? .bullet : nil
     }
 
+    /// The marker after `marker` in a list of numbers or letters, in its form ("4." → "5.",
+    /// "(c)" → "(d)"); the same bullet; nil when `marker` is not of `kind`.
+    static func nextMarker(after marker: String, kind: DocumentList.MarkerKind) -> String? {
+        switch kind {
+        case .bullet:
+            return marker
+        case .number:
+            guard let match = marker.wholeMatch(of: /(\(?)(\d{1,2})([.,)])/), let number = Int(match.2) else { return nil }
+            return "\(match.1)\(number + 1)\(match.3)"
+        case .letter:
+            guard let match = marker.wholeMatch(of: /(\(?)([a-yA-Y])([.)])/), let scalar = match.2.unicodeScalars.first,
+                let next = Unicode.Scalar(scalar.value + 1)
+            else { return nil }
+            return "\(match.1)\(Character(next))\(match.3)"
+        }
+    }
+
     struct Found {
         var list: DocumentList
         /// Each item's words, without its marker.
@@ -145,7 +162,7 @@ enum ListFinder {
             starts.append((index, kind, first, firstText, row.words[firstText].box.x))
         }
         var found: [Found] = []
-        var current: (kind: DocumentList.MarkerKind, items: [DocumentList.Item], words: [[PlacedWord]], rows: Set<Int>, markerX: Int, lastBottom: Int)?
+        var current: (kind: DocumentList.MarkerKind, items: [DocumentList.Item], words: [[PlacedWord]], rows: Set<Int>, markerX: Int, textLeft: Int, lastBottom: Int)?
         func close() {
             if let list = current, list.items.count >= 2 {
                 let box = PixelRect.enclosing(list.items.map(\.box))!
@@ -154,9 +171,27 @@ enum ListFinder {
             current = nil
         }
         let startRows = Dictionary(starts.map { ($0.row, $0) }, uniquingKeysWith: { a, _ in a })
+        // A row just below a list's item whose first word, of one or two characters, stands
+        // where the list's markers stand and whose text starts where their text starts is the
+        // next item, its marker misread ("5" for "5.", "N" for "2.", "»" for "▪"), unless the
+        // row is a table's.
+        func placedAsItem(_ row: WordRow, markerX: Int, textLeft: Int) -> Bool {
+            // A row of three cells or more is a table's (its first column numbered).
+            row.segments.count <= 2 && row.words.count >= 2 && row.words[0].text.count <= 2
+                && abs(Double(row.words[0].box.x - markerX)) <= 0.5 * row.height
+                && abs(Double(row.words[1].box.x - textLeft)) <= 0.5 * row.height
+        }
+        func misreadStart(_ index: Int) -> (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)? {
+            guard let list = current, startRows[index] == nil else { return nil }
+            let row = rows[index]
+            guard Double(row.box.y - list.lastBottom) <= 1.5 * row.height, placedAsItem(row, markerX: list.markerX, textLeft: list.textLeft) else { return nil }
+            let marker = row.words[0]
+            let text = Self.nextMarker(after: list.items.last!.marker, kind: list.kind) ?? marker.text
+            return (index, list.kind, PlacedWord(text: text, box: marker.box, block: marker.block, paragraph: marker.paragraph, line: marker.line), 1, row.words[1].box.x)
+        }
         var index = 0
         while index < rows.count {
-            guard let start = startRows[index] else {
+            guard let start = startRows[index] ?? misreadStart(index) else {
                 index += 1
                 continue
             }
@@ -168,6 +203,7 @@ enum ListFinder {
             var next = index + 1
             while next < rows.count, startRows[next] == nil {
                 let candidate = rows[next]
+                if placedAsItem(candidate, markerX: start.marker.box.x, textLeft: start.textLeft) { break }
                 guard Double(candidate.box.y - bottom) <= 0.9 * row.height,
                     abs(Double(candidate.box.x - start.textLeft)) <= 1.2 * row.height
                 else { break }
@@ -187,9 +223,10 @@ enum ListFinder {
                 current!.words.append(words)
                 current!.rows.formUnion(itemRows)
                 current!.lastBottom = bottom
+                current!.textLeft = start.textLeft
             } else {
                 close()
-                current = (start.kind, [item], [words], Set(itemRows), start.marker.box.x, bottom)
+                current = (start.kind, [item], [words], Set(itemRows), start.marker.box.x, start.textLeft, bottom)
             }
             index = next
         }

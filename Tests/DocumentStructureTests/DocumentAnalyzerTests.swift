@@ -282,6 +282,48 @@ struct DocumentAnalyzerTests {
         #expect(list.items.map(\.text) == ["Sign here", "Pay dues", "Collect"])
     }
 
+    /// Rows of a marker at x = 100 and its text at x = 130, 36 apart, from y = 100; each
+    /// (marker, text) pair in turn.
+    static func items(_ items: [(String, String)]) -> [[(String, PixelRect)]] {
+        items.enumerated().map { index, item in
+            let y = 100 + 36 * index
+            return [(item.0, PixelRect(x: 100, y: y, width: 8 * item.0.count + 4, height: 22)),
+                    (item.1, PixelRect(x: 130, y: y, width: 14 * item.1.count, height: 22))]
+        }
+    }
+
+    @Test func anItemWhoseMarkerWasMisreadStaysInItsList() throws {
+        // "5" without its stop, "N" for "2.", "c" for "c)", "y" for "▪": placed as the items'
+        // markers and text, each is the next item, its marker the next in the list.
+        for (read, markers) in [
+            ([("1.", "Sign"), ("N", "Pay"), ("3.", "Collect"), ("4.", "Leave"), ("5", "Return")], ["1.", "2.", "3.", "4.", "5."]),
+            ([("a)", "Sign"), ("b)", "Pay"), ("c", "Collect")], ["a)", "b)", "c)"]),
+            ([("▪", "Sign"), ("y", "Pay"), ("▪", "Collect")], ["▪", "▪", "▪"]),
+        ] {
+            var image = Self.page()
+            let rows = Self.items(read)
+            Self.print(&image, under: rows)
+            let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+            let list = try #require(document.lists.first)
+            #expect(document.lists.count == 1)
+            #expect(list.items.map(\.marker) == markers)
+            #expect(list.items.map(\.text) == read.map(\.1))
+        }
+    }
+
+    @Test func aShortWordWhereMarkersStandIsNoItemUnlessItsTextIsWhereTheirsIs() throws {
+        var image = Self.page()
+        // After two items, "In" where their markers stand, its next word at x = 150, not where
+        // their text starts (130): a line of prose.
+        var rows = Self.items([("1.", "Sign"), ("2.", "Pay")])
+        rows.append([("In", PixelRect(x: 100, y: 172, width: 20, height: 22)), ("short", PixelRect(x: 150, y: 172, width: 70, height: 22))])
+        Self.print(&image, under: rows)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let list = try #require(document.lists.first)
+        #expect(list.items.map(\.text) == ["Sign", "Pay"])
+        #expect(document.paragraphs.map(\.text) == ["In short"])
+    }
+
     @Test func aColumnOfLinesReadAsOneWordIsDropped() {
         var image = Self.page()
         // Four lines of a number and a word; the numbers read down the page as one word.
