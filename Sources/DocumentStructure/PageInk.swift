@@ -178,16 +178,20 @@ struct PageInk: Sendable {
         var along = [UInt16](repeating: 0, count: count * length)
         // Each position of each band of two rows: dark (1), or thin and dark (2).
         var state = [UInt8](repeating: 0, count: count * length)
+        // How many positions of each band are thin and dark (most rows of a page have none).
+        var thinCount = [Int](repeating: 0, count: count)
         darkness.withUnsafeBufferPointer { dark in
             along.withUnsafeMutableBufferPointer { along in
+                // (Sums of at most 7 × 255: no overflow to check.)
                 for row in 0..<count {
                     let base = row * length
-                    var sum = 0
-                    for position in 0..<run { sum += Int(dark[base + position]) }
-                    for position in half..<(length - half) {
-                        along[base + position] = UInt16(sum)
-                        if position + half + 1 < length { sum += Int(dark[base + position + half + 1]) - Int(dark[base + position - half]) }
+                    var sum: UInt16 = 0
+                    for position in 0..<run { sum &+= UInt16(dark[base + position]) }
+                    for position in half..<(length - half - 1) {
+                        along[base + position] = sum
+                        sum = sum &+ UInt16(dark[base + position + half + 1]) &- UInt16(dark[base + position - half])
                     }
+                    along[base + length - half - 1] = sum
                 }
             }
             along.withUnsafeBufferPointer { along in
@@ -195,11 +199,13 @@ struct PageInk: Sendable {
                     for row in 3..<(count - 4) {
                         let at = row * length
                         for position in 0..<length {
-                            let band = Int(along[at + position]) + Int(along[at + length + position])
-                            guard band >= threshold, 2 * (Int(dark[at + position]) + Int(dark[at + length + position])) >= thinLineDarkness else { continue }
-                            let before = Int(along[at - 3 * length + position]) + Int(along[at - 2 * length + position])
-                            let after = Int(along[at + 3 * length + position]) + Int(along[at + 4 * length + position])
-                            state[at + position] = contrast * before <= band && contrast * after <= band ? 2 : 1
+                            let band = Int(along[at &+ position]) &+ Int(along[at &+ length &+ position])
+                            guard band >= threshold, 2 &* (Int(dark[at &+ position]) &+ Int(dark[at &+ length &+ position])) >= thinLineDarkness else { continue }
+                            let before = Int(along[at &- 3 &* length &+ position]) &+ Int(along[at &- 2 &* length &+ position])
+                            let after = Int(along[at &+ 3 &* length &+ position]) &+ Int(along[at &+ 4 &* length &+ position])
+                            let thin = contrast * before <= band && contrast * after <= band
+                            state[at + position] = thin ? 2 : 1
+                            if thin { thinCount[row] += 1 }
                         }
                     }
                 }
@@ -208,22 +214,28 @@ struct PageInk: Sendable {
         // Runs where this band or a neighbour is thin and dark (a line drifting across rows,
         // as a bent page's lines do, passes in one band and then the next), going on over at
         // most `crossingGap` positions that are dark but not thin (where a line crosses).
-        for row in 4..<(count - 5) {
-            let at = row * length
-            var runStart = -1, lastOn = -1
-            for position in 0...length {
-                let best = position < length ? max(state[at + position], state[at - length + position], state[at + length + position]) : 0
-                if best == 2 {
-                    if runStart < 0 { runStart = position }
-                    lastOn = position
-                    continue
+        // A run of `minimumLength` holds a thin position at least every `crossingGap` + 1.
+        let fewestThin = max(1, minimumLength / (crossingGap + 1))
+        var lines: [(row: Int, first: Int, last: Int)] = []
+        state.withUnsafeBufferPointer { state in
+            for row in 4..<(count - 5) where thinCount[row - 1] + thinCount[row] + thinCount[row + 1] >= fewestThin {
+                let at = row * length
+                var runStart = -1, lastOn = -1
+                for position in 0...length {
+                    let best = position < length ? max(state[at + position], state[at - length + position], state[at + length + position]) : 0
+                    if best == 2 {
+                        if runStart < 0 { runStart = position }
+                        lastOn = position
+                        continue
+                    }
+                    guard runStart >= 0, best == 0 || position - lastOn > crossingGap else { continue }
+                    if lastOn + 1 - runStart >= minimumLength { lines.append((row, runStart, lastOn)) }
+                    runStart = -1
                 }
-                guard runStart >= 0, best == 0 || position - lastOn > crossingGap else { continue }
-                if lastOn + 1 - runStart >= minimumLength {
-                    markLine(&ink, darkness: darkness, state: state, row: row, length: length, from: runStart, to: lastOn, crossingGap: crossingGap)
-                }
-                runStart = -1
             }
+        }
+        for line in lines {
+            markLine(&ink, darkness: darkness, state: state, row: line.row, length: length, from: line.first, to: line.last, crossingGap: crossingGap)
         }
     }
 
