@@ -173,8 +173,8 @@ enum ListFinder {
         let startRows = Dictionary(starts.map { ($0.row, $0) }, uniquingKeysWith: { a, _ in a })
         // A row just below a list's item whose first word, of one or two characters, stands
         // where the list's markers stand and whose text starts where their text starts is the
-        // next item, its marker misread ("5" for "5.", "N" for "2.", "»" for "▪"), unless the
-        // row is a table's.
+        // next item, its marker misread ("5" for "5.", "N" for "2.", a letter for a bullet),
+        // unless the row is a table's.
         func placedAsItem(_ row: WordRow, markerX: Int, textLeft: Int) -> Bool {
             // A row of three cells or more is a table's (its first column numbered).
             row.segments.count <= 2 && row.words.count >= 2 && row.words[0].text.count <= 2
