@@ -293,9 +293,24 @@ enum AlignedTables {
             guard multi.count >= 2 else { continue }
             let segmentLengths = multi.flatMap { rows[$0].segments.map(\.count) }.sorted()
             guard segmentLengths[segmentLengths.count / 2] <= maximumMedianWordsPerCell else { continue }
-            if let (table, cellWords) = table(rows: members.map { rows[$0] }, along: along, rules: rules) {
-                found.append(Found(table: table, cellWords: cellWords, rows: Set(members)))
+            guard var (table, cellWords) = table(rows: members.map { rows[$0] }, along: along, rules: rules) else { continue }
+            // A row just below whose cells did not line up with the last row's, but whose
+            // words fall in two of the table's columns or more, the last column among them, is
+            // its last row (a total: a label spanning the first columns, set right).
+            let below = members.last! + 1
+            if below < rows.count, !taken.contains(below), !prose(rows[below]),
+                Double(rows[below].box.y - rows[members.last!].box.maxY) <= rows[members.last!].height,
+                let (longer, longerWords) = Self.table(rows: (members + [below]).map { rows[$0] }, along: along, rules: rules),
+                longer.rows == table.rows + 1, longer.columns == table.columns
+            {
+                let lastRow = longer.cells.filter { $0.row == longer.rows - 1 }
+                if lastRow.count >= 2, lastRow.contains(where: { $0.column + $0.columnSpan == longer.columns }) {
+                    (table, cellWords) = (longer, longerWords)
+                    members.append(below)
+                    index = max(index, below + 1)
+                }
             }
+            found.append(Found(table: table, cellWords: cellWords, rows: Set(members)))
         }
         return found
     }

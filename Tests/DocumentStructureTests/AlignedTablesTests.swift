@@ -53,4 +53,27 @@ struct AlignedTablesTests {
         #expect(rows.map { $0.words.map(\.text) } == [["one", "two", "three", "four"], ["Box", "£62.50"], ["Jobholder", "£87.26"]])
         #expect(rows[2].segments.count == 2)
     }
+
+    /// A price list of three columns (Item at x 0–96, Qty at 300, Amount at 500–572) and a
+    /// total row whose amount stands 30 pixels right of the others (its cells do not line up
+    /// with the last row's) and whose label sits in the first columns.
+    @Test func aTotalRowBelowTheTableIsItsLastRow() throws {
+        let lines = [
+            [word("Item", x: 0, y: 0), word("Qty", x: 300, y: 0), word("Amount", x: 500, y: 0)],
+            [word("Fluent", x: 0, y: 40), word("5", x: 300, y: 40), word("€87,75", x: 500, y: 40)],
+            [word("Sabotage", x: 0, y: 80), word("2", x: 300, y: 80), word("€24,56", x: 500, y: 80)],
+            [word("Total", x: 200, y: 120), word("€112,31", x: 530, y: 120)],
+            [word("Terms:", x: 0, y: 200)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        #expect(!AlignedTables.aligned(lines[2], lines[3], along: { x, _ in Double(x) }))
+        let found = try #require(AlignedTables.tables(in: lines, skipping: []).first)
+        #expect((found.table.rows, found.table.columns) == (4, 3))
+        #expect(found.rows == [0, 1, 2, 3])
+        // The label joins the first column (the gap it stands in holds no column of its
+        // own), the amount the last.
+        let total = found.table.cells.filter { $0.row == 3 }.map { [$0.column, $0.columnSpan] }
+        #expect(total == [[0, 1], [2, 1]])
+        #expect(found.table.cells.filter { $0.row == 3 }.map(\.text) == ["Total", "€112,31"])
+    }
 }
+
