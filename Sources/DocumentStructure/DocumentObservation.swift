@@ -44,7 +44,8 @@ public struct DocumentList: Sendable, Equatable {
     }
 
     public struct Item: Sendable, Equatable {
-        /// The marker as read ("•", "1.", "b)").
+        /// The marker as read ("•", "1.", "b)"), or the one its list implies where it was
+        /// misread ("5." after "4.").
         public var marker: String
         /// The item's text without its marker; a wrapped item's lines joined by a space.
         public var text: String
