@@ -159,16 +159,17 @@ struct PageInk: Sendable {
         guard width > thinLineRun + 8, height > thinLineRun + 8 else { return }
         var darkness = [UInt8](repeating: 0, count: width * height)
         for index in darkness.indices where paper[index] > luma[index] { darkness[index] = paper[index] - luma[index] }
-        // Lines along the rows, then along the columns as rows of the page turned over its
-        // diagonal (every pass then reads memory in order).
-        markThinLines(&ink, darkness: darkness, count: height, length: width, minimumLength: minimumLength)
-        var turnedInk = transposed(ink, width: width, height: height)
-        markThinLines(&turnedInk, darkness: transposed(darkness, width: width, height: height), count: width, length: height, minimumLength: minimumLength)
-        ink = transposed(turnedInk, width: height, height: width)
+        // Lines along the rows, then along the columns as rows of the darkness turned over its
+        // diagonal (every pass then reads memory in order); the ink is marked where it is.
+        markThinLines(&ink, darkness: darkness, count: height, length: width, minimumLength: minimumLength) { $0 }
+        markThinLines(&ink, darkness: transposed(darkness, width: width, height: height), count: width, length: height, minimumLength: minimumLength) {
+            ($0 % height) * width + $0 / height
+        }
     }
 
-    /// `markThinLines` for lines along the `count` rows of `length` pixels of a plane.
-    static func markThinLines(_ ink: inout [Bool], darkness: [UInt8], count: Int, length: Int, minimumLength: Int) {
+    /// `markThinLines` for lines along the `count` rows of `length` pixels of a darkness
+    /// plane; `inkIndex` maps an index of the plane to the ink's.
+    static func markThinLines(_ ink: inout [Bool], darkness: [UInt8], count: Int, length: Int, minimumLength: Int, inkIndex: (Int) -> Int) {
         let run = thinLineRun, half = thinLineRun / 2
         let threshold = thinLineDarkness * thinLineRun, contrast = thinLineContrast
         // A line crossing this one darkens the rows beside it over its own width and the
@@ -235,22 +236,25 @@ struct PageInk: Sendable {
             }
         }
         for line in lines {
-            markLine(&ink, darkness: darkness, state: state, row: line.row, length: length, from: line.first, to: line.last, crossingGap: crossingGap)
+            markLine(&ink, darkness: darkness, state: state, row: line.row, length: length, from: line.first, to: line.last, crossingGap: crossingGap, inkIndex: inkIndex)
         }
     }
 
     /// Marks a line's thin and dark positions in `row` between `first` and `last` (the
     /// darker pixel of the band at each), and carries each stretch of them on over dark
     /// positions to ink within `crossingGap`: the line it ends at or crosses.
-    static func markLine(_ ink: inout [Bool], darkness: [UInt8], state: [UInt8], row: Int, length: Int, from first: Int, to last: Int, crossingGap: Int) {
+    static func markLine(
+        _ ink: inout [Bool], darkness: [UInt8], state: [UInt8], row: Int, length: Int, from first: Int, to last: Int, crossingGap: Int,
+        inkIndex: (Int) -> Int
+    ) {
         let at = row * length
         func mark(_ position: Int) {
-            ink[darkness[at + position] >= darkness[at + length + position] ? at + position : at + length + position] = true
+            ink[inkIndex(darkness[at + position] >= darkness[at + length + position] ? at + position : at + length + position)] = true
         }
         func reach(from end: Int, _ direction: Int) {
             var position = end + direction
             while position >= 0, position < length, abs(position - end) <= crossingGap, state[at + position] >= 1 {
-                if ink[at + position] || ink[at + length + position] {
+                if ink[inkIndex(at + position)] || ink[inkIndex(at + length + position)] {
                     for between in stride(from: end + direction, to: position, by: direction) { mark(between) }
                     return
                 }
