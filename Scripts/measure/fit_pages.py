@@ -9,11 +9,15 @@ corpora (Scripts/corpus/PAGES.md) and reports how it ranks and gates pages it wa
 
 What it fits, on the corpora's train documents only (split by source document, never by
 degradation), to the word F1 Tesseract reaches on each page (the corpus's `score`), by the
-binomial likelihood of a logistic model with a unit ridge on standardised measures:
+binomial likelihood: a logistic model in which each measure enters through a monotone curve
+(piecewise linear through `--knots` knots at quantiles of the train pages, flat beyond them,
+rising or falling as physics says; a ridge of `--smoothing` on the squared steps between
+knots), written as the `shapes` of the model file (`DetectorModel.Shape`):
 
 - `accuracy`: the image's measures alone;
-- `accuracyWithLayout`: those and the log of `gate.probe.laidOutShare` (Tesseract's layout
-  analysis, `imgquality score` without --no-probe), when the selection takes it.
+- `accuracyWithLayout`: those and the layout probe's (Tesseract's layout analysis,
+  `imgquality score` without --no-probe): the log of `gate.probe.laidOutShare` and the log of
+  the characters a laid-out line holds (`characters / lines`), when the selection takes them.
 
 Each model's reference is the median of its measures over train pages read at 0.9 or better:
 the gate names the measure falling furthest below it. `minimumPredictedAccuracy` is the
@@ -42,7 +46,7 @@ import sys
 
 import numpy as np
 
-from measurelib import MODELS, fit_logistic, load_records, spearman, write_model
+from measurelib import MODELS, fit_monotone_additive, load_records, shape_value, spearman, write_model
 
 # The measures ReadingPredictor computes, by name, as it computes them, each with the sign it
 # must enter a model with.
@@ -50,6 +54,7 @@ CANDIDATES = {
     "logLegibility": (1, lambda r: math.log(max(r["text"]["legibility"], 0.5))),
     "skew": (-1, lambda r: r["text"]["skew"]),
     "logLaidOutShare": (1, lambda r: math.log(max(r["gate"]["probe"]["laidOutShare"], 0.01))),
+    "logLaidOutLineLength": (1, lambda r: math.log(max(1, r["gate"]["probe"]["characters"] / max(1, r["gate"]["probe"]["lines"])))),
     "logSoftEdgeOverXHeight": (-1, lambda r: math.log(max(r["text"]["softEdgeWidth"] / max(r["text"]["xHeight"], 1), 0.01))),
     "logXHeight": (1, lambda r: math.log(max(r["text"]["xHeight"], 1))),
     "logXHeightP10": (1, lambda r: math.log(max(r["text"]["xHeightP10"], 1))),
@@ -64,6 +69,8 @@ CANDIDATES = {
     "logEdgeAnisotropy": (-1, lambda r: math.log(max(r["text"]["edgeAnisotropy"], 1))),
 }
 FEATURES = {name: f for name, (_, f) in CANDIDATES.items()}
+# The measures only a layout probe gives.
+PROBE = {"logLaidOutShare", "logLaidOutLineLength"}
 
 
 def pages(labels, records, prefix=""):
@@ -97,20 +104,30 @@ def truth(pairs):
     return np.array([float(row["score"]) for row, _ in pairs])
 
 
+def logit(intercept, shapes, X):
+    """The model's log-odds for the rows of X, one column per shape."""
+    return intercept + sum(shape_value(shape, X[:, j]) for j, shape in enumerate(shapes))
+
+
 def predict(model, pairs):
-    intercept, weights = model[0], model[1]
+    intercept, weights, _, shapes = model
     names = list(weights)
-    z = intercept + matrix(pairs, names) @ np.array([weights[n] for n in names])
+    z = logit(intercept, [shapes[n] for n in names], matrix(pairs, names))
     return 1 / (1 + np.exp(-np.clip(z, -60, 60)))
 
 
-def fit(pairs, names, ridge):
-    intercept, weights = fit_logistic(matrix(pairs, names), truth(pairs), ridge=ridge)
+def fit_curves(X, y, names, knots, smoothing):
+    return fit_monotone_additive(X, y, [CANDIDATES[n][0] for n in names], knots=knots, ridge=smoothing)
+
+
+def fit(pairs, names, knots, smoothing):
+    """(intercept, weights, reference, shapes): every measure weighed 1 through its curve."""
+    intercept, curves = fit_curves(matrix(pairs, names), truth(pairs), names, knots, smoothing)
     good = [p for p in pairs if float(p[0]["score"]) >= 0.9]
     if not good:
         sys.exit("no train page is read at 0.9 or better: the models' reference cannot be taken")
     reference = {n: float(np.median(matrix(good, [n])[:, 0])) for n in names}
-    return intercept, dict(zip(names, weights)), reference
+    return intercept, {n: 1.0 for n in names}, reference, dict(zip(names, curves))
 
 
 def threshold_for(predicted, scores, loss):
@@ -145,7 +162,7 @@ def figures(name, pairs, predicted, threshold, by_cer=False):
     return out
 
 
-def select(train, secondary, ridge, allow_probe):
+def select(train, secondary, knots, smoothing, allow_probe):
     """The forward selection the module docstring describes; prints each step."""
     documents = sorted({row["document"] for row, _ in train})
     fold = {d: i % 5 for i, d in enumerate(documents)}
@@ -157,26 +174,24 @@ def select(train, secondary, ridge, allow_probe):
         X = matrix(train, names, table)
         out = np.zeros(len(train))
         for k in range(5):
-            intercept, weights = fit_logistic(X[folds != k], y[folds != k], ridge=ridge)
-            out[folds == k] = X[folds == k] @ weights + intercept
+            intercept, curves = fit_curves(X[folds != k], y[folds != k], names, knots, smoothing)
+            out[folds == k] = logit(intercept, curves, X[folds == k])
         return spearman(out, y)
 
     chosen, best = [], -1.0
-    candidates = [n for n in CANDIDATES if allow_probe or n != "logLaidOutShare"]
+    candidates = [n for n in CANDIDATES if allow_probe or n not in PROBE]
     while True:
         scored = []
         for name in candidates:
             if name in chosen:
                 continue
             names = chosen + [name]
-            intercept, weights = fit_logistic(matrix(train, names, table), y, ridge=ridge)
-            if any(np.sign(w) != CANDIDATES[n][0] for n, w in zip(names, weights)):
+            # A second set scored without the probe cannot judge the probe's measures.
+            if PROBE & set(names) and not all(has_probe(record) for _, record in secondary):
                 continue
+            intercept, curves = fit_curves(matrix(train, names, table), y, names, knots, smoothing)
             corpus = cross_validated(names)
-            # A second set scored without the probe cannot judge the probe's measure.
-            if "logLaidOutShare" in names and not all(has_probe(record) for _, record in secondary):
-                continue
-            second = spearman(matrix(secondary, names, table) @ weights, truth(secondary))
+            second = spearman(logit(intercept, curves, matrix(secondary, names, table)), truth(secondary))
             scored.append(((corpus + second) / 2, corpus, second, name))
         if not scored:
             break
@@ -194,7 +209,8 @@ def main():
     parser.add_argument("corpora", nargs="+", metavar="CORPUS", help="page corpora, each with labels.csv and score.jsonl")
     parser.add_argument("--documents", required=True, metavar="RECORDS", help="records of Datasets/documents (imgquality score --languages en)")
     parser.add_argument("--report", nargs=2, action="append", default=[], metavar=("LABELS", "RECORDS"))
-    parser.add_argument("--ridge", type=float, default=1.0)
+    parser.add_argument("--knots", type=int, default=5, help="knots of each measure's curve, at quantiles of the train pages")
+    parser.add_argument("--smoothing", type=float, default=3.0, help="ridge on the squared steps between a curve's knots")
     parser.add_argument("--loss", type=float, default=0.05, help="share of train pages read at 0.9 or better the threshold may reject")
     parser.add_argument("--write-model", action="store_true", help="write Sources/QualityMetrics/Models/text.json")
     args = parser.parse_args()
@@ -219,12 +235,13 @@ def main():
     measures = {}
     for name, allow_probe in (("accuracy", False), ("accuracyWithLayout", True)):
         print(f"selection of {name}'s measures" + (" (the layout probe's among them):" if allow_probe else " (the image's alone):"))
-        measures[name] = select(train, documents_train, args.ridge, allow_probe)
-    models = {name: fit(train, names, args.ridge) for name, names in measures.items()}
+        measures[name] = select(train, documents_train, args.knots, args.smoothing, allow_probe)
+    models = {name: fit(train, names, args.knots, args.smoothing) for name, names in measures.items()}
     threshold = threshold_for(predict(models["accuracyWithLayout"], train), truth(train), args.loss)
     results = {}
     for name, model in models.items():
-        print(f"{name}: intercept {model[0]:.4f}, " + ", ".join(f"{n} {w:.4f}" for n, w in model[1].items()))
+        print(f"{name}: intercept {model[0]:.4f}; " + "; ".join(
+            f"{n} " + " ".join(f"{k:.3f}:{v:+.3f}" for k, v in zip(*model[3][n])) for n in model[1]))
         results[name] = {
             "train": figures("corpus train", train, predict(model, train), threshold),
             "test": figures("corpus test", test, predict(model, test), threshold),

@@ -2,6 +2,7 @@
 and the CER as the documents set's labels were computed (Scripts/datasets/build.py, imported
 only by `cer`, so scripts that do not need it run without the datasets' packages)."""
 import csv
+import math
 import json
 import os
 import sys
@@ -60,6 +61,86 @@ def fit_logistic(X, y, ridge=1e-2):
     return w[0] - float(np.sum(w[1:] * mu / sd)), raw
 
 
+def fit_monotone_additive(X, y, signs, knots=5, ridge=1.0):
+    """A logistic model whose measures enter through monotone curves: logit = intercept +
+    Σ f_j(x_j), each f_j piecewise linear through `knots` knots at quantiles of its column
+    (flat beyond them, as `DetectorModel.Shape` reads it), rising with the measure where
+    signs[j] is 1 and falling where it is −1, fitted by the binomial likelihood of y in
+    [0, 1] with a ridge on the squared steps between neighbouring knots. Each curve is 0 at
+    the column's median. Returns (intercept, shapes): shapes a list of (knots, values)."""
+    import numpy as np
+    from scipy.optimize import minimize
+
+    X, y = np.asarray(X, float), np.asarray(y, float)
+    grids = []
+    for j in range(X.shape[1]):
+        # Knots at 4 decimals, as the model file carries them, so the file's curve is the fit's.
+        grid = np.unique(np.round(np.quantile(X[:, j], np.linspace(0, 1, knots)), 4))
+        grids.append(grid if len(grid) >= 2 else np.array([grid[0], grid[0] + 0.0001]))
+    bases = [_hat_basis(X[:, j], grid) for j, grid in enumerate(grids)]
+    sizes = [len(g) - 1 for g in grids]
+
+    def unpack(theta):
+        out, k = [], 0
+        for m in sizes:
+            out.append(theta[k:k + m])
+            k += m
+        return out, theta[k]
+
+    def loss(theta):
+        steps, intercept = unpack(theta)
+        z = np.full(len(y), intercept)
+        for basis, t, sign in zip(bases, steps, signs):
+            z += basis @ (sign * np.r_[0, np.cumsum(np.logaddexp(0, t))])
+        p = 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+        eps = 1e-12
+        value = -np.sum(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps))
+        dz = p - y
+        grad = []
+        for basis, t, sign in zip(bases, steps, signs):
+            soft, slope = np.logaddexp(0, t), 1 / (1 + np.exp(-t))
+            dv = basis.T @ dz
+            # value k of the curve holds step m for every k > m.
+            tail = np.cumsum(dv[::-1])[::-1][1:]
+            value += ridge * np.sum(soft ** 2)
+            grad.append(sign * slope * tail + ridge * 2 * soft * slope)
+        grad.append(np.array([dz.sum()]))
+        return value, np.concatenate(grad)
+
+    start = np.r_[np.full(sum(sizes), -2.0), math.log(max(y.mean(), 1e-3) / max(1 - y.mean(), 1e-3))]
+    theta = minimize(loss, start, jac=True, method="L-BFGS-B", options={"maxiter": 5000}).x
+    steps, intercept = unpack(theta)
+    shapes = []
+    for j, (grid, t, sign) in enumerate(zip(grids, steps, signs)):
+        values = sign * np.r_[0, np.cumsum(np.logaddexp(0, t))]
+        centre = float((_hat_basis(np.array([np.median(X[:, j])]), grid) @ values)[0])
+        shapes.append((grid, values - centre))
+        intercept += centre
+    return float(intercept), shapes
+
+
+def _hat_basis(x, grid):
+    """The weights of piecewise-linear interpolation of x on the grid, flat beyond it."""
+    import numpy as np
+
+    x = np.clip(np.asarray(x, float), grid[0], grid[-1])
+    index = np.clip(np.searchsorted(grid, x, side="right") - 1, 0, len(grid) - 2)
+    lo, hi = grid[index], grid[index + 1]
+    t = (x - lo) / (hi - lo)
+    basis = np.zeros((len(x), len(grid)))
+    basis[np.arange(len(x)), index] = 1 - t
+    basis[np.arange(len(x)), index + 1] += t
+    return basis
+
+
+def shape_value(shape, x):
+    """A (knots, values) curve at x, as `DetectorModel.Shape` computes it."""
+    import numpy as np
+
+    grid, values = shape
+    return _hat_basis(np.atleast_1d(x), np.asarray(grid, float)) @ np.asarray(values, float)
+
+
 def auc(pos, neg):
     """Mann–Whitney AUC of positives over negatives (ties count half)."""
     return sum(1 if p > n else 0.5 if p == n else 0 for p in pos for n in neg) / len(pos) / len(neg)
@@ -84,13 +165,17 @@ def write_model(path, detector, data, figures, evidence=None, mapping=None, thre
             sys.exit(f"{path} holds a model of {model.get('detector')!r}, not {detector!r}")
     r = lambda x: round(float(x), 4)
     if evidence is not None:
-        # (intercept, weights), (intercept, weights, reference) or (intercept, weights, scale).
+        # (intercept, weights), (intercept, weights, reference), (intercept, weights, scale)
+        # or (intercept, weights, reference, shapes), shapes by measure as (knots, values).
         def linear(fitted):
             out = {"intercept": r(fitted[0]), "weights": {k: r(v) for k, v in fitted[1].items()}}
             if len(fitted) > 2 and isinstance(fitted[2], dict):
                 out["reference"] = {k: r(v) for k, v in fitted[2].items()}
             elif len(fitted) > 2:
                 out["scale"] = r(fitted[2])
+            if len(fitted) > 3:
+                out["shapes"] = {k: {"knots": [r(x) for x in knots], "values": [r(v) for v in values]}
+                                 for k, (knots, values) in fitted[3].items()}
             return out
 
         model["evidence"] = {name: linear(fitted) for name, fitted in evidence.items()}

@@ -612,7 +612,7 @@ public struct QualityGate: Sendable {
         case "logLineNoise": "noisy text"
         case "skew", "logSkewSpread": "skewed or curved lines"
         case "ungrouped": "text broken or distorted"
-        case "logLaidOutShare": "text the recognizer does not find"
+        case "logLaidOutShare", "logLaidOutLineLength": "text the recognizer does not find"
         default: GateReason.predictedAccuracy.words
         }
     }

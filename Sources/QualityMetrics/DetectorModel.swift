@@ -47,24 +47,74 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         /// Optional: how much this model's output counts where a detector adds several
         /// (the aesthetic score's penalties); 1 when absent.
         public var scale: Double?
+        /// Optional: measures that enter through a fitted curve instead of as they are: the
+        /// term of such a measure is `weights[name] · shapes[name](measure)`.
+        public var shapes: [String: Shape]?
 
-        public init(intercept: Double, weights: [String: Double], reference: [String: Double]? = nil, scale: Double? = nil) {
+        public init(
+            intercept: Double, weights: [String: Double], reference: [String: Double]? = nil, scale: Double? = nil,
+            shapes: [String: Shape]? = nil
+        ) {
             self.intercept = intercept
             self.weights = weights
             self.reference = reference
             self.scale = scale
+            self.shapes = shapes
         }
 
         /// The weight of the measure called `name`; 0 for one the model does not use.
         public subscript(_ name: String) -> Double { weights[name] ?? 0 }
 
-        /// `intercept + Σ weights[name] · measure(name)`, added in the names' order so the
-        /// sum has the same bits in every process.
-        public func predict(_ measure: (String) -> Double) -> Double {
-            weights.sorted { $0.key < $1.key }.reduce(intercept) { $0 + $1.value * measure($1.key) }
+        /// The term of the measure called `name` at `value`: its weight times the value, or
+        /// times its shape at the value when it has one.
+        public func term(_ name: String, _ value: Double) -> Double {
+            let weight = weights[name] ?? 0
+            guard let shape = shapes?[name] else { return weight * value }
+            return weight * shape(value)
         }
 
-        package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights, reference, scale }
+        /// `intercept + Σ term(name, measure(name))`, added in the names' order so the sum
+        /// has the same bits in every process.
+        public func predict(_ measure: (String) -> Double) -> Double {
+            weights.keys.sorted().reduce(intercept) { $0 + term($1, measure($1)) }
+        }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights, reference, scale, shapes }
+    }
+
+    /// A curve of one measure, piecewise linear through `(knots[i], values[i])` and flat
+    /// beyond the first and last knot, so that a fit can let a measure count more where it
+    /// matters (nothing laid out means nothing read) and saturate where it stops mattering.
+    /// The fitting script writes it monotone in the direction physics gives the measure.
+    public struct Shape: Sendable, Equatable, Codable {
+        /// Increasing measure values.
+        public var knots: [Double]
+        /// The curve's value at each knot.
+        public var values: [Double]
+
+        public init(knots: [Double], values: [Double]) {
+            self.knots = knots
+            self.values = values
+        }
+
+        /// Whether it is a curve: at least two knots, strictly increasing, a value for each,
+        /// every number finite.
+        public var isValid: Bool {
+            knots.count >= 2 && knots.count == values.count && knots.allSatisfy(\.isFinite) && values.allSatisfy(\.isFinite)
+                && zip(knots, knots.dropFirst()).allSatisfy { $0 < $1 }
+        }
+
+        /// The curve at `x`: the first or last value outside the knots, linear between them.
+        public func callAsFunction(_ x: Double) -> Double {
+            guard x > knots[0] else { return values[0] }
+            guard x < knots[knots.count - 1] else { return values[values.count - 1] }
+            var upper = 1
+            while knots[upper] <= x { upper += 1 }
+            let t = (x - knots[upper - 1]) / (knots[upper] - knots[upper - 1])
+            return values[upper - 1] + t * (values[upper] - values[upper - 1])
+        }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case knots, values }
     }
 
     /// A default threshold and why it sits there.
@@ -142,12 +192,19 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         /// Whether an evidence model may weigh any non-empty subset of its measures (a fit
         /// that selects them) rather than exactly all of them.
         public var evidenceSelectsMeasures: Bool
+        /// Whether an evidence model may give measures shapes (`LinearModel.shapes`): only a
+        /// detector that sums its terms with `LinearModel.term` reads them.
+        public var evidenceTakesShapes: Bool
         public var mapping: Bool
         public var thresholds: [String]
 
-        public init(evidence: [String: [String]] = [:], evidenceSelectsMeasures: Bool = false, mapping: Bool, thresholds: [String]) {
+        public init(
+            evidence: [String: [String]] = [:], evidenceSelectsMeasures: Bool = false, evidenceTakesShapes: Bool = false, mapping: Bool,
+            thresholds: [String]
+        ) {
             self.evidence = evidence
             self.evidenceSelectsMeasures = evidenceSelectsMeasures
+            self.evidenceTakesShapes = evidenceTakesShapes
             self.mapping = mapping
             self.thresholds = thresholds
         }
@@ -185,6 +242,16 @@ public struct DetectorModel: Sendable, Equatable, Codable {
             }
             guard model.intercept.isFinite, model.weights.values.allSatisfy(\.isFinite), model.scale.map({ $0.isFinite && $0 >= 0 }) ?? true else {
                 throw ModelError(.invalid, "\(source): evidence \"\(name)\" has a weight that is not a finite number (or a negative scale)")
+            }
+            if let shapes = model.shapes {
+                guard requirements.evidenceTakesShapes else {
+                    throw ModelError(.invalid, "\(source): evidence \"\(name)\" gives shapes, which the \(detector) detector does not read")
+                }
+                guard Set(shapes.keys).isSubset(of: weighed), shapes.values.allSatisfy(\.isValid) else {
+                    throw ModelError(
+                        .invalid,
+                        "\(source): evidence \"\(name)\"'s shapes must be of weighed measures, each with two or more increasing, finite knots and a finite value for each")
+                }
             }
             if let reference = model.reference {
                 guard Set(reference.keys) == weighed, reference.values.allSatisfy(\.isFinite) else {
@@ -235,6 +302,9 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         ]
         for (name, value) in (root?["evidence"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
             objects.append((value, KnownKeys.of(LinearModel.CodingKeys.self), "evidence.\(name)."))
+            for (measure, shape) in ((value as? [String: Any])?["shapes"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                objects.append((shape, KnownKeys.of(Shape.CodingKeys.self), "evidence.\(name).shapes.\(measure)."))
+            }
         }
         for (name, value) in (root?["thresholds"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
             objects.append((value, KnownKeys.of(Threshold.CodingKeys.self), "thresholds.\(name)."))

@@ -64,12 +64,16 @@ public struct LayoutProbeResult: Sendable, Equatable, Codable {
 }
 
 /// The expected word accuracy of the configured recognizer on a page: a logistic model of a
-/// few measures, fitted on the page corpus (`Scripts/measure/fit_pages.py`, model
+/// few measures, each entering as it is or through a monotone curve of it
+/// (`DetectorModel.Shape`), fitted on the page corpus (`Scripts/measure/fit_pages.py`, model
 /// `Models/text.json`).
 ///
 /// Two models, one without and one with the layout probe: `accuracy` weighs some of the
-/// image's measures (`measures(_:probe:)`), `accuracyWithLayout` may also weigh
-/// `logLaidOutShare` (the log of `LayoutProbeResult.laidOutShare`). Which measures each weighs
+/// image's measures (`measures(_:probe:)`), `accuracyWithLayout` may also weigh the probe's
+/// (`probeMeasures`): `logLaidOutShare`, the log of `LayoutProbeResult.laidOutShare`, and
+/// `logLaidOutLineLength`, the log of the characters a laid-out line holds on average (a
+/// recognizer that finds the page's lines lays them out whole; one that does not finds
+/// fragments). Which measures each weighs
 /// is the fit's choice, written in the model file; the bundled model's `fit` says how.
 ///
 /// Each model carries a reference (the measures of pages that read well); a prediction's
@@ -82,13 +86,15 @@ public struct ReadingPredictor: Sendable, Equatable {
     /// some of).
     public static let measuresByModel: [String: [String]] = [
         "accuracy": imageMeasures,
-        "accuracyWithLayout": imageMeasures + ["logLaidOutShare"],
+        "accuracyWithLayout": imageMeasures + probeMeasures,
     ]
     /// The names of the image's measures, as `measures(_:probe:)` gives them.
     public static let imageMeasures = [
         "logLegibility", "skew", "logSoftEdgeOverXHeight", "logXHeight", "logXHeightP10", "logLineBlur", "logLineBlurP90",
         "lineContrast", "lineContrastP10", "contrast", "logLineNoise", "logSkewSpread", "ungrouped", "logEdgeAnisotropy",
     ]
+    /// The names of the layout probe's measures, as `measures(_:probe:)` gives them.
+    public static let probeMeasures = ["logLaidOutShare", "logLaidOutLineLength"]
     /// Legibility below this is taken as this: under it nothing is read anyway, and the log
     /// must stay finite.
     public static let smallestLegibility = 0.5
@@ -97,6 +103,11 @@ public struct ReadingPredictor: Sendable, Equatable {
     public static let largestLaidOutShare = 1.5
     /// The share taken for a probe that laid out nothing, keeping the log finite.
     public static let smallestLaidOutShare = 0.01
+
+    public init(imageModel: DetectorModel.LinearModel, layoutModel: DetectorModel.LinearModel) {
+        self.imageModel = imageModel
+        self.layoutModel = layoutModel
+    }
 
     public init(model: DetectorModel) {
         imageModel = model.evidence("accuracy")
@@ -132,7 +143,11 @@ public struct ReadingPredictor: Sendable, Equatable {
             "ungrouped": text.ungrouped,
             "logEdgeAnisotropy": log(max(text.edgeAnisotropy, 1)),
         ]
-        if let probe, probe.error == nil { values["logLaidOutShare"] = log(max(probe.laidOutShare, smallestLaidOutShare)) }
+        if let probe, probe.error == nil {
+            values["logLaidOutShare"] = log(max(probe.laidOutShare, smallestLaidOutShare))
+            // A probe that laid out nothing holds lines of one character, keeping the log finite.
+            values["logLaidOutLineLength"] = log(max(1, probe.characters / Double(max(1, probe.lines))))
+        }
         return values
     }
 
@@ -158,11 +173,12 @@ public struct ReadingPredictor: Sendable, Equatable {
         let model = usedLayout ? layoutModel : imageModel
         var logit = model.intercept
         var shortfall: (measure: String, logOdds: Double)?
-        for (name, weight) in model.weights.sorted(by: { $0.key < $1.key }) {
+        for name in model.weights.keys.sorted() {
             let value = values[name] ?? 0
-            logit += weight * value
+            let term = model.term(name, value)
+            logit += term
             if let reference = model.reference?[name] {
-                let loss = weight * (reference - value)
+                let loss = model.term(name, reference) - term
                 if loss > 0, loss > (shortfall?.logOdds ?? 0) { shortfall = (name, loss) }
             }
         }

@@ -67,12 +67,16 @@ struct ReadingPredictorTests {
         text.skewSpread = 0.9
         let probe = LayoutProbeResult(probe: "scripted", lines: 3, characters: 0, laidOutShare: 0, milliseconds: 0)
         let measures = ReadingPredictor.measures(text, probe: probe)
-        #expect(Set(measures.keys) == Set(ReadingPredictor.imageMeasures + ["logLaidOutShare"]))
+        #expect(Set(measures.keys) == Set(ReadingPredictor.imageMeasures + ReadingPredictor.probeMeasures))
         // Floors keep the logs finite: legibility 0.5, laid-out share 0.01.
         #expect(measures["logLegibility"] == log(0.5) && measures["logLaidOutShare"] == log(0.01))
         #expect(measures["skew"] == 1.5 && measures["logSoftEdgeOverXHeight"] == log(0.25) && measures["logXHeight"] == log(12))
         #expect(measures["lineContrastP10"] == 0.8 && measures["contrast"] == 1.5 && measures["logSkewSpread"] == log(1.0))
+        #expect(measures["logLaidOutLineLength"] == 0)
+        let lines = LayoutProbeResult(probe: "scripted", lines: 4, characters: 120, laidOutShare: 0.3, milliseconds: 0)
+        #expect(ReadingPredictor.measures(text, probe: lines)["logLaidOutLineLength"] == log(30.0))
         #expect(ReadingPredictor.measures(text, probe: nil)["logLaidOutShare"] == nil)
+        #expect(ReadingPredictor.measures(text, probe: nil)["logLaidOutLineLength"] == nil)
         #expect(ReadingPredictor.laidOutShare(laidOut: 300, found: 100) == ReadingPredictor.largestLaidOutShare)
         #expect(ReadingPredictor.laidOutShare(laidOut: 30, found: 100) == 0.3)
     }
@@ -84,5 +88,62 @@ struct ReadingPredictorTests {
             #expect(!weights.isEmpty && Set(weights.keys).isSubset(of: measures), "\(name): \(weights.keys.sorted())")
         }
         #expect(model.evidence("accuracy").weights["logLaidOutShare"] == nil)
+    }
+
+    @Test func aShapeIsFlatBeyondItsKnotsAndLinearBetween() {
+        let shape = DetectorModel.Shape(knots: [-4, -1, 0], values: [-3, -0.5, 0])
+        #expect(shape.isValid)
+        #expect(shape(-10) == -3 && shape(-4) == -3 && shape(5) == 0 && shape(0) == 0)
+        #expect(shape(-2.5) == -1.75 && shape(-1) == -0.5 && shape(-0.5) == -0.25)
+        #expect(!DetectorModel.Shape(knots: [0, 0], values: [1, 2]).isValid)
+        #expect(!DetectorModel.Shape(knots: [0], values: [1]).isValid)
+        #expect(!DetectorModel.Shape(knots: [0, 1], values: [1]).isValid)
+    }
+
+    /// A model whose laid-out share enters through a curve: nothing laid out costs 4 log-odds,
+    /// a full layout nothing; legibility enters as it is.
+    static let shapedModel = DetectorModel.LinearModel(
+        intercept: -2, weights: ["logLegibility": 1, "logLaidOutShare": 1], reference: ["logLegibility": log(40), "logLaidOutShare": 0],
+        shapes: ["logLaidOutShare": DetectorModel.Shape(knots: [log(0.01), log(0.5), 0], values: [-4, -1, 0])])
+
+    @Test func aShapedMeasureEntersThroughItsCurveAndNamesTheShortfall() throws {
+        let model = Self.shapedModel
+        #expect(model.term("logLaidOutShare", log(0.01)) == -4 && model.term("logLaidOutShare", 0.3) == 0)
+        #expect(model.term("logLegibility", 2) == 2)
+        let predictor = ReadingPredictor(imageModel: model, layoutModel: model)
+        var text = TextObservation(detected: true, strokeWidth: 2, inkFraction: 0.1, linePitch: 30, lineRegularity: 0.5, contrast: 150)
+        text.legibility = 40
+        let full = LayoutProbeResult(probe: "scripted", lines: 30, characters: 900, laidOutShare: 1, milliseconds: nil)
+        let none = LayoutProbeResult(probe: "scripted", lines: 0, characters: 0, laidOutShare: 0, milliseconds: nil)
+        let read = predictor.predict(text, probe: full)
+        #expect(abs(read.accuracy - 1 / (1 + exp(2 - log(40)))) < 1e-12 && read.mainShortfall == nil)
+        let unread = predictor.predict(text, probe: none)
+        #expect(abs(unread.accuracy - 1 / (1 + exp(6 - log(40)))) < 1e-12)
+        #expect(unread.mainShortfall?.measure == "logLaidOutShare" && unread.mainShortfall?.logOdds == 4)
+    }
+
+    @Test func shapesAreCheckedWhenAModelIsRead() throws {
+        func text(_ shapes: String, detector: String = "text") -> Data {
+            Data("""
+                {"format": 1, "detector": "\(detector)", "evidence": {"accuracy": {"intercept": 0, "weights": {"skew": -1}},
+                 "accuracyWithLayout": {"intercept": 0, "weights": {"skew": -1, "logLaidOutShare": 1}, "shapes": \(shapes)}},
+                 "thresholds": {"minimumPredictedAccuracy": {"value": 0.5, "rule": "r"}, "minimumLinePitch": {"value": 0, "rule": "r"},
+                 "minimumLegibility": {"value": 0, "rule": "r"}, "minimumTextContrast": {"value": 12, "rule": "r"}}}
+                """.utf8)
+        }
+        let requirements = TextDetector.modelRequirements
+        let good = try DetectorModel.decode(text(#"{"logLaidOutShare": {"knots": [-4, 0], "values": [-2, 0]}}"#), source: "good.json")
+            .validated(as: requirements, source: "good.json")
+        #expect(good.evidence("accuracyWithLayout").term("logLaidOutShare", -2) == -1)
+        let unsorted = try DetectorModel.decode(text(#"{"logLaidOutShare": {"knots": [0, -4], "values": [0, -2]}}"#), source: "u.json")
+        #expect(throws: ModelError.self) { try unsorted.validated(as: requirements, source: "u.json") }
+        let unweighed = try DetectorModel.decode(text(#"{"logXHeight": {"knots": [0, 1], "values": [0, 1]}}"#), source: "w.json")
+        #expect(throws: ModelError.self) { try unweighed.validated(as: requirements, source: "w.json") }
+        #expect(throws: ModelError.self) {
+            try DetectorModel.decode(text(#"{"logLaidOutShare": {"knots": [-4, 0], "values": [-2, 0], "slope": 1}}"#), source: "k.json")
+        }
+        var noShapes = requirements
+        noShapes.evidenceTakesShapes = false
+        #expect(throws: ModelError.self) { try good.validated(as: noShapes, source: "good.json") }
     }
 }
