@@ -9,10 +9,12 @@ corpora (Scripts/corpus/PAGES.md) and reports how it ranks and gates pages it wa
 
 What it fits, on the corpora's train documents only (split by source document, never by
 degradation), to the word F1 Tesseract reaches on each page (the corpus's `score`), by the
-binomial likelihood: a logistic model in which each measure enters through a monotone curve
-(piecewise linear through `--knots` knots at quantiles of the train pages, flat beyond them,
+binomial likelihood, a logistic model in one of two forms: by default (`--knots 0`, the
+bundled model's form) each measure weighed as it is, with a ridge of `--smoothing` (1) on
+standardised measures; with `--knots K` each measure entering through a monotone curve
+(piecewise linear through K knots at quantiles of the train pages, straight on beyond them,
 rising or falling as physics says; a ridge of `--smoothing` on the squared steps between
-knots), written as the `shapes` of the model file (`DetectorModel.Shape`):
+knots), written as the `shapes` of the model file (`DetectorModel.Shape`). The two models:
 
 - `accuracy`: the image's measures alone;
 - `accuracyWithLayout`: those and the layout probe's (Tesseract's layout analysis,
@@ -46,7 +48,7 @@ import sys
 
 import numpy as np
 
-from measurelib import MODELS, fit_monotone_additive, load_records, shape_value, spearman, write_model
+from measurelib import MODELS, fit_logistic, fit_monotone_additive, load_records, shape_value, spearman, write_model
 
 # The measures ReadingPredictor computes, by name, as it computes them, each with the sign it
 # must enter a model with.
@@ -104,29 +106,51 @@ def truth(pairs):
     return np.array([float(row["score"]) for row, _ in pairs])
 
 
-def logit(intercept, shapes, X):
-    """The model's log-odds for the rows of X, one column per shape."""
-    return intercept + sum(shape_value(shape, X[:, j]) for j, shape in enumerate(shapes))
+def term(curve, column):
+    """A measure's term: a weight times the measure, or a curve (knots, values) of it."""
+    if curve[0] == "linear":
+        return curve[1] * column
+    return shape_value(curve, column)
+
+
+def logit(intercept, curves, X):
+    """The model's log-odds for the rows of X, one column per curve."""
+    return intercept + sum(term(curve, X[:, j]) for j, curve in enumerate(curves))
 
 
 def predict(model, pairs):
-    intercept, weights, _, shapes = model
+    intercept, weights = model[0], model[1]
     names = list(weights)
-    z = logit(intercept, [shapes[n] for n in names], matrix(pairs, names))
+    shapes = model[3] if len(model) > 3 else {}
+    curves = [shapes[n] if n in shapes else ("linear", weights[n]) for n in names]
+    z = logit(intercept, curves, matrix(pairs, names))
     return 1 / (1 + np.exp(-np.clip(z, -60, 60)))
 
 
 def fit_curves(X, y, names, knots, smoothing):
+    """(intercept, curves). With knots 0 each measure is weighed as it is (a logistic
+    regression with a ridge of `smoothing` on standardised measures; the curve ("linear", w));
+    else each enters through a monotone curve of that many knots."""
+    if knots == 0:
+        intercept, weights = fit_logistic(X, y, ridge=smoothing)
+        return intercept, [("linear", float(w)) for w in weights]
     return fit_monotone_additive(X, y, [CANDIDATES[n][0] for n in names], knots=knots, ridge=smoothing)
 
 
+def against_physics(names, curves):
+    """Whether a weight has the sign physics forbids (curves are monotone by construction)."""
+    return any(c[0] == "linear" and np.sign(c[1]) != CANDIDATES[n][0] for n, c in zip(names, curves))
+
+
 def fit(pairs, names, knots, smoothing):
-    """(intercept, weights, reference, shapes): every measure weighed 1 through its curve."""
+    """(intercept, weights, reference[, shapes]): a curved measure is weighed 1 through its curve."""
     intercept, curves = fit_curves(matrix(pairs, names), truth(pairs), names, knots, smoothing)
     good = [p for p in pairs if float(p[0]["score"]) >= 0.9]
     if not good:
         sys.exit("no train page is read at 0.9 or better: the models' reference cannot be taken")
     reference = {n: float(np.median(matrix(good, [n])[:, 0])) for n in names}
+    if knots == 0:
+        return intercept, {n: c[1] for n, c in zip(names, curves)}, reference
     return intercept, {n: 1.0 for n in names}, reference, dict(zip(names, curves))
 
 
@@ -190,6 +214,8 @@ def select(train, secondary, knots, smoothing, allow_probe):
             if PROBE & set(names) and not all(has_probe(record) for _, record in secondary):
                 continue
             intercept, curves = fit_curves(matrix(train, names, table), y, names, knots, smoothing)
+            if against_physics(names, curves):
+                continue
             corpus = cross_validated(names)
             second = spearman(logit(intercept, curves, matrix(secondary, names, table)), truth(secondary))
             scored.append(((corpus + second) / 2, corpus, second, name))
@@ -209,8 +235,10 @@ def main():
     parser.add_argument("corpora", nargs="+", metavar="CORPUS", help="page corpora, each with labels.csv and score.jsonl")
     parser.add_argument("--documents", required=True, metavar="RECORDS", help="records of Datasets/documents (imgquality score --languages en)")
     parser.add_argument("--report", nargs=2, action="append", default=[], metavar=("LABELS", "RECORDS"))
-    parser.add_argument("--knots", type=int, default=5, help="knots of each measure's curve, at quantiles of the train pages")
-    parser.add_argument("--smoothing", type=float, default=3.0, help="ridge on the squared steps between a curve's knots")
+    parser.add_argument("--knots", type=int, default=0,
+                        help="knots of each measure's curve, at quantiles of the train pages; 0 (the bundled model's form) weighs each measure as it is")
+    parser.add_argument("--smoothing", type=float, default=1.0,
+                        help="the ridge: on the standardised weights (--knots 0), or on the squared steps between a curve's knots")
     parser.add_argument("--loss", type=float, default=0.05, help="share of train pages read at 0.9 or better the threshold may reject")
     parser.add_argument("--write-model", action="store_true", help="write Sources/QualityMetrics/Models/text.json")
     args = parser.parse_args()
@@ -240,8 +268,9 @@ def main():
     threshold = threshold_for(predict(models["accuracyWithLayout"], train), truth(train), args.loss)
     results = {}
     for name, model in models.items():
+        shapes = model[3] if len(model) > 3 else {}
         print(f"{name}: intercept {model[0]:.4f}; " + "; ".join(
-            f"{n} " + " ".join(f"{k:.3f}:{v:+.3f}" for k, v in zip(*model[3][n])) for n in model[1]))
+            f"{n} " + (" ".join(f"{k:.3f}:{v:+.3f}" for k, v in zip(*shapes[n])) if n in shapes else f"{model[1][n]:.4f}") for n in model[1]))
         results[name] = {
             "train": figures("corpus train", train, predict(model, train), threshold),
             "test": figures("corpus test", test, predict(model, test), threshold),

@@ -64,7 +64,7 @@ def fit_logistic(X, y, ridge=1e-2):
 def fit_monotone_additive(X, y, signs, knots=5, ridge=1.0):
     """A logistic model whose measures enter through monotone curves: logit = intercept +
     Σ f_j(x_j), each f_j piecewise linear through `knots` knots at quantiles of its column
-    (flat beyond them, as `DetectorModel.Shape` reads it), rising with the measure where
+    (straight on beyond them, as `DetectorModel.Shape` reads it), rising with the measure where
     signs[j] is 1 and falling where it is −1, fitted by the binomial likelihood of y in
     [0, 1] with a ridge on the squared steps between neighbouring knots. Each curve is 0 at
     the column's median. Returns (intercept, shapes): shapes a list of (knots, values)."""
@@ -120,10 +120,11 @@ def fit_monotone_additive(X, y, signs, knots=5, ridge=1.0):
 
 
 def _hat_basis(x, grid):
-    """The weights of piecewise-linear interpolation of x on the grid, flat beyond it."""
+    """The weights of piecewise-linear interpolation of x on the grid, carried on along the
+    first and last segment beyond it."""
     import numpy as np
 
-    x = np.clip(np.asarray(x, float), grid[0], grid[-1])
+    x = np.asarray(x, float)
     index = np.clip(np.searchsorted(grid, x, side="right") - 1, 0, len(grid) - 2)
     lo, hi = grid[index], grid[index + 1]
     t = (x - lo) / (hi - lo)
