@@ -108,7 +108,7 @@ def truth(pairs):
 
 def term(curve, column):
     """A measure's term: a weight times the measure, or a curve (knots, values) of it."""
-    if curve[0] == "linear":
+    if isinstance(curve[0], str):
         return curve[1] * column
     return shape_value(curve, column)
 
@@ -139,7 +139,7 @@ def fit_curves(X, y, names, knots, smoothing):
 
 def against_physics(names, curves):
     """Whether a weight has the sign physics forbids (curves are monotone by construction)."""
-    return any(c[0] == "linear" and np.sign(c[1]) != CANDIDATES[n][0] for n, c in zip(names, curves))
+    return any(isinstance(c[0], str) and np.sign(c[1]) != CANDIDATES[n][0] for n, c in zip(names, curves))
 
 
 def fit(pairs, names, knots, smoothing):

@@ -82,10 +82,11 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights, reference, scale, shapes }
     }
 
-    /// A curve of one measure, piecewise linear through `(knots[i], values[i])` and flat
-    /// beyond the first and last knot, so that a fit can let a measure count more where it
-    /// matters (nothing laid out means nothing read) and saturate where it stops mattering.
-    /// The fitting script writes it monotone in the direction physics gives the measure.
+    /// A curve of one measure, piecewise linear through `(knots[i], values[i])` and carried on
+    /// straight along its first and last segment beyond them, so that a fit can let a measure
+    /// count more where it matters (nothing laid out means nothing read) and less where it
+    /// stops mattering. The fitting script writes it monotone in the direction physics gives
+    /// the measure.
     public struct Shape: Sendable, Equatable, Codable {
         /// Increasing measure values.
         public var knots: [Double]
@@ -104,12 +105,11 @@ public struct DetectorModel: Sendable, Equatable, Codable {
                 && zip(knots, knots.dropFirst()).allSatisfy { $0 < $1 }
         }
 
-        /// The curve at `x`: the first or last value outside the knots, linear between them.
+        /// The curve at `x`: linear between the two knots around it, or along the first or last
+        /// segment outside them (as `Scripts/measure/measurelib.py` fits it).
         public func callAsFunction(_ x: Double) -> Double {
-            guard x > knots[0] else { return values[0] }
-            guard x < knots[knots.count - 1] else { return values[values.count - 1] }
             var upper = 1
-            while knots[upper] <= x { upper += 1 }
+            while upper < knots.count - 1, knots[upper] <= x { upper += 1 }
             let t = (x - knots[upper - 1]) / (knots[upper] - knots[upper - 1])
             return values[upper - 1] + t * (values[upper] - values[upper - 1])
         }

@@ -90,11 +90,13 @@ struct ReadingPredictorTests {
         #expect(model.evidence("accuracy").weights["logLaidOutShare"] == nil)
     }
 
-    @Test func aShapeIsFlatBeyondItsKnotsAndLinearBetween() {
+    @Test func aShapeIsLinearBetweenItsKnotsAndGoesStraightOnBeyond() {
         let shape = DetectorModel.Shape(knots: [-4, -1, 0], values: [-3, -0.5, 0])
         #expect(shape.isValid)
-        #expect(shape(-10) == -3 && shape(-4) == -3 && shape(5) == 0 && shape(0) == 0)
-        #expect(shape(-2.5) == -1.75 && shape(-1) == -0.5 && shape(-0.5) == -0.25)
+        #expect(shape(-4) == -3 && shape(0) == 0 && shape(-1) == -0.5)
+        #expect(shape(-2.5) == -1.75 && shape(-0.5) == -0.25)
+        // Beyond the knots along the first segment (slope 5/6) and the last (slope 1/2).
+        #expect(abs(shape(-10) - -8) < 1e-12 && shape(2) == 1)
         #expect(!DetectorModel.Shape(knots: [0, 0], values: [1, 2]).isValid)
         #expect(!DetectorModel.Shape(knots: [0], values: [1]).isValid)
         #expect(!DetectorModel.Shape(knots: [0, 1], values: [1]).isValid)
@@ -104,11 +106,12 @@ struct ReadingPredictorTests {
     /// a full layout nothing; legibility enters as it is.
     static let shapedModel = DetectorModel.LinearModel(
         intercept: -2, weights: ["logLegibility": 1, "logLaidOutShare": 1], reference: ["logLegibility": log(40), "logLaidOutShare": 0],
-        shapes: ["logLaidOutShare": DetectorModel.Shape(knots: [log(0.01), log(0.5), 0], values: [-4, -1, 0])])
+        shapes: ["logLaidOutShare": DetectorModel.Shape(knots: [log(0.01), log(0.5), 0, 1], values: [-4, -1, 0, 0])])
 
     @Test func aShapedMeasureEntersThroughItsCurveAndNamesTheShortfall() throws {
         let model = Self.shapedModel
         #expect(model.term("logLaidOutShare", log(0.01)) == -4 && model.term("logLaidOutShare", 0.3) == 0)
+        #expect(model.term("logLaidOutShare", log(0.01) - 1) < -4)
         #expect(model.term("logLegibility", 2) == 2)
         let predictor = ReadingPredictor(imageModel: model, layoutModel: model)
         var text = TextObservation(detected: true, strokeWidth: 2, inkFraction: 0.1, linePitch: 30, lineRegularity: 0.5, contrast: 150)
