@@ -71,7 +71,7 @@ public struct PageGeometry: Sendable, Equatable {
             for y in 0..<h { for x in 0..<w { luma[y * w + x] = pixels[y * small.rowStride + x] } }
         }
         let threshold = otsu(luma)
-        let (labels, components) = PageInk.label(luma.map { $0 > threshold }, width: w, height: h)
+        let (labels, components) = ConnectedComponents.label(luma.map { $0 > threshold }, width: w, height: h)
         guard let (index, page) = components.enumerated().max(by: { $0.element.area < $1.element.area }),
             Double(page.area) >= 0.2 * Double(w * h)
         else { return nil }

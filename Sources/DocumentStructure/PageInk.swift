@@ -17,13 +17,7 @@ struct PageInk: Sendable {
     /// The median height of the pieces the size of characters, in working pixels (0 when none).
     let characterHeight: Double
 
-    struct Component {
-        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
-        var area = 0
-        var width: Int { maxX - minX + 1 }
-        var height: Int { maxY - minY + 1 }
-        var box: PixelRect { PixelRect(x: minX, y: minY, width: width, height: height) }
-    }
+    typealias Component = ConnectedComponents.Component
 
     /// Pages are analysed with their long side at most this many pixels (an integer
     /// reduction): ruling lines and characters keep several pixels at that size.
@@ -73,7 +67,7 @@ struct PageInk: Sendable {
         let minimumLength = max(20, max(width, height) / 60)
         Self.markThinLines(&ink, luma: luma, paper: paper, width: width, height: height, minimumLength: minimumLength)
         Self.bridgeLines(&ink, faint: faint, width: width, height: height, minimumLength: minimumLength)
-        (labels, components) = Self.label(ink, width: width, height: height)
+        (labels, components) = ConnectedComponents.label(ink, width: width, height: height)
         characterHeight = Self.characterHeight(components, pageHeight: height)
     }
 
@@ -352,71 +346,6 @@ struct PageInk: Sendable {
         bridge(count: width, length: height) { x, y in y * width + x }
     }
 
-    /// 8-connected components by union–find over one pass, then a relabelling pass.
-    static func label(_ ink: [Bool], width: Int, height: Int) -> ([Int32], [Component]) {
-        var parent: [Int32] = [0]
-        var labels = [Int32](repeating: 0, count: width * height)
-        func find(_ label: Int32) -> Int32 {
-            var root = label
-            while parent[Int(root)] != root { root = parent[Int(root)] }
-            var node = label
-            while parent[Int(node)] != root {
-                let next = parent[Int(node)]
-                parent[Int(node)] = root
-                node = next
-            }
-            return root
-        }
-        func union(_ a: Int32, _ b: Int32) -> Int32 {
-            let ra = find(a), rb = find(b)
-            if ra == rb { return ra }
-            let (low, high) = ra < rb ? (ra, rb) : (rb, ra)
-            parent[Int(high)] = low
-            return low
-        }
-        for y in 0..<height {
-            for x in 0..<width where ink[y * width + x] {
-                var current: Int32 = 0
-                // The neighbours already visited: left, and the three above.
-                func join(_ neighbour: Int32) {
-                    guard neighbour != 0 else { return }
-                    current = current == 0 ? find(neighbour) : union(current, neighbour)
-                }
-                if x > 0 { join(labels[y * width + x - 1]) }
-                if y > 0 {
-                    if x > 0 { join(labels[(y - 1) * width + x - 1]) }
-                    join(labels[(y - 1) * width + x])
-                    if x + 1 < width { join(labels[(y - 1) * width + x + 1]) }
-                }
-                if current == 0 {
-                    current = Int32(parent.count)
-                    parent.append(current)
-                }
-                labels[y * width + x] = current
-            }
-        }
-        var number = [Int32](repeating: 0, count: parent.count)
-        var components: [Component] = []
-        for y in 0..<height {
-            for x in 0..<width {
-                let label = labels[y * width + x]
-                guard label != 0 else { continue }
-                let root = Int(find(label))
-                if number[root] == 0 {
-                    components.append(Component())
-                    number[root] = Int32(components.count)
-                }
-                let index = Int(number[root])
-                labels[y * width + x] = Int32(index)
-                components[index - 1].minX = min(components[index - 1].minX, x)
-                components[index - 1].maxX = max(components[index - 1].maxX, x)
-                components[index - 1].minY = min(components[index - 1].minY, y)
-                components[index - 1].maxY = max(components[index - 1].maxY, y)
-                components[index - 1].area += 1
-            }
-        }
-        return (labels, components)
-    }
 
     /// The median height of components shaped like characters: taller than 4 pixels, shorter
     /// than a twentieth of the page, no more than three times as wide as tall.

@@ -10,6 +10,16 @@ public struct Colourfulness: Sendable, Equatable {
     public var sumRG: Int64 = 0, sumRG2: Int64 = 0
     public var sumYB2x: Int64 = 0, sumYB2x2: Int64 = 0
 
+    /// No pixels yet: pixels are added one at a time with `add(red:green:blue:)`.
+    public init() {}
+
+    /// Counts one pixel in (a region chosen pixel by pixel, such as a sheet of paper).
+    public mutating func add(red: UInt8, green: UInt8, blue: UInt8) {
+        let rg = Int64(red) - Int64(green), yb = Int64(red) + Int64(green) - 2 * Int64(blue)
+        count += 1
+        sumRG += rg; sumRG2 += rg * rg; sumYB2x += yb; sumYB2x2 += yb * yb
+    }
+
     public init(rgb: PixelBuffer<UInt8>, implementation: KernelImplementation = .current) {
         precondition(rgb.channels == 3, "colourfulness needs RGB")
         let width = rgb.width, stride = rgb.rowStride

@@ -162,7 +162,9 @@ public final class AnalysisContext {
             detail: textDetail, analysis: detail, scale: image.detailScale, measuresEdges: reported.contains(TextDetector.descriptor.name))
     }
     /// The estimate with the text `TextFinder` located.
-    public lazy var located = TextDetector.locating(textEstimate, found: found, colourfulness: colourfulness)
+    public lazy var located = TextDetector.locating(textEstimate, found: found, colourfulness: colourfulness) {
+        measured("sheet") { PaperSheet.measure(luma: image.luma, rgb: image.rgb) }
+    }
     public lazy var text = measured("text") { TextDetector.judging(located, blur: blur, scale: image.scale) }
     public lazy var exposure = measured("exposure") {
         registry.detector(ExposureDetector.self).analyze(image, detail: detail, text: located)

@@ -3,7 +3,8 @@
 ///
 /// Stage names: `read`, `decode` (the codec's work), `convert` (luma and RGB, rotation),
 /// `prepare` (the analysis image: resampling, crops), the shared intermediates `tiles`,
-/// `detail`, `colourfulness`, `textEstimate`, `textFinder`, then the detectors `blur`,
+/// `detail`, `colourfulness`, `textEstimate`, `textFinder`, `sheet` (only when the page rules
+/// look for a sheet of paper on a desk), then the detectors `blur`,
 /// `smudge`, `exposure`, `aesthetic`, `text`, then `probe` (a document's layout probe) and `gate`.
 public struct StageTimings: Sendable, Equatable {
     public private(set) var stages: [(name: String, duration: Duration)] = []

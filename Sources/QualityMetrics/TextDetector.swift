@@ -46,7 +46,12 @@ public struct TextDetector: Detector {
 
     /// `estimate` with what `TextFinder` found on the same image. Where the ink-per-row
     /// profile shows no period, the distance between the lines found is the line pitch.
-    public static func locating(_ estimate: TextObservation, found: TextFinder.Result, colourfulness: Colourfulness?) -> TextObservation {
+    /// `sheet` measures the frame's sheet of paper; it is called only when the frame's own
+    /// page rules fail on `TextObservation.sheetCharacters` grouped characters or more, so a
+    /// photo without text costs nothing more.
+    public static func locating(
+        _ estimate: TextObservation, found: TextFinder.Result, colourfulness: Colourfulness?, sheet: () -> PaperSheet? = { nil }
+    ) -> TextObservation {
         var text = estimate
         text.colourfulness = colourfulness?.value ?? -1
         if text.linePitch == 0 { text.linePitch = found.linePitch }
@@ -68,6 +73,10 @@ public struct TextDetector: Detector {
         text.skew = lines.skew
         text.skewSpread = lines.skewSpread
         text.ungrouped = lines.ungrouped
+        if !text.showsPage && text.characters >= TextObservation.sheetCharacters && text.ungrouped < TextObservation.pageUngroupedBelow,
+            let found = sheet(), found.isSheet {
+            text.sheet = found.share
+        }
         return text
     }
 
@@ -331,6 +340,10 @@ public struct TextObservation: DetectorObservation {
     public var skewSpread = 0.0
     /// Share of character-like marks no line took.
     public var ungrouped = 0.0
+    /// The share of the frame covered by a sheet of paper that stands out from a darker
+    /// ground (`PaperSheet.isSheet`), 0 when there is none. Looked for only when the other
+    /// page rules fail on `sheetCharacters` characters or more (else 0).
+    public var sheet = 0.0
 
     public init() {}
 
@@ -379,7 +392,8 @@ public struct TextObservation: DetectorObservation {
         .number("skew", \.skew, "median over characters of the absolute slope of their line's baseline", units: "degrees", range: 0...90),
         .number("skewSpread", \.skewSpread, "90th minus 10th percentile of the lines' baseline slopes: perspective or a curled page", units: "degrees", range: 0...180),
         .number("ungrouped", \.ungrouped, "share of the character-like marks that no line took", units: "fraction", range: 0...1),
-        .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, or 30 spanning 1/9 of a frame of dark marks on light paper, with lines taking 8% of the marks or more; or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20) that is mostly paper (ink under half)"),
+        .number("sheet", \.sheet, "share of the frame covered by a sheet of paper standing out from a darker ground: the largest region brighter than the frame's Otsu threshold, holes filled, four-sided (overlap 0.9 with its corners' quadrilateral), on at most a quarter of the frame's edge, without colour (M < 20), 30 levels brighter than its ground, no hole over a tenth of it; looked for only when 10 characters are found and the other page rules fail, else 0", units: "fraction", range: 0...1),
+        .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, or 30 spanning 1/9 of a frame of dark marks on light paper, or 10 on a sheet of paper covering 15% of the frame (sheet), with lines taking 8% of the marks or more; or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20) that is mostly paper (ink under half)"),
     ]
 
     /// Whether there is text to judge: lines found, or text-like marks.
@@ -417,12 +431,17 @@ public struct TextObservation: DetectorObservation {
     /// 0.886 ungrouped, the least of the camera corpus's noisy train photos that 100
     /// characters made pages 0.962.
     public static let pageUngroupedBelow = 0.92
+    /// Characters found that make a page when the frame shows a sheet of paper on a darker
+    /// ground (`sheet`): a few words. A blurred page on a desk keeps only its boldest lines
+    /// for the text finder, and the desk breaks the frame's own page rules.
+    public static let sheetCharacters = 10.0
 
     /// Whether the text is the subject of the image (a page, a receipt, a screen of text)
     /// rather than incidental to a photo: `pageCharacters` found; or
     /// `inkOnPaperCharacters` found, spanning `subjectExtent` of a frame whose tones split
-    /// into dark marks on light paper (`detected`), either of the two only when the lines
-    /// took enough of the marks (`pageUngroupedBelow`); or, for a page too blurred for its
+    /// into dark marks on light paper (`detected`); or `sheetCharacters` found on a frame
+    /// showing a sheet of paper (`sheet`); any of the three only when the lines took enough
+    /// of the marks (`pageUngroupedBelow`); or, for a page too blurred for its
     /// characters to be found, rows at a regular pitch on a bright frame without colour that
     /// is mostly paper (a dark night scene's few lights are bright, and JPEG's 8-row blocks
     /// repeat in its dark noise).
@@ -430,6 +449,7 @@ public struct TextObservation: DetectorObservation {
         let grouped = ungrouped < Self.pageUngroupedBelow
         if grouped && characters >= Self.pageCharacters { return true }
         if grouped && detected && characters >= Self.inkOnPaperCharacters && extent >= Self.subjectExtent { return true }
+        if grouped && sheet > 0 && characters >= Self.sheetCharacters { return true }
         let colourless = colourfulness >= 0 && colourfulness < Self.colourlessBelow
         return colourless && paperLevel >= Self.paperBrighterThan && inkFraction < Self.pageInkBelow && linePitch > 0
             && lineRegularity >= Self.pageRegularity
