@@ -71,13 +71,15 @@ public struct DocumentAnalyzer: Sendable {
         let factor = ink.factor
         cleaned.withUnsafeMutableBufferPointer { out in
             // A working pixel of a line, and its eight neighbours (the line's blurred edges), become paper.
-            for wy in 0..<ink.height {
-                for wx in 0..<ink.width {
-                    let label = ink.labels[wy * ink.width + wx]
-                    guard label != 0, erase[Int(label)] else { continue }
-                    let paper = ink.paper[wy * ink.width + wx]
-                    for y in max(0, (wy - 1) * factor)..<min(image.height, (wy + 2) * factor) {
-                        for x in max(0, (wx - 1) * factor)..<min(image.width, (wx + 2) * factor) { out[y * image.width + x] = paper }
+            ink.labels.withUnsafeBufferPointer { labels in
+                for wy in 0..<ink.height {
+                    for wx in 0..<ink.width {
+                        let label = labels[wy * ink.width + wx]
+                        guard label != 0, erase[Int(label)] else { continue }
+                        let paper = ink.paper[wy * ink.width + wx]
+                        for y in max(0, (wy - 1) * factor)..<min(image.height, (wy + 2) * factor) {
+                            for x in max(0, (wx - 1) * factor)..<min(image.width, (wx + 2) * factor) { out[y * image.width + x] = paper }
+                        }
                     }
                 }
             }

@@ -83,11 +83,26 @@ struct PageInk: Sendable {
         let block = meanBlock
         let bw = (width + block - 1) / block, bh = (height + block - 1) / block
         var sums = [Int](repeating: 0, count: bw * bh), counts = [Int](repeating: 0, count: bw * bh)
-        for y in 0..<height {
-            let row = (y / block) * bw
-            for x in 0..<width where mask?[y * width + x] ?? true {
-                sums[row + x / block] += Int(luma[y * width + x])
-                counts[row + x / block] += 1
+        sums.withUnsafeMutableBufferPointer { sums in
+            counts.withUnsafeMutableBufferPointer { counts in
+                luma.withUnsafeBufferPointer { luma in
+                    for y in 0..<height {
+                        let row = (y / block) * bw, first = y * width
+                        if let mask {
+                            mask.withUnsafeBufferPointer { mask in
+                                for x in 0..<width where mask[first + x] {
+                                    sums[row + x / block] += Int(luma[first + x])
+                                    counts[row + x / block] += 1
+                                }
+                            }
+                        } else {
+                            for x in 0..<width {
+                                sums[row + x / block] += Int(luma[first + x])
+                                counts[row + x / block] += 1
+                            }
+                        }
+                    }
+                }
             }
         }
         // Integral images over the blocks.
@@ -115,11 +130,17 @@ struct PageInk: Sendable {
             }
         }
         var mean = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            let row = (y / block) * bw
-            for x in 0..<width {
-                let value = blockMean[row + x / block]
-                mean[y * width + x] = value >= 0 ? UInt8(value) : luma[y * width + x]
+        mean.withUnsafeMutableBufferPointer { mean in
+            blockMean.withUnsafeBufferPointer { blockMean in
+                luma.withUnsafeBufferPointer { luma in
+                    for y in 0..<height {
+                        let row = (y / block) * bw, first = y * width
+                        for x in 0..<width {
+                            let value = blockMean[row + x / block]
+                            mean[first + x] = value >= 0 ? UInt8(value) : luma[first + x]
+                        }
+                    }
+                }
             }
         }
         return mean

@@ -448,8 +448,21 @@ final class Engine: Sendable {
     ) throws(RecognitionError) -> (observations: [RecognizedTextObservation], sourceResolution: Int) {
         defer { TessBaseAPIClear(handle) }
         let size = image.size
+        // A region of interest is handed over as the pixels it covers, rows of the whole
+        // image's stride starting at its corner: Tesseract copies what it is given into its
+        // own image, so a small region (a cell, a line) costs its own size, not the page's,
+        // and is read as `TessBaseAPISetRectangle` over the whole page reads it.
+        let region = options.regionOfInterest == .full ? nil : options.regionOfInterest.pixelRect(in: size)
+        var offset = (x: 0, y: 0)
         image.withUnsafeBufferPointer { pixels in
-            TessBaseAPISetImage(handle, pixels.baseAddress, Int32(size.width), Int32(size.height), 1, Int32(image.rowStride))
+            if let region, region.width > 0, region.height > 0 {
+                let corner = pixels.baseAddress! + region.y * image.rowStride + region.x
+                TessBaseAPISetImage(handle, corner, Int32(region.width), Int32(region.height), 1, Int32(image.rowStride))
+                offset = (region.x, region.y)
+            } else {
+                TessBaseAPISetImage(handle, pixels.baseAddress, Int32(size.width), Int32(size.height), 1, Int32(image.rowStride))
+                if let region { TessBaseAPISetRectangle(handle, Int32(region.x), Int32(region.y), Int32(region.width), Int32(region.height)) }
+            }
         }
         if let resolution = options.sourceResolution {
             // As the `tesseract` program passes a file's density. Without it the pixels have
@@ -458,10 +471,6 @@ final class Engine: Sendable {
             TessBaseAPISetSourceResolution(handle, Int32(clamping: resolution))
         }
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(pageSegmentationMode)))
-        if options.regionOfInterest != .full {
-            let region = options.regionOfInterest.pixelRect(in: size)
-            TessBaseAPISetRectangle(handle, Int32(region.x), Int32(region.y), Int32(region.width), Int32(region.height))
-        }
         let monitor = TessMonitorCreate()
         defer { TessMonitorDelete(monitor) }
         let milliseconds = Int32(clamping: deadline.components.seconds * 1000 + deadline.components.attoseconds / 1_000_000_000_000_000)
@@ -473,21 +482,24 @@ final class Engine: Sendable {
             throw RecognitionError(.deadlineExceeded, "recognition took longer than \(deadline)")
         }
         guard status == 0 else { throw RecognitionError(.failed, "TessBaseAPIRecognize failed (\(status))") }
-        let observations = collect(handle, size: size, minimumHeight: options.minimumTextHeightFraction * Double(size.height))
+        let observations = collect(handle, size: size, offset: offset, minimumHeight: options.minimumTextHeightFraction * Double(size.height))
         return (observations, Int(TessBaseAPIGetSourceYResolution(handle)))
     }
 
     /// Walks the result character by character, starting a line at each text line's first
     /// character and a word at each word's; a line's words are split where Tesseract left
-    /// out a space their characters' boxes show (`DroppedSpaces`).
-    private static func collect(_ handle: OpaquePointer, size: ImageSize, minimumHeight: Double) -> [RecognizedTextObservation] {
+    /// out a space their characters' boxes show (`DroppedSpaces`). Boxes are moved by
+    /// `offset`, the corner of the pixels Tesseract was given, into `size`'s image.
+    private static func collect(
+        _ handle: OpaquePointer, size: ImageSize, offset: (x: Int, y: Int), minimumHeight: Double
+    ) -> [RecognizedTextObservation] {
         guard let results = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(results) }
         let page = TessResultIteratorGetPageIteratorConst(results)
         func box(_ level: TessPageIteratorLevel) -> PixelRect? {
             var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
             guard TessPageIteratorBoundingBox(page, level, &left, &top, &right, &bottom) != 0 else { return nil }
-            return PixelRect(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
+            return PixelRect(x: offset.x + Int(left), y: offset.y + Int(top), width: Int(right - left), height: Int(bottom - top))
         }
         func text(_ level: TessPageIteratorLevel) -> String? {
             guard let pointer = TessResultIteratorGetUTF8Text(results, level) else { return nil }
