@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds data in text, as Vision's detected data and Foundation's `NSDataDetector` do:
 /// email addresses, URLs, phone numbers, dates, amounts of money, measurements, postal
 /// addresses, flight numbers and parcel tracking numbers, each with its parsed value.
@@ -56,7 +58,7 @@ public struct DataDetector: Sendable {
     func candidates(in string: String) -> [DetectedData] {
         var candidates: [DetectedData] = []
         for rule in Self.rules where kinds.contains(rule.kind) {
-            for match in string.matches(of: rule.regex) {
+            for match in rule.matches(in: string) {
                 let before = match.range.lowerBound > string.startIndex ? string[string.index(before: match.range.lowerBound)] : nil
                 guard rule.mayFollow(before) else { continue }
                 let matched = String(string[match.range])
@@ -81,25 +83,65 @@ public struct DataDetector: Sendable {
         var value: DetectedData.Value?
     }
 
+    /// A rule's match: its range, and the text of each group (0 the whole match; nil for a
+    /// group that took no part).
+    struct Match {
+        var range: Range<String.Index>
+        var groups: [String?]
+    }
+
     struct Rule: @unchecked Sendable {
-        // Regex is not Sendable; the rules are built once and only read.
+        // NSRegularExpression is immutable and thread-safe, but not marked Sendable; the
+        // rules are built once and only read.
         var kind: DetectedData.Kind
-        var regex: Regex<AnyRegexOutput>
-        /// What may not stand just before a match (Swift's regular expressions have no
-        /// lookbehind): `\w` for letters, digits and the underscore, and literal characters.
+        /// ICU's engine (Foundation's NSRegularExpression): it finds the same matches as the
+        /// standard library's `Regex` on these patterns (leftmost, alternatives in order) at
+        /// a tenth of the time or less.
+        var regex: NSRegularExpression
+        /// What may not stand just before a match (the patterns use no lookbehind): `\w`
+        /// for letters, digits and the underscore, and literal characters.
         var notAfter: String
-        var parse: @Sendable (String, Regex<AnyRegexOutput>.Match, DataDetector) -> Found?
+        var parse: @Sendable (String, Match, DataDetector) -> Found?
 
         init(
             _ kind: DetectedData.Kind, notAfter: String, _ pattern: String,
-            parse: @escaping @Sendable (String, Regex<AnyRegexOutput>.Match, DataDetector) -> Found?
+            parse: @escaping @Sendable (String, Match, DataDetector) -> Found?
         ) {
             self.kind = kind
             self.notAfter = notAfter
             // The patterns are constants of this file: one that does not compile is a bug here.
-            // `\d` is an ASCII digit: a digit of another script is not a number these rules can parse.
-            regex = try! Regex(pattern).asciiOnlyDigits()
+            regex = try! NSRegularExpression(pattern: Self.asciiDigits(pattern))
             self.parse = parse
+        }
+
+        /// `pattern` with each `\d` an ASCII digit (`[0-9]`, or `0-9` inside a set): a digit
+        /// of another script is not a number these rules can parse, and ICU's `\d` takes
+        /// every script's.
+        static func asciiDigits(_ pattern: String) -> String {
+            var out = "", inSet = false, escaped = false
+            for character in pattern {
+                if escaped {
+                    out += character == "d" ? (inSet ? "0-9" : "[0-9]") : "\\" + String(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else {
+                    if character == "[" { inSet = true } else if character == "]" { inSet = false }
+                    out.append(character)
+                }
+            }
+            return out
+        }
+
+        /// Every match in `string`, in order, none overlapping.
+        func matches(in string: String) -> [Match] {
+            regex.matches(in: string, range: NSRange(string.startIndex..., in: string)).compactMap { result in
+                guard let range = Range(result.range, in: string) else { return nil }
+                let groups = (0..<result.numberOfRanges).map { index -> String? in
+                    Range(result.range(at: index), in: string).map { String(string[$0]) }
+                }
+                return Match(range: range, groups: groups)
+            }
         }
 
         /// Whether a match may start after `character`.
@@ -147,9 +189,8 @@ public struct DataDetector: Sendable {
 // MARK: - Per kind
 
 /// The capture group `index` as a string, or nil when it did not take part.
-func group(_ match: Regex<AnyRegexOutput>.Match, _ index: Int) -> String? {
-    guard index < match.output.count, let substring = match.output[index].substring else { return nil }
-    return String(substring)
+func group(_ match: DataDetector.Match, _ index: Int) -> String? {
+    index < match.groups.count ? match.groups[index] : nil
 }
 
 enum URLRule {
@@ -253,7 +294,7 @@ enum FlightRule {
         "BR", "CI", "LA", "AV", "CM", "AM", "AR", "G3", "AD", "4U", "EW", "DY", "D8", "BT", "JU", "LY", "PS", "UX", "VS",
     ]
 
-    static func parse(_ match: Regex<AnyRegexOutput>.Match) -> DataDetector.Found? {
+    static func parse(_ match: DataDetector.Match) -> DataDetector.Found? {
         if let designator = group(match, 1), let number = group(match, 2), let whole = group(match, 0) {
             // After the word "flight" any designator counts; the datum is the designator and number as they stand.
             guard let start = whole.ranges(of: designator).last?.lowerBound else { return nil }
@@ -273,7 +314,7 @@ enum MoneyRule {
         #"(?:(?:(US|CA|A|NZ|HK|S)?([$€£¥])\s?("# + amount + #"))|(?:("# + codes + #") ?("# + amount + #"))|(?:("# + amount
         + #") ?([€$£¥]|"# + codes + #")))(?![\w]|[.,]\d)"#
 
-    static func parse(_ text: String, _ match: Regex<AnyRegexOutput>.Match, region: String) -> DataDetector.Found? {
+    static func parse(_ text: String, _ match: DataDetector.Match, region: String) -> DataDetector.Found? {
         let currency: String
         let number: String
         if let symbol = group(match, 2), let value = group(match, 3) {
@@ -340,7 +381,7 @@ enum DateRule {
         #"(?:(\d{4})-(\d{2})-(\d{2})|(\d{1,2})([./])(\d{1,2})\5(\d{4})|(?i:("# + monthPattern + #"))\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(\d{1,2})(?:st|nd|rd|th)?\.? (?i:("#
         + monthPattern + #"))\.?,? (\d{4}))(?![\w]|[.,/-]\d)"#
 
-    static func parse(_ match: Regex<AnyRegexOutput>.Match, region: String) -> DataDetector.Found? {
+    static func parse(_ match: DataDetector.Match, region: String) -> DataDetector.Found? {
         var year = 0, month = 0, day = 0
         if let y = group(match, 1).flatMap(Int.init), let m = group(match, 2).flatMap(Int.init), let d = group(match, 3).flatMap(Int.init) {
             (year, month, day) = (y, m, d)
@@ -418,7 +459,7 @@ enum MeasurementRule {
     static let pattern =
         #"(\d+(?:[.,]\d+)?) ?("# + units.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?![\p{L}\d²])"#
 
-    static func parse(_ match: Regex<AnyRegexOutput>.Match) -> DataDetector.Found? {
+    static func parse(_ match: DataDetector.Match) -> DataDetector.Found? {
         guard let number = group(match, 1), let unit = group(match, 2), let value = Double(number.replacing(",", with: ".")) else {
             return nil
         }
