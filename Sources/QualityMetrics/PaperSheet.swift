@@ -71,9 +71,7 @@ public struct PaperSheet: Sendable, Equatable {
         small.withUnsafeBufferPointer { pixels in
             for y in 0..<h { for x in 0..<w { levels[y * w + x] = pixels[y * small.rowStride + x] } }
         }
-        var counts = [Int](repeating: 0, count: 256)
-        for level in levels { counts[Int(level)] += 1 }
-        let threshold = OtsuSplit.otsu(Histogram(counts: counts))
+        let threshold = OtsuSplit.otsu(Histogram(small))
         let bright = levels.map { Int($0) > threshold }
         let (labels, components) = ConnectedComponents.label(bright, width: w, height: h)
         guard let (index, _) = components.enumerated().max(by: { $0.element.area < $1.element.area }) else { return nil }
