@@ -130,7 +130,7 @@ let libraries: [Target] = [
     // Layer 1: the TextRecognizer seam, its conformance checks, a fake, and the command backend.
     .target(name: "TextRecognition", dependencies: ["ImagingCore"]),
     // Layer 2: document structure from a page's pixels and its recognized words.
-    .target(name: "DocumentStructure", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CZBar"]),
+    .target(name: "DocumentStructure", dependencies: ["TextRecognition", "ImageKernels", "ImagingCore", "CZBar"], swiftSettings: pixelSettings),
     // Layer 4: the gated flow: assess, then recognize what passes.
     .target(
         name: "GatedRecognition",
