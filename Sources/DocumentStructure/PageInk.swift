@@ -50,25 +50,40 @@ struct PageInk: Sendable {
             for y in y0..<y1 { for x in x0..<x1 { luma[y * width + x] = 255 } }
         }
         let background = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60))
-        var ink = [Bool](repeating: false, count: width * height)
-        for index in 0..<ink.count {
-            let mean = Int(background[index]), value = Int(luma[index])
-            ink[index] = mean - value >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy)
+        var ink = Self.darker(luma, than: background) { mean, value in
+            mean - value >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy)
         }
         let paper = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60), where: ink.map { !$0 })
         self.paper = paper
         // Faint ink: half as much darker than the paper alone (the mean of every pixel is
         // pulled down by the ink around it). A thin line resampled at a slant comes out in
         // dashes of ink between faint stretches (its darkness shared between two rows by turns).
-        let faint = (0..<ink.count).map { index in
-            let mean = Int(paper[index]), value = Int(luma[index])
-            return 2 * (mean - value) >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy / 2)
+        let faint = Self.darker(luma, than: paper) { mean, value in
+            2 * (mean - value) >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy / 2)
         }
         let minimumLength = max(20, max(width, height) / 60)
         Self.markThinLines(&ink, luma: luma, paper: paper, width: width, height: height, minimumLength: minimumLength)
         Self.bridgeLines(&ink, faint: faint, width: width, height: height, minimumLength: minimumLength)
         (labels, components) = ConnectedComponents.label(ink, width: width, height: height)
         characterHeight = Self.characterHeight(components, pageHeight: height)
+    }
+
+    /// Where `test(mean, value)` holds for each pixel's value and its mean. The test must fall
+    /// from true to false as the value rises: it is tabled once as the lowest value failing it
+    /// for every mean, and each pixel compared with its mean's entry.
+    static func darker(_ luma: [UInt8], than means: [UInt8], where test: (Int, Int) -> Bool) -> [Bool] {
+        let below = (0..<256).map { mean in UInt16((0..<256).first { !test(mean, $0) } ?? 256) }
+        var out = [Bool](repeating: false, count: luma.count)
+        out.withUnsafeMutableBufferPointer { out in
+            luma.withUnsafeBufferPointer { luma in
+                means.withUnsafeBufferPointer { means in
+                    below.withUnsafeBufferPointer { below in
+                        for index in 0..<out.count { out[index] = UInt16(luma[index]) < below[Int(means[index])] }
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// Local means are taken over blocks of this many pixels a side: the paper's brightness
@@ -83,6 +98,7 @@ struct PageInk: Sendable {
         let block = meanBlock
         let bw = (width + block - 1) / block, bh = (height + block - 1) / block
         var sums = [Int](repeating: 0, count: bw * bh), counts = [Int](repeating: 0, count: bw * bh)
+        // (Sums of at most 255 × the page's pixels: no overflow to check.)
         sums.withUnsafeMutableBufferPointer { sums in
             counts.withUnsafeMutableBufferPointer { counts in
                 luma.withUnsafeBufferPointer { luma in
@@ -90,15 +106,16 @@ struct PageInk: Sendable {
                         let row = (y / block) * bw, first = y * width
                         if let mask {
                             mask.withUnsafeBufferPointer { mask in
-                                for x in 0..<width where mask[first + x] {
-                                    sums[row + x / block] += Int(luma[first + x])
-                                    counts[row + x / block] += 1
+                                for x in 0..<width {
+                                    let on = mask[first &+ x]
+                                    sums[row &+ x / block] &+= on ? Int(luma[first &+ x]) : 0
+                                    counts[row &+ x / block] &+= on ? 1 : 0
                                 }
                             }
                         } else {
                             for x in 0..<width {
-                                sums[row + x / block] += Int(luma[first + x])
-                                counts[row + x / block] += 1
+                                sums[row &+ x / block] &+= Int(luma[first &+ x])
+                                counts[row &+ x / block] &+= 1
                             }
                         }
                     }
@@ -129,16 +146,17 @@ struct PageInk: Sendable {
                 if count > 0 { blockMean[by * bw + bx] = box(sumTable) / count }
             }
         }
-        var mean = [UInt8](repeating: 0, count: width * height)
+        // Each block's mean over its pixels, a run of `block` at a time.
+        var mean = luma
         mean.withUnsafeMutableBufferPointer { mean in
             blockMean.withUnsafeBufferPointer { blockMean in
-                luma.withUnsafeBufferPointer { luma in
-                    for y in 0..<height {
-                        let row = (y / block) * bw, first = y * width
-                        for x in 0..<width {
-                            let value = blockMean[row + x / block]
-                            mean[first + x] = value >= 0 ? UInt8(value) : luma[first + x]
-                        }
+                for y in 0..<height {
+                    let row = (y / block) * bw, first = y * width
+                    for bx in 0..<bw {
+                        let value = blockMean[row &+ bx]
+                        guard value >= 0 else { continue }
+                        let level = UInt8(value)
+                        for x in (bx * block)..<min(width, bx * block + block) { mean[first &+ x] = level }
                     }
                 }
             }
