@@ -74,4 +74,41 @@ struct PageGeometryTests {
         // Levelled, the page has no slant left to find.
         #expect(PageGeometry.levelling(in: geometry.rectify(image)) == nil)
     }
+
+    @Test(arguments: [203, 204])
+    func theRectifiedPageIsThePhotoSampledWhereTheMapPutsEachPixel(width: Int) throws {
+        // A photo with a smooth pattern, and a page of `width` columns (four at a time, and
+        // three left over) whose corners lie askew in it, as a phone sees a sheet.
+        let (sw, sh) = (400, 300)
+        let samples = (0..<(sw * sh)).map { UInt8(128 + 100 * sin(Double($0 % sw) / 9) * cos(Double($0 / sw) / 13)) }
+        let photo = PixelBuffer<UInt8>(width: sw, height: sh, channels: 1, samples: samples)
+        let height = 150
+        let upright = [(0.0, 0.0), (Double(width), 0), (Double(width), Double(height)), (0, Double(height))]
+        let corners = [(52.0, 31.0), (371.0, 12.0), (390.0, 281.0), (33.5, 262.0)]
+        let map = try #require(Homography(from: upright, to: corners))
+        let geometry = PageGeometry(
+            sourceSize: photo.size, pageSize: ImageSize(width: width, height: height),
+            corners: corners.map { PixelPoint(x: Int($0.0), y: Int($0.1)) }, toSource: map)
+        let page = geometry.rectify(photo)
+        #expect(page.width == width && page.height == height)
+        var differing = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                // Each pixel's centre mapped into the photo, read between its four neighbours.
+                let (sx, sy) = map.apply(Double(x) + 0.5, Double(y) + 0.5)
+                let fx = min(max(sx - 0.5, 0), Double(sw - 1)), fy = min(max(sy - 0.5, 0), Double(sh - 1))
+                let (x0, y0) = (Int(fx), Int(fy))
+                let (x1, y1) = (min(x0 + 1, sw - 1), min(y0 + 1, sh - 1))
+                let (ax, ay) = (fx - Double(x0), fy - Double(y0))
+                func at(_ x: Int, _ y: Int) -> Double { Double(photo[x, y, 0]) }
+                let top = at(x0, y0) * (1 - ax) + at(x1, y0) * ax, bottom = at(x0, y1) * (1 - ax) + at(x1, y1) * ax
+                let expected = Int(top * (1 - ay) + bottom * ay + 0.5)
+                let got = Int(page[x, y, 0])
+                #expect(abs(got - expected) <= 1)
+                if got != expected { differing += 1 }
+            }
+        }
+        // The reciprocal moves a pixel by a level only where its value lies at a half level.
+        #expect(differing <= width * height / 1000)
+    }
 }

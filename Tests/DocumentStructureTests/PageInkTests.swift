@@ -12,6 +12,22 @@ struct PageInkTests {
         return String(ink.map { $0 ? "#" : "." })
     }
 
+    @Test func theTabledInkTestsAreTheTestsThemselves() {
+        // Every pair of a level (0–255) and its local mean, once.
+        let means = (0..<65_536).map { UInt8($0 / 256) }, values = (0..<65_536).map { UInt8($0 % 256) }
+        // Each test, and the darkest level under a mean of 200 it fails at: ink is 12% darker
+        // (under 176), faint ink 6% (under 188).
+        let tests: [((Int, Int) -> Bool, Int)] = [
+            ({ mean, value in mean - value >= PageInk.minimumContrast && Double(value) < Double(mean) * (1 - PageInk.darkerBy) }, 176),
+            ({ mean, value in 2 * (mean - value) >= PageInk.minimumContrast && Double(value) < Double(mean) * (1 - PageInk.darkerBy / 2) }, 188),
+        ]
+        for (test, fails) in tests {
+            let tabled = PageInk.darker(values, than: means, where: test)
+            #expect(tabled == zip(means, values).map { test(Int($0), Int($1)) })
+            #expect(tabled[200 * 256 + fails - 1] && !tabled[200 * 256 + fails])
+        }
+    }
+
     @Test func aDashedLineWithFaintGapsIsFilled() {
         // Four dashes of 5 with faint gaps of 5 and 6: one line of 36.
         let line = "..#####fffff#####ffffff#####fffff#####.."
