@@ -386,6 +386,19 @@ enum AlignedTables {
                         && row.contains { $0?.first == column + 1 }
                 }
             }) else {
+                // A column that one row below the first alone fills, in a table of three rows
+                // or more, is a gap between two words of that row's cell: it joins the column
+                // on its left. (A heading alone over a column is a column whose cells were not
+                // read.)
+                if grid.count >= 3, let lone = (1..<columns).first(where: { column in
+                    let filling = grid.indices.filter { r in
+                        grid[r].contains { $0.map { $0.first <= column && column <= $0.first + $0.span - 1 } ?? false }
+                    }
+                    return filling.count == 1 && filling[0] > 0
+                }) {
+                    separators.remove(at: lone - 1)
+                    continue
+                }
                 return table(grid, columns: columns)
             }
             separators.remove(at: lonely)

@@ -75,5 +75,27 @@ struct AlignedTablesTests {
         #expect(total == [[0, 1], [2, 1]])
         #expect(found.table.cells.filter { $0.row == 3 }.map(\.text) == ["Total", "€112,31"])
     }
+
+    /// A price list whose third item's words stand apart (a gap of 32 pixels that no other
+    /// row covers), and a table whose third column holds its heading alone.
+    @Test func aColumnOneBodyRowAloneFillsJoinsItsLeftNeighbour() throws {
+        let list = [
+            [word("No.", x: 0, y: 0), word("Item", x: 100, y: 0), word("Amount", x: 500, y: 0)],
+            [word("1", x: 0, y: 40), word("Late", x: 100, y: 40), word("USD 59.55", x: 500, y: 40)],
+            [word("2", x: 0, y: 80), word("Ductless", x: 100, y: 80), word("USD 110.58", x: 500, y: 80)],
+            [word("3", x: 0, y: 120), word("Forespeak", x: 100, y: 120), word("migrator", x: 240, y: 120), word("USD 119.34", x: 500, y: 120)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let (table, _) = try #require(AlignedTables.table(rows: list, along: { x, _ in Double(x) }))
+        #expect((table.rows, table.columns) == (4, 3))
+        #expect(table.cells.filter { $0.row == 3 }.map(\.text) == ["3", "Forespeak migrator", "USD 119.34"])
+        // A heading over cells that were not read keeps its column.
+        let family = [
+            [word("Name", x: 0, y: 0), word("Relation", x: 200, y: 0), word("Date", x: 400, y: 0)],
+            [word("Torres", x: 0, y: 40), word("Partner", x: 200, y: 40)],
+            [word("Heston", x: 0, y: 80), word("Spouse", x: 200, y: 80)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let (kept, _) = try #require(AlignedTables.table(rows: family, along: { x, _ in Double(x) }))
+        #expect((kept.rows, kept.columns) == (3, 3))
+    }
 }
 
