@@ -146,7 +146,8 @@ struct PageInk: Sendable {
                 if count > 0 { blockMean[by * bw + bx] = box(sumTable) / count }
             }
         }
-        // Each block's mean over its pixels, a run of `block` at a time.
+        // Each pixel its block's mean, a run of `block` pixels at a time; the pixel's own value
+        // where the block's window held no pixel of the mask.
         var mean = luma
         mean.withUnsafeMutableBufferPointer { mean in
             blockMean.withUnsafeBufferPointer { blockMean in
