@@ -159,7 +159,9 @@ public struct DataDetector: Sendable {
         Rule(.email, notAfter: #"\w.%+-"#, #"[A-Za-z0-9][A-Za-z0-9._%+-]* ?@ ?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])"#) { text, _, _ in
             Found(value: .text(text.replacing(" ", with: "")))
         },
-        Rule(.url, notAfter: #"\w@./-"#, #"(?:(?:https?|ftp)://[^\s<>"]+|www\.[^\s<>"]+|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov|io|info|biz|dev|app|co|uk|de|fr|eu|es|it|nl|ch|at|ca|us)(?:/[^\s<>"]*)?)(?![\w@])"#) { text, _, _ in
+        // A space after the scheme's colon or after `www.` is how a recognizer often reads a
+        // URL's punctuation (`https: //…`, `www. example.org`): the match keeps it, the value does not.
+        Rule(.url, notAfter: #"\w@./-"#, #"(?:(?:https?|ftp): ?//[^\s<>"]+|www\.[^\s<>"]+|www\. [A-Za-z0-9-]+\.[A-Za-z][^\s<>"]*|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov|io|info|biz|dev|app|co|uk|de|fr|eu|es|it|nl|ch|at|ca|us)(?:/[^\s<>"]*)?)(?![\w@])"#) { text, _, _ in
             URLRule.parse(text)
         },
         Rule(.trackingNumber, notAfter: #"\w"#, #"(?:1Z ?[0-9A-Z]{3} ?[0-9A-Z]{3} ?[0-9A-Z]{2} ?[0-9A-Z]{4} ?[0-9A-Z]{4}|[A-Z]{2} ?\d{3} ?\d{3} ?\d{3} ?[A-Z]{2}|9\d{3}(?: ?\d{4}){4} ?\d{2}|\d{4} ?\d{4} ?\d{4})(?![\w])"#) { text, _, _ in
@@ -199,8 +201,9 @@ enum URLRule {
         var text = Substring(matched)
         while let last = text.last, ".,;:!?'\"".contains(last) || (last == ")" && !text.contains("(")) { text = text.dropLast() }
         guard text.contains(".") else { return nil }
-        let lower = text.lowercased()
-        let value = lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("ftp://") ? String(text) : "http://" + text
+        let address = String(text).replacing(" ", with: "")
+        let lower = address.lowercased()
+        let value = lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("ftp://") ? address : "http://" + address
         return DataDetector.Found(text: String(text), value: .text(value))
     }
 }

@@ -31,6 +31,17 @@ struct DataDetectorTests {
         #expect(try only("example.de hosts it", .url).value == .text("http://example.de"))
     }
 
+    @Test func aURLReadWithASpaceAfterItsSchemeOrWww() throws {
+        let scheme = try only("Website: https: //www.example.com/optimism/51 Name", .url)
+        #expect(scheme.text == "https: //www.example.com/optimism/51")
+        #expect(scheme.value == .text("https://www.example.com/optimism/51"))
+        let www = try only("mation at www. example.org/stove The tent", .url)
+        #expect(www.text == "www. example.org/stove")
+        #expect(www.value == .text("http://www.example.org/stove"))
+        // A sentence after "www." is no address: its next word ends in no domain.
+        #expect(detector.detect(in: "type www. The rest follows").isEmpty)
+    }
+
     @Test func anEmailAddressReadWithASpaceBesideItsAtSign() throws {
         let before = try only("write to cderbent @example.net today", .email)
         #expect(before.text == "cderbent @example.net")
