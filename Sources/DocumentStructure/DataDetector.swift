@@ -110,7 +110,11 @@ public struct DataDetector: Sendable {
             self.kind = kind
             self.notAfter = notAfter
             // The patterns are constants of this file: one that does not compile is a bug here.
-            regex = try! NSRegularExpression(pattern: Self.asciiDigits(pattern))
+            // What may not stand before a match is also a lookbehind, so that a match refused
+            // for what precedes it does not hide one that starts inside it (`026 212-555-0147`
+            // of `2026 212-555-0147` taken for a number dialled at home, then refused after its
+            // year's digit, left the phone number unfound).
+            regex = try! NSRegularExpression(pattern: "(?<![\(notAfter)])" + Self.asciiDigits(pattern))
             self.parse = parse
         }
 
@@ -179,7 +183,7 @@ public struct DataDetector: Sendable {
         Rule(.date, notAfter: #"\w.,/-"#, DateRule.pattern) { _, match, detector in
             DateRule.parse(match, region: detector.region)
         },
-        Rule(.phone, notAfter: #"\w.+/-"#, #"(?:\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,4}){1,4}|\(\d{3}\) ?\d{3}[ .-]\d{4}|\d{3}[ .-]\d{3}[ .-]\d{4}|0\d{1,4}(?:[ /-]\d{2,8}){1,4}|0\d{2,4} ?\d{5,8})(?![\w.,/-]?\d)"#) { text, _, detector in
+        Rule(.phone, notAfter: #"\w.+/-"#, #"(?:\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,4}){1,4}|\(?\d{3}\) ?\d{3}[ .-]\d{4}|\d{3}[ .-]\d{3}[ .-]\d{4}|0\d{1,4}(?:[ /-]\d{2,8}){1,4}|0\d{2,4} ?\d{5,8})(?![\w.,/-]?\d)"#) { text, _, detector in
             PhoneRule.parse(text, region: detector.region)
         },
         Rule(.measurement, notAfter: #"\w.,/:-"#, MeasurementRule.pattern) { _, match, _ in

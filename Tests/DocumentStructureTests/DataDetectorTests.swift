@@ -83,6 +83,14 @@ struct DataDetectorTests {
         // A French number in five pairs, whole.
         #expect(try only("Call 04 50 87 75 65 now", .phone, detector: DataDetector(region: "FR")).value == .text("+33450877565"))
         #expect(try only("Call 04 50 87 75 65 now", .phone).text == "04 50 87 75 65")
+        // An area code whose opening bracket was not read.
+        #expect(try only("Call 415) 555-0149 now", .phone).value == .text("+14155550149"))
+        #expect(detector.detect(in: "call 123) 555-0147").isEmpty)
+        // A number right after a year: the year's last digits and the number, read as one
+        // number dialled at home, are refused after the year's digit, and the number is still found.
+        let afterYear = detector.detect(in: "May 28, 2026 212-555-0147 now")
+        #expect(afterYear.map(\.kind) == [.date, .phone])
+        #expect(afterYear.last?.value == .text("+12125550147"))
     }
 
     @Test func anIPAddressOrAPartNumberIsNotAPhoneNumber() {
