@@ -59,8 +59,6 @@ public struct DataDetector: Sendable {
         var candidates: [DetectedData] = []
         for rule in Self.rules where kinds.contains(rule.kind) {
             for match in rule.matches(in: string) {
-                let before = match.range.lowerBound > string.startIndex ? string[string.index(before: match.range.lowerBound)] : nil
-                guard rule.mayFollow(before) else { continue }
                 let matched = String(string[match.range])
                 guard let found = rule.parse(matched, match, self) else { continue }
                 let start = string.unicodeScalars.distance(from: string.startIndex, to: match.range.lowerBound)
@@ -98,9 +96,6 @@ public struct DataDetector: Sendable {
         /// standard library's `Regex` on these patterns (leftmost, alternatives in order) at
         /// a tenth of the time or less.
         var regex: NSRegularExpression
-        /// What may not stand just before a match (the patterns use no lookbehind): `\w`
-        /// for letters, digits and the underscore, and literal characters.
-        var notAfter: String
         var parse: @Sendable (String, Match, DataDetector) -> Found?
 
         init(
@@ -108,12 +103,11 @@ public struct DataDetector: Sendable {
             parse: @escaping @Sendable (String, Match, DataDetector) -> Found?
         ) {
             self.kind = kind
-            self.notAfter = notAfter
             // The patterns are constants of this file: one that does not compile is a bug here.
-            // What may not stand before a match is also a lookbehind, so that a match refused
-            // for what precedes it does not hide one that starts inside it (`026 212-555-0147`
-            // of `2026 212-555-0147` taken for a number dialled at home, then refused after its
-            // year's digit, left the phone number unfound).
+            // `notAfter`, what may not stand just before a match (`\w` and literal characters),
+            // is the pattern's lookbehind, so a match refused for what precedes it does not hide
+            // one that starts inside it (`026 212-555-0147` of `2026 212-555-0147`, a number
+            // dialled at home after the year's digit, used to leave the phone number unfound).
             regex = try! NSRegularExpression(pattern: "(?<![\(notAfter)])" + Self.asciiDigits(pattern))
             self.parse = parse
         }
@@ -146,13 +140,6 @@ public struct DataDetector: Sendable {
                 }
                 return Match(range: range, groups: groups)
             }
-        }
-
-        /// Whether a match may start after `character`.
-        func mayFollow(_ character: Character?) -> Bool {
-            guard let character else { return true }
-            if notAfter.hasPrefix("\\w"), character.isLetter || character.isNumber || character == "_" { return false }
-            return !notAfter.dropFirst(notAfter.hasPrefix("\\w") ? 2 : 0).contains(character)
         }
     }
 
