@@ -298,9 +298,15 @@ public struct PageGeometry: Sendable, Equatable {
 
     /// Otsu's threshold of an 8-bit histogram.
     static func otsu(_ values: [UInt8]) -> UInt8 {
-        var histogram = [Double](repeating: 0, count: 256)
+        var histogram = [Int](repeating: 0, count: 256)
         for value in values { histogram[Int(value)] += 1 }
-        let total = Double(values.count)
+        return otsu(histogram: histogram)
+    }
+
+    /// Otsu's threshold of a histogram of 256 levels: the level at the top of the darker class.
+    static func otsu(histogram counts: [Int]) -> UInt8 {
+        let histogram = counts.map(Double.init)
+        let total = histogram.reduce(0, +)
         let sum = (0..<256).reduce(0.0) { $0 + Double($1) * histogram[$1] }
         var (weightBelow, sumBelow, best, threshold) = (0.0, 0.0, -1.0, 0)
         for level in 0..<256 {
