@@ -229,8 +229,17 @@ public struct DocumentAnalyzer: Sendable {
         }
 
         // Lists, then tables without a grid, from the rows of the remaining words; the rest is paragraphs.
+        // A list's markers the recognizer dropped (a dash, a small square) are found in the ink
+        // left of the rows' first words; those that start a list's items are kept as its markers.
+        let fill = { (box: PixelRect) in page.ink.inkFraction(in: box) }
+        let inkMarkers = page.ink.unreadMarkers(before: free, excluding: page.grids.map(\.box))
+        let markerKeys = Set(inkMarkers.map(WordKey.init))
+        let rowsWithMarkers = WordRow.rows(free + inkMarkers, gapFactor: cellGap)
+        free += ListFinder.lists(in: rowsWithMarkers, fill: fill).flatMap { found in
+            found.rows.compactMap { row in rowsWithMarkers[row].words.first.flatMap { markerKeys.contains(WordKey($0)) ? $0 : nil } }
+        }
         let rows = WordRow.rows(free, gapFactor: cellGap)
-        let lists = ListFinder.lists(in: rows) { box in page.ink.inkFraction(in: box) }
+        let lists = ListFinder.lists(in: rows, fill: fill)
         var taken = Set<Int>()
         for found in lists {
             taken.formUnion(found.rows)
@@ -491,6 +500,44 @@ struct WordKey: Hashable {
 }
 
 extension PageInk {
+    /// List markers the recognizer did not read: for each word that starts a visual line, an
+    /// unread piece of ink just left of it (its gap 0.15 to 3 of the word's height, its middle
+    /// within the word's height), solid (at least half of its box is ink), smaller than a
+    /// capital (at most 0.75 of the word's height high and 1.3 wide, at least a tenth high),
+    /// with no word within 4 of the word's heights left of it (a list's marker starts its line;
+    /// a column beside it is further away), no ink within 2 nor between it and the word; a marker word "–" when it is twice as wide as high (a
+    /// dash), else "•". Outside `excluded` (working-scale boxes: the grids).
+    func unreadMarkers(before words: [PlacedWord], excluding excluded: [PixelRect]) -> [PlacedWord] {
+        var markers: [PlacedWord] = []
+        for component in components where !isRule(component) {
+            let box = fullResolution(component.box, within: ImageSize(width: width * factor, height: height * factor))
+            let (cx, cy) = (component.box.centerX, component.box.centerY)
+            guard !excluded.contains(where: { $0.contains(x: cx, y: cy) }), Double(component.area) >= 0.5 * Double(component.width * component.height),
+                !words.contains(where: { $0.box.contains(x: box.centerX, y: box.centerY) })
+            else { continue }
+            // The words whose band holds the piece's middle; the nearest to its right starts the line.
+            let band = words.filter { box.centerY >= $0.box.y && box.centerY < $0.box.maxY }
+            guard let next = band.filter({ $0.box.x >= box.maxX }).min(by: { $0.box.x < $1.box.x }) else { continue }
+            let height = Double(next.box.height), gap = Double(next.box.x - box.maxX)
+            guard gap >= 0.15 * height, gap <= 3 * height, Double(box.height) <= 0.75 * height, Double(box.height) >= 0.1 * height,
+                Double(box.width) <= 1.3 * height,
+                !band.contains(where: { $0.box.maxX <= box.x && Double(box.x - $0.box.maxX) <= 4 * height })
+            else { continue }
+            // A marker stands alone: a piece with other ink just left of it, or between it and
+            // the word, is part of words the recognizer did not read (the "-" of "555-0128").
+            // (Specks under a third of the word's height, the photo's noise, do not count.)
+            let reach = Int(2 * height) / factor, wordStart = next.box.x / factor, speck = Double(height) / 3 / Double(factor)
+            guard !components.contains(where: { other in
+                other != component && Double(other.height) >= speck && other.maxY >= component.minY - reach / 4 && other.minY <= component.maxY + reach / 4
+                    && ((other.maxX < component.minX && component.minX - other.maxX <= reach)
+                        || (other.minX > component.maxX && other.maxX < wordStart))
+            }) else { continue }
+            let text = box.width >= 2 * box.height ? "–" : "•"
+            markers.append(PlacedWord(text: text, box: box, block: next.block, paragraph: next.paragraph, line: next.line))
+        }
+        return markers
+    }
+
     /// Whether a word is a column of lines read as one word: two characters or more, its
     /// box at least three characters tall and twice as tall as wide. Tesseract reads a list's
     /// numbers or a table's first column, set apart from the text beside them, as one word down

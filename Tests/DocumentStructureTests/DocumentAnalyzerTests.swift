@@ -311,6 +311,48 @@ struct DocumentAnalyzerTests {
         }
     }
 
+    /// Rows of two words at x = 130 (22 pixels high, 36 apart, from y = 100), printed, with a
+    /// mark of ink `width` × `height` pixels ending 12 pixels left of each row's text, centred
+    /// on the row, that no word read covers; and, when `before` is set, a character's block of
+    /// ink 20 pixels left of each mark.
+    static func unreadMarkers(width: Int, height: Int, before: Bool = false) -> (PixelBuffer<UInt8>, [[(String, PixelRect)]]) {
+        var image = Self.page()
+        let rows = [("Bring", "gloves"), ("Water", "beds"), ("Return", "tools")].enumerated().map { index, words in
+            [(words.0, PixelRect(x: 130, y: 100 + 36 * index, width: 14 * words.0.count, height: 22)),
+             (words.1, PixelRect(x: 150 + 14 * words.0.count, y: 100 + 36 * index, width: 14 * words.1.count, height: 22))]
+        }
+        Self.print(&image, under: rows)
+        for index in 0..<rows.count {
+            let middle = 100 + 36 * index + 11
+            for y in (middle - height / 2)..<(middle - height / 2 + height) {
+                for x in (118 - width)..<118 { image[x, y, 0] = 40 }
+                if before { for x in (98 - width - 10)..<(98 - width) { image[x, y, 0] = 40 } }
+            }
+        }
+        return (image, rows)
+    }
+
+    @Test func aListWhoseMarkersTheRecognizerDroppedIsFoundFromTheirInk() throws {
+        // Squares of 8 × 8 pixels: bullets; dashes of 12 × 3: dashes.
+        for (size, marker) in [((8, 8), "•"), ((12, 3), "–")] {
+            let (image, rows) = Self.unreadMarkers(width: size.0, height: size.1)
+            let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+            let list = try #require(document.lists.first)
+            #expect(document.lists.count == 1 && list.marker == .bullet)
+            #expect(list.items.map(\.marker) == [marker, marker, marker])
+            #expect(list.items.map(\.text) == ["Bring gloves", "Water beds", "Return tools"])
+            #expect(document.paragraphs.isEmpty)
+        }
+    }
+
+    @Test func aMarkOfInkWithInkJustLeftOfItIsNoMarker() {
+        // The same squares, each with ink 20 pixels to its left: the rest of a word not read.
+        let (image, rows) = Self.unreadMarkers(width: 8, height: 8, before: true)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        #expect(document.lists.isEmpty)
+        #expect(document.paragraphs.map(\.text) == ["Bring gloves Water beds Return tools"])
+    }
+
     @Test func aShortWordWhereMarkersStandIsNoItemUnlessItsTextIsWhereTheirsIs() throws {
         var image = Self.page()
         // After two items, "In" where their markers stand, its next word at x = 150, not where
