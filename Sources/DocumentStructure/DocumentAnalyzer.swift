@@ -29,7 +29,7 @@ public struct DocumentAnalyzer: Sendable {
     /// phone photos, 2 of the 27 words read below 0.7 were in the page, 204 of the 215 at 0.8 or more.
     public var lineWordConfidence: Double
     /// A page whose ink lies above its Otsu threshold in at least this share is read with its
-    /// faint print deepened (`deepenFaintPrint`); more than 1 never.
+    /// faint print deepened (`faintPrintLevels`); more than 1 never.
     public var faintShare: Double
 
     public init(
@@ -63,10 +63,29 @@ public struct DocumentAnalyzer: Sendable {
             return PixelRect(x: code.box.x - marginX, y: code.box.y - marginY, width: code.box.width + 2 * marginX, height: code.box.height + marginY + below)
                 .clipped(to: image.size)
         }
+        var (ink, grids, erase, cleaned) = Self.paintOut(image, barcodeRegions: barcodeRegions)
+        // A page whose faint print would be lost is deepened, and its ink, grids and rules are
+        // found again in the deepened page: faint ruling lines and markers come out too.
+        let deepening = Self.faintPrintLevels(cleaned, ink: ink, erased: erase, share: faintShare)
+        if let deepening {
+            var deeper = image
+            deeper.withUnsafeMutableBufferPointer { pixels in
+                for index in pixels.indices { pixels[index] = deepening[Int(pixels[index])] }
+            }
+            (ink, grids, erase, cleaned) = Self.paintOut(deeper, barcodeRegions: barcodeRegions)
+        }
+        return PreparedPage(
+            size: image.size, geometry: geometry, cleaned: cleaned, faintPrintDeepened: deepening != nil, barcodes: barcodes,
+            barcodeRegions: barcodeRegions, ink: ink, grids: grids)
+    }
+
+    /// The page's ink and grids, which components are painted out (the grids and every other
+    /// ruling line), and the page with them and the barcodes' regions painted with the paper's
+    /// own brightness.
+    static func paintOut(_ image: PixelBuffer<UInt8>, barcodeRegions: [PixelRect]) -> (PageInk, [GridTable], [Bool], PixelBuffer<UInt8>) {
         let ink = PageInk(image, excluding: barcodeRegions)
         let grids = GridTable.find(in: ink)
         let gridComponents = Set(grids.map(\.component))
-        // Paint out the grids and every other ruling line, and the barcodes.
         var erase = [Bool](repeating: false, count: ink.components.count + 1)
         for (index, component) in ink.components.enumerated() where gridComponents.contains(index + 1) || ink.isRule(component) {
             erase[index + 1] = true
@@ -94,9 +113,7 @@ public struct DocumentAnalyzer: Sendable {
                 }
             }
         }
-        let deepened = Self.deepenFaintPrint(&cleaned, ink: ink, erased: erase, share: faintShare)
-        return PreparedPage(
-            size: image.size, geometry: geometry, cleaned: cleaned, faintPrintDeepened: deepened, barcodes: barcodes, barcodeRegions: barcodeRegions, ink: ink, grids: grids)
+        return (ink, grids, erase, cleaned)
     }
 
     /// Tesseract finds a page's lines in a binary image made with one Otsu threshold, which
@@ -106,9 +123,9 @@ public struct DocumentAnalyzer: Sendable {
     /// (`PageInk`, less the rules and grids painted out) lie above that threshold, the page's
     /// levels are stretched so that the median of those faint pixels becomes black and the
     /// paper (the page's 90th percentile) white: Otsu's threshold then falls between faint
-    /// print and paper. Returns whether the page was changed.
-    static func deepenFaintPrint(_ page: inout PixelBuffer<UInt8>, ink: PageInk, erased: [Bool], share: Double) -> Bool {
-        guard share <= 1, page.width > 0, page.height > 0 else { return false }
+    /// print and paper. Returns that stretch as a table of levels, or nil to leave the page be.
+    static func faintPrintLevels(_ page: PixelBuffer<UInt8>, ink: PageInk, erased: [Bool], share: Double) -> [UInt8]? {
+        guard share <= 1, page.width > 0, page.height > 0 else { return nil }
         let (width, height, factor) = (page.width, page.height, ink.factor)
         var histogram = [Int](repeating: 0, count: 256)
         page.withUnsafeBufferPointer { pixels in
@@ -141,7 +158,7 @@ public struct DocumentAnalyzer: Sendable {
             if darkest[index + 1] > threshold { lostLevels[darkest[index + 1]] += 1 }
         }
         let lost = lostLevels.reduce(0, +)
-        guard characters > 0, lost > 0, Double(lost) >= share * Double(characters) else { return false }
+        guard characters > 0, lost > 0, Double(lost) >= share * Double(characters) else { return nil }
         func level(atFraction fraction: Double, of counts: [Int], from first: Int, total: Int) -> Int {
             var seen = 0
             for level in first..<256 {
@@ -152,14 +169,11 @@ public struct DocumentAnalyzer: Sendable {
         }
         let paper = level(atFraction: 0.9, of: histogram, from: 0, total: width * height)
         let black = min(level(atFraction: 0.5, of: lostLevels, from: threshold + 1, total: lost), paper - 20)
-        guard black > 0 else { return false }
+        guard black > 0 else { return nil }
         let table = (0..<256).map { value in
             UInt8(max(0, min(255, ((value - black) * 255 + (paper - black) / 2) / (paper - black))))
         }
-        page.withUnsafeMutableBufferPointer { pixels in
-            for index in pixels.indices { pixels[index] = table[Int(pixels[index])] }
-        }
-        return true
+        return table
     }
 
     /// The second step: the document from the page's recognized lines, any words read from
@@ -364,7 +378,7 @@ public struct PreparedPage: Sendable {
     /// The pixels to recognize: the page (seen straight on) with its ruling lines and
     /// barcodes painted over.
     public var cleaned: PixelBuffer<UInt8>
-    /// Whether `cleaned`'s faint print was deepened (`DocumentAnalyzer.deepenFaintPrint`).
+    /// Whether `cleaned`'s faint print was deepened (`DocumentAnalyzer.faintPrintLevels`).
     public var faintPrintDeepened: Bool
     public var barcodes: [Barcode]
     var barcodeRegions: [PixelRect]

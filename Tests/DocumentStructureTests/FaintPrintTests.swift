@@ -38,6 +38,23 @@ struct FaintPrintTests {
         #expect(page.cleaned[45, 155, 0] <= threshold && page.cleaned[500, 600, 0] > threshold)
     }
 
+    @Test("a faint grid on a deepened page is found in the deepened page's ink")
+    func aFaintGridIsFoundOnceThePageIsDeepened() throws {
+        // Under the faint print, a grid of 3 × 3 cells (120 × 50 pixels) ruled a pixel wide at
+        // level 225: 10 levels under the paper, too faint for the ink (12 levels, a thin line's two
+        // rows together) before deepening.
+        var image = Self.page(dark: 10, faint: 100)
+        let (left, top, columns, rows) = (300, 500, [0, 120, 240, 360], [0, 50, 100, 150])
+        for x in columns { for y in top..<(top + 151) { image[left + x, y, 0] = 225 } }
+        for y in rows { for x in left..<(left + 361) { image[x, top + y, 0] = 225 } }
+        let deepened = DocumentAnalyzer().prepare(image)
+        #expect(deepened.faintPrintDeepened)
+        let grid = try #require(deepened.grids.first)
+        #expect(deepened.gridCount == 1 && grid.rows == 3 && grid.columns == 3)
+        // Read as it is, the page has no grid.
+        #expect(DocumentAnalyzer(faintShare: 2).prepare(image).gridCount == 0)
+    }
+
     @Test("a page whose print Otsu's threshold keeps, or loses too little of, is read as it is")
     func printTheThresholdKeepsIsLeftAlone() {
         // Faint print alone: the threshold falls at its level (200), and nothing is lost.
