@@ -1,3 +1,4 @@
+import ImageKernels
 import ImagingCore
 import TextRecognition
 
@@ -129,11 +130,8 @@ public struct DocumentAnalyzer: Sendable {
     static func faintPrintLevels(_ page: PixelBuffer<UInt8>, ink: PageInk, erased: [Bool], share: Double) -> [UInt8]? {
         guard share <= 1, page.width > 0, page.height > 0 else { return nil }
         let (width, height, factor) = (page.width, page.height, ink.factor)
-        var histogram = [Int](repeating: 0, count: 256)
-        page.withUnsafeBufferPointer { pixels in
-            for value in pixels { histogram[Int(value)] += 1 }
-        }
-        let threshold = Int(PageGeometry.otsu(histogram: histogram))
+        let histogram = Histogram(page)
+        let threshold = Int(PageGeometry.otsu(histogram: histogram.counts))
         // Each character's darkest level (at the working scale, the mean of a block of the page):
         // a character whose darkest pixel lies above the threshold is lost in the binary image.
         var darkest = [Int](repeating: 256, count: ink.components.count + 1)
@@ -161,16 +159,8 @@ public struct DocumentAnalyzer: Sendable {
         }
         let lost = lostLevels.reduce(0, +)
         guard characters > 0, lost > 0, Double(lost) >= share * Double(characters) else { return nil }
-        func level(atFraction fraction: Double, of counts: [Int], from first: Int, total: Int) -> Int {
-            var seen = 0
-            for level in first..<256 {
-                seen += counts[level]
-                if Double(seen) >= fraction * Double(total) { return level }
-            }
-            return 255
-        }
-        let paper = level(atFraction: 0.9, of: histogram, from: 0, total: width * height)
-        let black = min(level(atFraction: 0.5, of: lostLevels, from: threshold + 1, total: lost), paper - 20)
+        let paper = histogram.percentile(0.9)
+        let black = min(Histogram(counts: lostLevels).percentile(0.5), paper - 20)
         guard black > 0 else { return nil }
         let table = (0..<256).map { value in
             UInt8(max(0, min(255, ((value - black) * 255 + (paper - black) / 2) / (paper - black))))
