@@ -78,7 +78,7 @@ public struct DocumentAnalyzer: Sendable {
         }
         return PreparedPage(
             size: image.size, geometry: geometry, cleaned: cleaned, faintPrintDeepened: deepening != nil, barcodes: barcodes,
-            barcodeRegions: barcodeRegions, ink: ink, grids: grids)
+            barcodeRegions: barcodeRegions, ink: ink, grids: grids, cellGap: cellGap)
     }
 
     /// The page's ink and grids, which components are painted out (the grids and every other
@@ -181,10 +181,32 @@ public struct DocumentAnalyzer: Sendable {
         // a ruling line was. Nor is a column of lines read as one word.
         let grids = Set(page.grids.map { Int32($0.component) })
         func isRead(_ word: RecognizedWord) -> Bool { page.isWord(word) && page.ink.holdsInk(in: word.pixelBox, excluding: grids) }
+        var confidences: [Double] = []
         for (line, observation) in observations.enumerated() {
             for word in observation.words where isRead(word) {
                 words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: observation.block, paragraph: observation.paragraph, line: line))
+                confidences.append(word.text.confidence)
             }
+        }
+        // A row read whole (`linesToRead` takes in the words the page's reading gave it) replaces
+        // the page's words in it when the recognizer is on average as sure of its own reading.
+        let regions = lineWords.isEmpty ? [] : page.linesToRead(after: observations)
+        // Each row read whole keeps the place (block, paragraph, line) of the first word it replaced.
+        var rowsReadWhole: [Int: PlacedWord] = [:]
+        if regions.count == lineWords.count {
+            var replaced = Set<Int>()
+            for (index, (region, line)) in zip(regions, lineWords).enumerated() {
+                let alone = line.filter(isRead)
+                let inside = words.indices.filter { !replaced.contains($0) && region.contains(x: words[$0].box.centerX, y: words[$0].box.centerY) }
+                guard !alone.isEmpty, !inside.isEmpty else { continue }
+                let aloneMean = alone.map(\.text.confidence).reduce(0, +) / Double(alone.count)
+                let pageMean = inside.map { confidences[$0] }.reduce(0, +) / Double(inside.count)
+                if aloneMean >= pageMean {
+                    replaced.formUnion(inside)
+                    rowsReadWhole[index] = inside.map { words[$0] }.min { ($0.box.x, $0.box.y) < ($1.box.x, $1.box.y) }
+                }
+            }
+            words = words.indices.filter { !replaced.contains($0) }.map { words[$0] }
         }
         for word in cellWords where isRead(word) {
             words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: -1, paragraph: -1, line: -1))
@@ -193,12 +215,16 @@ public struct DocumentAnalyzer: Sendable {
         // little confidence, that the page's reading already has, or that lies in a grid, is dropped.
         let pageWords = words
         for (index, line) in lineWords.enumerated() {
-            for word in line where isRead(word) && word.text.confidence >= lineWordConfidence {
+            let place = rowsReadWhole[index]
+            for word in line where isRead(word) && (place != nil || word.text.confidence >= lineWordConfidence) {
                 let (cx, cy) = (word.pixelBox.centerX, word.pixelBox.centerY)
                 guard !pageWords.contains(where: { $0.box.contains(x: cx, y: cy) }),
                     !page.grids.contains(where: { $0.box.contains(x: cx / page.ink.factor, y: cy / page.ink.factor) })
                 else { continue }
-                words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: -2 - index, paragraph: 0, line: -2 - index))
+                words.append(
+                    PlacedWord(
+                        text: word.text.string, box: word.pixelBox, block: place?.block ?? -2 - index, paragraph: place?.paragraph ?? 0,
+                        line: place?.line ?? -2 - index))
             }
         }
         // Nothing read inside a barcode is text.
@@ -376,6 +402,8 @@ public struct PreparedPage: Sendable {
     var barcodeRegions: [PixelRect]
     var ink: PageInk
     var grids: [GridTable]
+    /// The analyzer's `cellGap`: a row read whole (`linesToRead`) is one cell's width of words.
+    var cellGap: Double
 
     /// The number of ruled tables found.
     public var gridCount: Int { grids.count }
@@ -426,6 +454,11 @@ public struct PreparedPage: Sendable {
     /// with more unread lines than this is mostly not text (a photograph, a noisy scan).
     public static let maximumLinesToRead = 48
 
+    /// The narrowest space between words, in character heights (`linesToRead`): a space is
+    /// about a quarter of the type's size, half a lower-case letter's height; the gaps between a
+    /// word's letters are a fraction of that.
+    static let wordSpace = 0.4
+
     /// Lines of text outside the grids that the page's reading missed (full-resolution
     /// boxes, top to bottom): runs of ink pieces the height of characters, side by side, none
     /// of them under a word of `observations`. Tesseract's layout analysis drops a table's
@@ -463,19 +496,22 @@ public struct PreparedPage: Sendable {
                 j += 1
             }
         }
-        var lines: [Int: (box: PixelRect, count: Int)] = [:]
+        // Each line's widest gap between neighbouring pieces (the pieces come left to right).
+        var lines: [Int: (box: PixelRect, count: Int, widestGap: Int)] = [:]
         for index in pieces.indices {
             let box = pieces[index].box, root = sets.root(index)
             if let line = lines[root] {
-                lines[root] = (PixelRect.enclosing([line.box, box])!, line.count + 1)
+                lines[root] = (PixelRect.enclosing([line.box, box])!, line.count + 1, max(line.widestGap, box.x - line.box.maxX))
             } else {
-                lines[root] = (box, 1)
+                lines[root] = (box, 1, 0)
             }
         }
         // A line is two pieces or more (a word, a number), or one piece as wide as two
         // characters; not the rest of a word read, which ends within a character height of it
         // on the same line (a word's box that left out its last letters): read alone, it would
-        // be a fragment ("ple.com" of an email address).
+        // be a fragment ("ple.com" of an email address). A run with a word space inside it
+        // (a gap of `wordSpace` character heights) is more than one word: the unread start of
+        // a line whose last words were read.
         let words = wordBoxes.map { PixelRect(x: $0.x / ink.factor, y: $0.y / ink.factor, width: $0.width / ink.factor, height: $0.height / ink.factor) }
         func continuesAWord(_ box: PixelRect) -> Bool {
             words.contains { word in
@@ -485,13 +521,35 @@ public struct PreparedPage: Sendable {
             }
         }
         let kept = lines.values.filter {
-            (($0.count >= 2 && Double($0.box.width) >= 1.2 * character) || Double($0.box.width) >= 2 * character) && !continuesAWord($0.box)
+            (($0.count >= 2 && Double($0.box.width) >= 1.2 * character) || Double($0.box.width) >= 2 * character)
+                && (Double($0.widestGap) >= Self.wordSpace * character || !continuesAWord($0.box))
         }
         // Over the limit, the lines of most pieces are read (the higher first among equals).
         let chosen = kept.sorted { ($0.count, -$0.box.y, -$0.box.x) > ($1.count, -$1.box.y, -$1.box.x) }.prefix(Self.maximumLinesToRead)
+        // A line the page's reading took part of is read whole: the run takes in the words
+        // read beside it on its row, outside the grids, as far as a gap that would separate
+        // two cells of a table row (`cellGap` character heights), so that `assemble` can
+        // choose between the two readings of the row.
+        let besideGrids = words.filter { word in !gridBoxes.contains { $0.contains(x: word.centerX, y: word.centerY) } }
+        func wholeRow(_ run: PixelRect) -> PixelRect {
+            var row = run
+            var grew = true
+            while grew {
+                grew = false
+                for word in besideGrids where !row.contains(x: word.centerX, y: word.centerY) {
+                    let overlap = min(word.maxY, run.maxY) - max(word.y, run.y)
+                    let gap = max(word.x - row.maxX, row.x - word.maxX)
+                    guard Double(overlap) >= 0.5 * Double(min(word.height, run.height)), Double(gap) <= cellGap * character else { continue }
+                    row = row.union(word)
+                    grew = true
+                }
+            }
+            return row
+        }
         let padX = Int((0.6 * character).rounded(.up)), padY = Int((0.35 * character).rounded(.up))
         return chosen.map { line in
-            let padded = PixelRect(x: line.box.x - padX, y: line.box.y - padY, width: line.box.width + 2 * padX, height: line.box.height + 2 * padY)
+            let row = wholeRow(line.box)
+            let padded = PixelRect(x: row.x - padX, y: line.box.y - padY, width: row.width + 2 * padX, height: line.box.height + 2 * padY)
             return ink.fullResolution(padded.clipped(to: ImageSize(width: ink.width, height: ink.height)), within: size)
         }.sorted { $0.y != $1.y ? $0.y < $1.y : $0.x < $1.x }
     }

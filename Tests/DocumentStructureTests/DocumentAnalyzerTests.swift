@@ -436,6 +436,37 @@ struct DocumentAnalyzerTests {
         let lines = analyzer.prepare(row).linesToRead(after: Self.lines([[("w", read[0])]], size: row.size))
         #expect(lines.count == 1 && lines.first.map { $0.x < unread[0].x && $0.maxX > unread[0].maxX && $0.x > read[0].maxX } == true)
     }
+
+    @Test func aRowThePageReadOnlyPartOfIsReadWholeAndTheSurerReadingKept() throws {
+        var image = Self.page()
+        let first = Self.ink(&image, x: 100, y: 60, words: [5, 3])
+        let row = Self.ink(&image, x: 100, y: 100, words: [2, 7, 2, 3])
+        let page = analyzer.prepare(image)
+        // The page's reading: the first line whole, and of the second only its last word.
+        func observation(_ words: [(String, PixelRect)], confidence: Double) -> RecognizedTextObservation {
+            let recognized = words.map { RecognizedWord(text: RecognizedText(string: $0.0, confidence: confidence), pixelBox: $0.1, imageSize: image.size) }
+            return RecognizedTextObservation(
+                candidates: [RecognizedText(string: words.map(\.0).joined(separator: " "), confidence: confidence)],
+                pixelBox: words.map(\.1).dropFirst().reduce(words[0].1) { $0.union($1) }, imageSize: image.size, words: recognized, block: 0, paragraph: 0)
+        }
+        let observations = [observation([("Lines", first[0]), ("are", first[1])], confidence: 0.9), observation([("tke", row[3])], confidence: 0.4)]
+        // The unread words run up to the word read (a word space before it, not the rest of
+        // a word), and the row is read whole, that word too.
+        let lines = page.linesToRead(after: observations)
+        #expect(lines.count == 1)
+        let line = try #require(lines.first)
+        #expect(line.x < row[0].x && line.maxX > row[3].maxX && line.y > first[0].maxY)
+        func reading(_ confidence: Double) -> [[RecognizedWord]] {
+            [zip(["No", "attempt", "is", "the"], row).map { RecognizedWord(text: RecognizedText(string: $0, confidence: confidence), pixelBox: $1, imageSize: image.size) }]
+        }
+        // Surer on average than the page: the row's reading replaces the page's word, in its paragraph.
+        let whole = analyzer.assemble(page, observations: observations, lineWords: reading(0.5))
+        #expect(whole.paragraphs.map(\.text) == ["Lines are No attempt is the"])
+        // Less sure: the page's word stays, and of the row's reading only words read at
+        // `lineWordConfidence` or more would be added beside it (none here).
+        let kept = analyzer.assemble(page, observations: observations, lineWords: reading(0.3))
+        #expect(kept.paragraphs.map(\.text) == ["Lines are tke"])
+    }
 }
 
 /// The barcode reader on the committed codes (`Tests/Fixtures/document/`, made by zint).
