@@ -190,6 +190,7 @@ public struct DocumentAnalyzer: Sendable {
         }
         // A row read whole (`linesToRead` takes in the words the page's reading gave it) replaces
         // the page's words in it when the recognizer is on average as sure of its own reading.
+        // The regions are found again (the same ones: `lineWords` follows their order).
         let regions = lineWords.isEmpty ? [] : page.linesToRead(after: observations)
         // Each row read whole keeps the place (block, paragraph, line) of the first word it replaced.
         var rowsReadWhole: [Int: PlacedWord] = [:]
@@ -464,7 +465,10 @@ public struct PreparedPage: Sendable {
     /// of them under a word of `observations`. Tesseract's layout analysis drops a table's
     /// rows between rules, and lines on a page photographed at an angle; read alone, they
     /// come back. A run ends at a gap of twice the character height, so a table row's cells
-    /// are read one by one. `assemble` takes each line's words as a paragraph of its own.
+    /// are read one by one. A run takes in the words the page's reading gave its row, as far
+    /// as a cell's gap: `assemble` keeps the row's own reading in place of those words when the
+    /// recognizer is surer of it, and otherwise takes the line's new words as a paragraph of
+    /// its own.
     public func linesToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
         let character = ink.characterHeight
         guard character >= 3 else { return [] }
