@@ -172,14 +172,15 @@ enum ListFinder {
         }
         let startRows = Dictionary(starts.map { ($0.row, $0) }, uniquingKeysWith: { a, _ in a })
         // A row just below a list's item whose first word, of one or two characters, stands
-        // where the list's markers stand and whose text starts where their text starts is the
-        // next item, its marker misread ("5" for "5.", "N" for "2.", a letter for a bullet),
-        // unless the row is a table's.
+        // where the last item's marker stands (within a row's height: a page photographed at an
+        // angle drifts across the frame) and whose text starts as far from it as that item's
+        // text from its marker is the next item, its marker misread ("5" for "5.", "N" for
+        // "2.", a letter for a bullet, "©." for "c."), unless the row is a table's.
         func placedAsItem(_ row: WordRow, markerX: Int, textLeft: Int) -> Bool {
             // A row of three cells or more is a table's (its first column numbered).
             row.segments.count <= 2 && row.words.count >= 2 && row.words[0].text.count <= 2
-                && abs(Double(row.words[0].box.x - markerX)) <= 0.5 * row.height
-                && abs(Double(row.words[1].box.x - textLeft)) <= 0.5 * row.height
+                && abs(Double(row.words[0].box.x - markerX)) <= row.height
+                && abs(Double((row.words[1].box.x - row.words[0].box.x) - (textLeft - markerX))) <= 0.5 * row.height
         }
         func misreadStart(_ index: Int) -> (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)? {
             guard let list = current, startRows[index] == nil else { return nil }
@@ -224,6 +225,7 @@ enum ListFinder {
                 current!.rows.formUnion(itemRows)
                 current!.lastBottom = bottom
                 current!.textLeft = start.textLeft
+                current!.markerX = start.marker.box.x
             } else {
                 close()
                 current = (start.kind, [item], [words], Set(itemRows), start.marker.box.x, start.textLeft, bottom)

@@ -311,6 +311,23 @@ struct DocumentAnalyzerTests {
         }
     }
 
+    @Test func aMisreadMarkerIsFoundInAListThatDriftsAcrossThePage() throws {
+        // A page photographed at an angle: each row's marker and text 15 pixels right of the
+        // row above (over half a row's height), the third marker read as "©.".
+        let read = [("a.", "Sign"), ("b.", "Pay"), ("©.", "Collect"), ("d.", "Leave")]
+        let rows = read.enumerated().map { index, item -> [(String, PixelRect)] in
+            let (x, y) = (100 + 15 * index, 100 + 36 * index)
+            return [(item.0, PixelRect(x: x, y: y, width: 20, height: 22)), (item.1, PixelRect(x: x + 30, y: y, width: 14 * item.1.count, height: 22))]
+        }
+        var image = Self.page()
+        Self.print(&image, under: rows)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let list = try #require(document.lists.first)
+        #expect(document.lists.count == 1)
+        #expect(list.items.map(\.marker) == ["a.", "b.", "c.", "d."])
+        #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect", "Leave"])
+    }
+
     /// Rows of two words at x = 130 (22 pixels high, 36 apart, from y = 100), printed, with a
     /// mark of ink `width` × `height` pixels ending 12 pixels left of each row's text, centred
     /// on the row, that no word read covers; and, when `before` is set, a character's block of
