@@ -171,9 +171,11 @@ public struct DocumentAnalyzer: Sendable {
     /// The second step: the document from the page's recognized lines, any words read from
     /// single cells (`PreparedPage.cellsToRead`) and those of each line read alone
     /// (`PreparedPage.linesToRead`, in its order), all read from `PreparedPage.cleaned`; its
-    /// boxes are in the photo's full-resolution pixels.
+    /// boxes are in the photo's full-resolution pixels. `lineRegions` are the regions
+    /// `linesToRead` gave, when the caller has them; otherwise they are found again.
     public func assemble(
-        _ page: PreparedPage, observations: [RecognizedTextObservation], cellWords: [RecognizedWord] = [], lineWords: [[RecognizedWord]] = []
+        _ page: PreparedPage, observations: [RecognizedTextObservation], cellWords: [RecognizedWord] = [], lineWords: [[RecognizedWord]] = [],
+        lineRegions: [PixelRect]? = nil
     ) -> DocumentObservation {
         var words: [PlacedWord] = []
         // A word read where the page holds no ink but the grids and rules painted out is no
@@ -190,8 +192,7 @@ public struct DocumentAnalyzer: Sendable {
         }
         // A row read whole (`linesToRead` takes in the words the page's reading gave it) replaces
         // the page's words in it when the recognizer is on average as sure of its own reading.
-        // The regions are found again (the same ones: `lineWords` follows their order).
-        let regions = lineWords.isEmpty ? [] : page.linesToRead(after: observations)
+        let regions = lineWords.isEmpty ? [] : lineRegions ?? page.linesToRead(after: observations)
         // Each row read whole keeps the place (block, paragraph, line) of the first word it replaced.
         var rowsReadWhole: [Int: PlacedWord] = [:]
         if regions.count == lineWords.count {
@@ -536,14 +537,15 @@ public struct PreparedPage: Sendable {
         // choose between the two readings of the row.
         let besideGrids = words.filter { word in !gridBoxes.contains { $0.contains(x: word.centerX, y: word.centerY) } }
         func wholeRow(_ run: PixelRect) -> PixelRect {
+            let onRow = besideGrids.filter { word in
+                Double(min(word.maxY, run.maxY) - max(word.y, run.y)) >= 0.5 * Double(min(word.height, run.height))
+            }
             var row = run
             var grew = true
             while grew {
                 grew = false
-                for word in besideGrids where !row.contains(x: word.centerX, y: word.centerY) {
-                    let overlap = min(word.maxY, run.maxY) - max(word.y, run.y)
-                    let gap = max(word.x - row.maxX, row.x - word.maxX)
-                    guard Double(overlap) >= 0.5 * Double(min(word.height, run.height)), Double(gap) <= cellGap * character else { continue }
+                for word in onRow where !row.contains(x: word.centerX, y: word.centerY) {
+                    guard Double(max(word.x - row.maxX, row.x - word.maxX)) <= cellGap * character else { continue }
                     row = row.union(word)
                     grew = true
                 }

@@ -235,12 +235,14 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             cellWords += lines.flatMap(\.words)
         }
         var lineWords: [[RecognizedWord]] = []
-        for line in page.linesToRead(after: observations) {
+        let lineRegions = page.linesToRead(after: observations)
+        for line in lineRegions {
             var lineOptions = options
             lineOptions.regionOfInterest = line.normalized(in: page.size)
             lineWords.append((try? await recognizer.recognize(page.cleaned, options: lineOptions))?.flatMap(\.words) ?? [])
         }
-        let document = analyzer.assemble(page, observations: observations, cellWords: cellWords, lineWords: lineWords)
+        let document = analyzer.assemble(
+            page, observations: observations, cellWords: cellWords, lineWords: lineWords, lineRegions: lineRegions)
         structure += clock.now - start
         timing.structure = structure
         var recognition = GatedRecognition(image: image, observations: page.sourceObservations(observations), imageSize: luma.size, timing: timing)
