@@ -24,6 +24,12 @@ public struct DocumentAnalyzer: Sendable {
     public var dataDetector: DataDetector
     /// A gap between words wider than this many word heights separates two cells of a row.
     public var cellGap: Double
+    /// A gap between words narrower than this many of the page's word spaces (the median gap
+    /// between the words of its rows of four words or more, in word heights) never separates
+    /// two cells, whatever `cellGap` says: on a phone photo rectified at an angle, or in print
+    /// set wide, the space between the words of a date or a name can reach a word height.
+    /// Chosen on `Datasets/structure`'s train phone photos among 1.5, 2 and 2.5.
+    public var cellGapInWordSpaces: Double
     /// A word of a line read alone (`PreparedPage.linesToRead`) is kept when the recognizer's
     /// confidence in it is at least this. Such a line can be a few broken pieces of faint
     /// print, which read as letters at random: on the train split of `Datasets/structure`'s
@@ -36,8 +42,9 @@ public struct DocumentAnalyzer: Sendable {
 
     public init(
         barcodeReader: BarcodeReader = BarcodeReader(), dataDetector: DataDetector = DataDetector(), cellGap: Double = 0.75,
-        lineWordConfidence: Double = 0.7, faintShare: Double = 0.05
+        lineWordConfidence: Double = 0.7, faintShare: Double = 0.05, cellGapInWordSpaces: Double = 2
     ) {
+        self.cellGapInWordSpaces = cellGapInWordSpaces
         self.faintShare = faintShare
         self.barcodeReader = barcodeReader
         self.dataDetector = dataDetector
@@ -268,11 +275,12 @@ public struct DocumentAnalyzer: Sendable {
         let fill = { (box: PixelRect) in page.ink.inkFraction(in: box) }
         let inkMarkers = page.ink.unreadMarkers(before: free, excluding: page.grids.map(\.box))
         let markerKeys = Set(inkMarkers.map(WordKey.init))
-        let rowsWithMarkers = WordRow.rows(free + inkMarkers, gapFactor: cellGap)
+        let gapFactor = WordRow.cellGapFactor(free, cellGap: cellGap, wordSpaces: cellGapInWordSpaces)
+        let rowsWithMarkers = WordRow.rows(free + inkMarkers, gapFactor: gapFactor)
         free += ListFinder.lists(in: rowsWithMarkers, fill: fill).flatMap { found in
             found.rows.compactMap { row in rowsWithMarkers[row].words.first.flatMap { markerKeys.contains(WordKey($0)) ? $0 : nil } }
         }
-        let rows = WordRow.rows(free, gapFactor: cellGap)
+        let rows = WordRow.rows(free, gapFactor: gapFactor)
         let lists = ListFinder.lists(in: rows, fill: fill)
         var taken = Set<Int>()
         for found in lists {
@@ -282,7 +290,7 @@ public struct DocumentAnalyzer: Sendable {
         let rules = page.ink.components.filter { page.ink.isRule($0) && $0.width >= 4 * $0.height }.map {
             page.ink.fullResolution($0.box, within: page.size)
         }
-        for found in AlignedTables.tables(in: rows, skipping: taken, rules: rules) {
+        for found in AlignedTables.tables(in: rows, skipping: taken, rules: rules, cellGap: cellGap) {
             taken.formUnion(found.rows)
             elements.append(.table(found.table, found.cellWords))
         }

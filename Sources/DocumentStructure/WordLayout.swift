@@ -41,6 +41,19 @@ struct WordRow {
     static func text(_ segment: [PlacedWord]) -> String { segment.map(\.text).joined(separator: " ") }
     static func box(_ segment: [PlacedWord]) -> PixelRect { PixelRect.enclosing(segment.map(\.box))! }
 
+    /// The gap, in word heights, that separates two cells of a row among `words`: `cellGap`,
+    /// or `wordSpaces` times the median gap between the words of rows of four words or more
+    /// (chained at `cellGap`), whichever is wider.
+    static func cellGapFactor(_ words: [PlacedWord], cellGap: Double, wordSpaces: Double) -> Double {
+        var gaps: [Double] = []
+        for row in rows(words, gapFactor: cellGap) where row.words.count >= 4 {
+            for (left, right) in zip(row.words, row.words.dropFirst()) { gaps.append(Double(right.box.x - left.box.maxX) / row.height) }
+        }
+        guard !gaps.isEmpty else { return cellGap }
+        gaps.sort()
+        return max(cellGap, wordSpaces * gaps[gaps.count / 2])
+    }
+
     /// The rows of a page's words. Each word's successor is the nearest word to its right that
     /// overlaps it vertically by half the smaller height, seen along the page's tilt; where two
     /// words claim the same successor the nearer keeps it. The tilt is that of the rows chained
@@ -249,9 +262,12 @@ enum AlignedTables {
     /// Most words in a table cell; prose set in two columns has longer runs.
     static let maximumMedianWordsPerCell = 4
 
-    /// - Parameter rules: the page's horizontal ruling lines (painted out before reading),
-    ///   which keep the rows they separate apart (`cells`).
-    static func tables(in rows: [WordRow], skipping taken: Set<Int>, rules: [PixelRect] = []) -> [Found] {
+    /// - Parameters:
+    ///   - rules: the page's horizontal ruling lines (painted out before reading), which keep
+    ///     the rows they separate apart (`cells`).
+    ///   - cellGap: the narrowest gap between two cells, in word heights, in most rows that
+    ///     have words on both sides of a column's edge (`table(rows:along:rules:cellGap:)`).
+    static func tables(in rows: [WordRow], skipping taken: Set<Int>, rules: [PixelRect] = [], cellGap: Double = 0.75) -> [Found] {
         let skew = skewAngle(rows)
         let (c, s) = (cos(skew), sin(skew))
         func along(_ x: Int, _ y: Int) -> Double { Double(x) * c + Double(y) * s }
@@ -295,14 +311,14 @@ enum AlignedTables {
             guard multi.count >= 2 else { continue }
             let segmentLengths = multi.flatMap { rows[$0].segments.map(\.count) }.sorted()
             guard segmentLengths[segmentLengths.count / 2] <= maximumMedianWordsPerCell else { continue }
-            guard var (table, cellWords) = table(rows: members.map { rows[$0] }, along: along, rules: rules) else { continue }
+            guard var (table, cellWords) = table(rows: members.map { rows[$0] }, along: along, rules: rules, cellGap: cellGap) else { continue }
             // A row just below whose cells did not line up with the last row's, but whose
             // words fall in two of the table's columns or more, the last column among them, is
             // its last row (a total: a label spanning the first columns, set right).
             let below = members.last! + 1
             if below < rows.count, !taken.contains(below), !prose(rows[below]),
                 Double(rows[below].box.y - rows[members.last!].box.maxY) <= rows[members.last!].height,
-                let (longer, longerWords) = Self.table(rows: (members + [below]).map { rows[$0] }, along: along, rules: rules),
+                let (longer, longerWords) = Self.table(rows: (members + [below]).map { rows[$0] }, along: along, rules: rules, cellGap: cellGap),
                 longer.rows == table.rows + 1, longer.columns == table.columns
             {
                 let lastRow = longer.cells.filter { $0.row == longer.rows - 1 }
@@ -345,10 +361,14 @@ enum AlignedTables {
     static func prose(_ row: WordRow) -> Bool { row.segments.contains { $0.count >= 6 } }
 
     /// Columns from where words are not: positions along the rows that the words of at most
-    /// one in seven of the rows cover, half a line wide or more. Two
+    /// one in seven of the rows cover, a word space wide or more (`PreparedPage.wordSpace`
+    /// word heights), where most of the rows that have words on both sides leave at least
+    /// `cellGap` between them. A heading can all but touch the next one ("Unit price
+    /// Amount") where the numbers under them stand well apart; the digit groups of phone
+    /// numbers in one format line up from row to row, a word space apart. Two
     /// neighbouring columns that no row fills both of are one column whose cells are aligned
     /// differently (a left-aligned heading over right-aligned numbers).
-    static func table(rows: [WordRow], along: (Int, Int) -> Double, rules: [PixelRect] = []) -> (Table, [[PlacedWord]])? {
+    static func table(rows: [WordRow], along: (Int, Int) -> Double, rules: [PixelRect] = [], cellGap: Double = 0.75) -> (Table, [[PlacedWord]])? {
         let multiRows = rows.filter { $0.segments.count >= 2 }
         guard rows.count >= 2, multiRows.count >= 2 else { return nil }
         let height = rows.map(\.height).sorted()[rows.count / 2]
@@ -373,9 +393,21 @@ enum AlignedTables {
             if coverage[bin] <= allowed {
                 if runStart == nil { runStart = bin }
             } else if let start = runStart {
-                if Double(bin - start) >= 0.5 * height { separators.append(low + Double(start + bin) / 2) }
+                if Double(bin - start) >= PreparedPage.wordSpace * height { separators.append(low + Double(start + bin) / 2) }
                 runStart = nil
             }
+        }
+        separators.removeAll { position in
+            // Each row's gap across the position, where it has words on both sides.
+            var gaps: [Double] = []
+            for row in extents {
+                guard let before = row.lazy.map(\.1).filter({ $0 <= position }).max(), let after = row.lazy.map(\.0).filter({ $0 >= position }).min()
+                else { continue }
+                gaps.append(after - before)
+            }
+            guard !gaps.isEmpty else { return false }
+            gaps.sort()
+            return gaps[gaps.count / 2] < cellGap * height
         }
         while true {
             guard !separators.isEmpty else { return nil }

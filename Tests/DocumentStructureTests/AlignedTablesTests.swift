@@ -97,5 +97,68 @@ struct AlignedTablesTests {
         let (kept, _) = try #require(AlignedTables.table(rows: family, along: { x, _ in Double(x) }))
         #expect((kept.rows, kept.columns) == (3, 3))
     }
-}
 
+    /// "Unit price" and "Amount" set 9 pixels apart (under half a 20-pixel word's height) over
+    /// numbers 38 pixels apart: the headings' gap is a column's edge all the same.
+    @Test func aHeadingAlmostTouchingTheNextKeepsItsOwnColumn() throws {
+        let invoice = [
+            [word("Item", x: 0, y: 0), word("Qty", x: 300, y: 0), word("Unit price", x: 400, y: 0), word("Amount", x: 529, y: 0)],
+            [word("Fluent", x: 0, y: 40), word("5", x: 300, y: 40), word("€87,75", x: 430, y: 40), word("€438,75", x: 540, y: 40)],
+            [word("Amnio", x: 0, y: 80), word("2", x: 300, y: 80), word("€24,56", x: 430, y: 80), word("€49,12", x: 552, y: 80)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let (table, _) = try #require(AlignedTables.table(rows: invoice, along: { x, _ in Double(x) }))
+        #expect((table.rows, table.columns) == (3, 4))
+        #expect(table.cells.filter { $0.row == 0 }.map(\.text) == ["Item", "Qty", "Unit price", "Amount"])
+        #expect(table.cells.filter { $0.row == 1 }.map(\.text) == ["Fluent", "5", "€87,75", "€438,75"])
+    }
+
+    /// Phone numbers of one format, their digit groups 12 pixels apart (0.6 of a word's
+    /// height) in every row: the groups line up, and are still one cell.
+    @Test func theDigitGroupsOfPhoneNumbersAreNoColumns() throws {
+        func phone(_ groups: [String], y: Int) -> [PlacedWord] {
+            groups.enumerated().map { index, group in word(group, x: 200 + 36 * index, y: y) }
+        }
+        let sheet = [
+            [word("Name", x: 0, y: 0), word("Phone", x: 200, y: 0)],
+            [word("Plutus", x: 0, y: 40)] + phone(["01", "43", "86", "36", "25"], y: 40),
+            [word("Procyon", x: 0, y: 80)] + phone(["04", "53", "83", "84", "32"], y: 80),
+            [word("Murphy", x: 0, y: 120)] + phone(["02", "88", "22", "32", "75"], y: 120),
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let (table, _) = try #require(AlignedTables.table(rows: sheet, along: { x, _ in Double(x) }))
+        #expect((table.rows, table.columns) == (4, 2))
+        #expect(table.cells.filter { $0.row == 2 }.map(\.text) == ["Procyon", "04 53 83 84 32"])
+    }
+
+    /// A page whose words stand 16 pixels apart in the median (0.8 of a word's height: two
+    /// lines of prose, and the table's own gaps): a gap parts two cells from 32 pixels on, so
+    /// dates whose words stand 14 or 20 pixels apart are one cell each, and the table is whole.
+    @Test func onAPageSetWideADateIsOneCellAndTheTableStaysWhole() throws {
+        func spaced(_ texts: [String], x: Int, y: Int, gap: Int) -> [PlacedWord] {
+            var left = x
+            return texts.map { text in
+                defer { left += 12 * text.count + gap }
+                return word(text, x: left, y: y)
+            }
+        }
+        let prose = spaced(["The", "next", "meeting", "is", "on", "Monday"], x: 0, y: -40, gap: 16)
+            + spaced(["in", "the", "hall", "at", "the", "school"], x: 0, y: 0, gap: 16)
+        let sheet = [
+            [word("Name", x: 0, y: 60), word("Date", x: 240, y: 60), word("Team", x: 480, y: 60)],
+            spaced(["Lucan", "Netflix"], x: 0, y: 100, gap: 14) + spaced(["3", "September", "2025"], x: 240, y: 100, gap: 14),
+            spaced(["Julius", "Schumann"], x: 0, y: 140, gap: 14) + spaced(["11", "March", "2027"], x: 240, y: 140, gap: 20)
+                + [word("Juicer", x: 480, y: 140)],
+            spaced(["Mirabeau", "Debra"], x: 0, y: 180, gap: 14) + spaced(["4", "November", "2025"], x: 240, y: 180, gap: 20)
+                + [word("Dancer", x: 480, y: 180)],
+        ]
+        let words = prose + sheet.flatMap { $0 }
+        let factor = WordRow.cellGapFactor(words, cellGap: 0.75, wordSpaces: 2)
+        #expect(factor == 1.6)
+        // At the fixed gap the second row's date falls apart where the first's does not, the
+        // two rows' cells no longer line up, and the table breaks under its first row.
+        let narrow = AlignedTables.tables(in: WordRow.rows(words, gapFactor: 0.75), skipping: [])
+        #expect(narrow.map(\.table.rows) == [2, 2])
+        let found = try #require(AlignedTables.tables(in: WordRow.rows(words, gapFactor: factor), skipping: []).first)
+        #expect((found.table.rows, found.table.columns) == (4, 3))
+        #expect(found.table.cells.filter { $0.row == 2 }.map(\.text) == ["Julius Schumann", "11 March 2027", "Juicer"])
+    }
+}
