@@ -362,7 +362,8 @@ enum AlignedTables {
 
     /// Columns from where words are not: positions along the rows that the words of at most
     /// one in seven of the rows cover, a word space wide or more (`PreparedPage.wordSpace`
-    /// word heights), where most of the rows that have words on both sides leave at least
+    /// word heights), each placed in the middle of its widest stretch that the fewest rows
+    /// cover, where most of the rows that have words on both sides leave at least
     /// `cellGap` between them. A heading can all but touch the next one ("Unit price
     /// Amount") where the numbers under them stand well apart; the digit groups of phone
     /// numbers in one format line up from row to row, a word space apart. Two
@@ -393,7 +394,21 @@ enum AlignedTables {
             if coverage[bin] <= allowed {
                 if runStart == nil { runStart = bin }
             } else if let start = runStart {
-                if Double(bin - start) >= PreparedPage.wordSpace * height { separators.append(low + Double(start + bin) / 2) }
+                if Double(bin - start) >= PreparedPage.wordSpace * height {
+                    // The edge lies in the middle of the widest stretch of the run that the
+                    // fewest rows cover: a long cell reaching into the gap keeps its last words.
+                    let least = coverage[start..<bin].min()!
+                    var (best, stretch) = ((start, start), nil as Int?)
+                    for position in start...bin {
+                        if position < bin, coverage[position] == least {
+                            if stretch == nil { stretch = position }
+                        } else if let first = stretch {
+                            if position - first > best.1 - best.0 { best = (first, position) }
+                            stretch = nil
+                        }
+                    }
+                    separators.append(low + Double(best.0 + best.1) / 2)
+                }
                 runStart = nil
             }
         }

@@ -161,4 +161,24 @@ struct AlignedTablesTests {
         #expect((found.table.rows, found.table.columns) == (4, 3))
         #expect(found.table.cells.filter { $0.row == 2 }.map(\.text) == ["Julius Schumann", "11 March 2027", "Juicer"])
     }
+
+    /// A price list of seven rows whose fourth item runs from 0 to 468 pixels, through the gap
+    /// the other rows leave between their items (under 96) and their prices (from 600): the
+    /// column's edge lies in the blank between that item and its price, not in the gap's middle
+    /// (348), which would put its last word in the price's cell.
+    @Test func aLongCellReachingIntoTheGapKeepsItsLastWord() throws {
+        let long = [
+            word("Outbrave", x: 0, y: 160), word("downshift", x: 120, y: 160), word("reversal", x: 252, y: 160),
+            word("annotate", x: 372, y: 160), word("£1,234.00", x: 552, y: 160),
+        ]
+        var lines = [[word("Item", x: 0, y: 0), word("Price", x: 600, y: 0)]]
+        for (index, item) in ["Box", "Fidgety", "Yachting", "Isocracy", "Jobholder"].enumerated() {
+            lines.append([word(item, x: 0, y: 40 + 40 * index + (index >= 3 ? 40 : 0)), word("£5.00", x: 600, y: 40 + 40 * index + (index >= 3 ? 40 : 0))])
+        }
+        lines.insert(long, at: 4)
+        let rows = lines.map { WordRow($0, gapFactor: 0.75) }
+        let (table, _) = try #require(AlignedTables.table(rows: rows, along: { x, _ in Double(x) }))
+        #expect((table.rows, table.columns) == (7, 2))
+        #expect(table.cells.filter { $0.row == 4 }.map(\.text) == ["Outbrave downshift reversal annotate", "£1,234.00"])
+    }
 }
