@@ -230,6 +230,9 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         for cell in page.cellsToRead(after: observations) {
             var cellOptions = options
             cellOptions.regionOfInterest = cell.normalized(in: page.size)
+            // A cell holds a block of text: Tesseract's layout analysis finds no line in a
+            // cell holding a lone digit (a sign-up sheet's row number), which a block's reading reads.
+            cellOptions.regionContent = .block
             // A cell the recognizer cannot read again keeps what the page's reading gave it.
             guard let lines = try? await recognizer.recognize(page.cleaned, options: cellOptions) else { continue }
             cellWords += lines.flatMap(\.words)

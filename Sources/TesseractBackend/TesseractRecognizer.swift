@@ -22,6 +22,10 @@ private import CTesseract
 ///   estimates the resolution from the size of the text, as the program does for a file that
 ///   declares none. Outside 70…2400 ppi Tesseract replaces it with 70, as for the program.
 /// - `textLayout` → the `fast` level's working resolution (below); `accurate` leaves it unused.
+/// - `regionContent` → page segmentation mode 6 (one uniform block) for `.block` and 7 (one
+///   line) for `.line`, in place of the level's mode: Tesseract's page layout analysis finds
+///   no text line in a small region holding one digit or one short word (a table's cell
+///   `2`, `Name`), which these modes read.
 /// - `recognitionLevel` → `Settings(level)`. `.accurate` is Tesseract's defaults with page
 ///   segmentation mode 3, what `tesseract IMG - -l eng` does. `.fast` adds two things:
 ///   no second pass on inverted text (`tessedit_do_invert=0`), and text whose lines are
@@ -410,7 +414,8 @@ final class Engine: Sendable {
         // libgomp keeps the limit per thread: set it on whichever thread recognizes.
         OpenMPThreads.limitCurrentThread()
         return try handle.withLock { (handle) throws(RecognitionError) in
-            try Self.recognize(image, options: options, deadline: deadline, pageSegmentationMode: pageSegmentationMode, handle: handle)
+            let mode = options.regionContent.map { $0 == .line ? 7 : 6 } ?? pageSegmentationMode
+            return try Self.recognize(image, options: options, deadline: deadline, pageSegmentationMode: mode, handle: handle)
         }
     }
 

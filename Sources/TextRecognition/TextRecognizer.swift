@@ -150,12 +150,27 @@ public struct RecognitionOptions: Sendable, Equatable {
     /// the pixels: a recognizer may use it to choose its working resolution, and says in
     /// its documentation whether it does. `GatedTextRecognizer` fills it in.
     public var textLayout: TextLayout?
+    /// What `regionOfInterest` holds, as the caller knows it, or nil for a page whose layout
+    /// the recognizer finds. Like `sourceResolution` it describes the pixels: a recognizer
+    /// may use it to skip its layout analysis, and says in its documentation whether it does.
+    /// `GatedTextRecognizer` passes `.block` for a table's cell and `.line` for a line of text
+    /// the page's reading left unread.
+    public var regionContent: RegionContent?
+
+    /// What a region of the image holds.
+    public enum RegionContent: String, Sendable, Equatable {
+        /// One block of text, one line or a few (a table's cell).
+        case block
+        /// One line of text.
+        case line
+    }
 
     public init(
         recognitionLevel: Level = .accurate, recognitionLanguages: [String] = ["en"], usesLanguageCorrection: Bool = true,
         customWords: [String] = [], minimumTextHeightFraction: Double = 0, regionOfInterest: NormalizedRect = .full,
-        sourceResolution: Int? = nil, textLayout: TextLayout? = nil
+        sourceResolution: Int? = nil, textLayout: TextLayout? = nil, regionContent: RegionContent? = nil
     ) {
+        self.regionContent = regionContent
         self.recognitionLevel = recognitionLevel
         self.recognitionLanguages = recognitionLanguages
         self.usesLanguageCorrection = usesLanguageCorrection

@@ -109,6 +109,20 @@ struct TesseractRecognizerTests {
         #expect(!words.contains { $0.hasSuffix("kg") && $0 != "kg" }, "\(words)")
     }
 
+    @Test func aCellHoldingOneDigitIsReadAsABlock() async throws {
+        // The row numbers of a committed sign-up sheet render, inside their ruled cells: the
+        // page's layout analysis finds no text line in a cell holding a lone digit.
+        let path = RenderedPage.root.appendingPathComponent("Datasets/structure/clean/s046-signup.png").path
+        let page = try ImageDecoder().decode(contentsOf: path).luma.eightBit
+        for (digit, cell) in [("2", PixelRect(x: 102, y: 582, width: 54, height: 40)), ("3", PixelRect(x: 102, y: 629, width: 54, height: 75))] {
+            var options = RecognitionOptions()
+            options.regionOfInterest = cell.normalized(in: page.size)
+            #expect(try await recognizer.recognize(page, options: options).flatMap(\.words).isEmpty)
+            options.regionContent = .block
+            #expect(try await recognizer.recognize(page, options: options).flatMap(\.words).map(\.text.string) == [digit])
+        }
+    }
+
     @Test func regionOfInterestReadsOnlyThere() async throws {
         let page = try RenderedPage.luma()
         var options = RecognitionOptions()
