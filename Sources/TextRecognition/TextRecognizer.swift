@@ -235,7 +235,8 @@ public enum RecognitionErrorKind: String, ErrorKind {
 /// 1. Take the already-decoded, oriented 8-bit luma and never read the file again.
 /// 2. Honour every `RecognitionOptions` field or throw `.unsupportedOption` naming it,
 ///    before doing any work; call `options.validate()` and propagate its error.
-///    (`sourceResolution` describes the pixels and may be left unused: say so.)
+///    (`sourceResolution`, `textLayout` and `regionContent` describe the pixels and may be
+///    left unused: say so.)
 /// 3. Return one observation per line, in reading order, with candidates best first and
 ///    confidences in 0…1; `boundingBox` within 0…1 (lower-left origin) and `pixelBox`
 ///    within the image (top-left origin); every word's box inside its line's box.
