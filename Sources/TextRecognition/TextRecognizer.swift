@@ -153,8 +153,8 @@ public struct RecognitionOptions: Sendable, Equatable {
     /// What `regionOfInterest` holds, as the caller knows it, or nil for a page whose layout
     /// the recognizer finds. Like `sourceResolution` it describes the pixels: a recognizer
     /// may use it to skip its layout analysis, and says in its documentation whether it does.
-    /// `GatedTextRecognizer` passes `.block` for a table's cell and `.line` for a line of text
-    /// the page's reading left unread.
+    /// `GatedTextRecognizer` passes `.block` for a table's cell it reads alone (the lines it
+    /// reads alone are read as pages: as `.line` they read fewer tables and cells right).
     public var regionContent: RegionContent?
 
     /// What a region of the image holds.
