@@ -55,13 +55,13 @@ public struct DocumentAnalyzer: Sendable {
     /// The first step: barcodes, grids and rules found; the pixels to recognize.
     public func prepare(_ photo: PixelBuffer<UInt8>) -> PreparedPage {
         // A page photographed at an angle is first seen straight on: from its edges when it
-        // stands out from what surrounds it, else from the slant of its lines of text.
+        // stands out from what surrounds it (and its lines are no more slanted for it), else
+        // from the slant of its lines of text.
         let photo = photo.packedLuma
         // (A page found by its edges is not levelled again by its lines: what slant is left
         // after its rectification is more shear and perspective than a turn: levelling it as a
         // turn read 444 cells right instead of 473 on `Datasets/structure`'s train photos.)
-        let geometry = PageGeometry.find(in: photo) ?? PageGeometry.levelling(in: photo)
-        let image = geometry?.rectify(photo) ?? photo
+        let (geometry, image) = PageGeometry.upright(photo)
         let barcodes = barcodeReader.barcodes(in: image)
         // A barcode's box grown by a tenth of its size (ZBar's points lie on the bars it
         // scanned); a 1-D code's further down and to the sides, where its digits are printed.

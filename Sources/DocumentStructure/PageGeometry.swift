@@ -151,26 +151,8 @@ public struct PageGeometry: Sendable, Equatable {
     /// from the halves' ink centroids, its sides square to the mean slant (a phone turned in
     /// the page's plane rotates the page).
     public static func levelling(in image: PixelBuffer<UInt8>) -> PageGeometry? {
-        let longSide = max(image.width, image.height)
-        guard longSide >= 200 else { return nil }
-        // At most about 600 pixels on the long side: a slant of 0.1° is a pixel across it.
-        let factor = max(1, min(16, longSide / Self.levellingLongSide))
-        let small = AreaDownscale.downscale(image.packedLuma, by: factor)
-        let (w, h) = (small.width, small.height)
-        var luma = [UInt8](repeating: 0, count: w * h)
-        small.withUnsafeBufferPointer { pixels in
-            for y in 0..<h { for x in 0..<w { luma[y * w + x] = pixels[y * small.rowStride + x] } }
-        }
-        // Ink as `PageInk` finds it: darker than its neighbourhood's mean by a fraction and a margin.
-        let background = PageInk.localMean(luma, width: w, height: h, radius: max(8, max(w, h) / 60))
-        var upper: [(x: Double, y: Double)] = [], lower: [(x: Double, y: Double)] = []
-        for y in 0..<h {
-            for x in 0..<w {
-                let mean = Int(background[y * w + x]), value = Int(luma[y * w + x])
-                guard mean - value >= PageInk.minimumContrast, Double(value) < Double(mean) * (1 - PageInk.darkerBy) else { continue }
-                if 2 * y < h { upper.append((Double(x), Double(y))) } else { lower.append((Double(x), Double(y))) }
-            }
-        }
+        guard let ink = LevellingInk(image) else { return nil }
+        let (upper, lower, w, h, factor) = (ink.upper, ink.lower, ink.width, ink.height, ink.factor)
         let centreX = Double(w) / 2
         // The whole page's slant; the halves' where each has lines enough and they agree
         // with it (a half with a few lines beside a block of code or a picture misleads).
@@ -200,6 +182,57 @@ public struct PageGeometry: Sendable, Equatable {
         return PageGeometry(
             sourceSize: image.size, pageSize: image.size,
             corners: upright.map { corner($0.0, $0.1) }.map { PixelPoint(x: Int($0.0.rounded()), y: Int($0.1.rounded())) }, toSource: toSource)
+    }
+
+    /// The ink pixels `levelling` measures the lines' slant from, in the upper and lower halves
+    /// of the page reduced to about `levellingLongSide` pixels on its long side.
+    struct LevellingInk {
+        var upper: [(x: Double, y: Double)] = [], lower: [(x: Double, y: Double)] = []
+        let width: Int, height: Int, factor: Int
+
+        /// Nil for an image under 200 pixels on its long side.
+        init?(_ image: PixelBuffer<UInt8>) {
+            let longSide = max(image.width, image.height)
+            guard longSide >= 200 else { return nil }
+            // At most about 600 pixels on the long side: a slant of 0.1° is a pixel across it.
+            factor = max(1, min(16, longSide / PageGeometry.levellingLongSide))
+            let small = AreaDownscale.downscale(image.packedLuma, by: factor)
+            let (w, h) = (small.width, small.height)
+            (width, height) = (w, h)
+            var luma = [UInt8](repeating: 0, count: w * h)
+            small.withUnsafeBufferPointer { pixels in
+                for y in 0..<h { for x in 0..<w { luma[y * w + x] = pixels[y * small.rowStride + x] } }
+            }
+            // Ink as `PageInk` finds it: darker than its neighbourhood's mean by a fraction and a margin.
+            let background = PageInk.localMean(luma, width: w, height: h, radius: max(8, max(w, h) / 60))
+            for y in 0..<h {
+                for x in 0..<w {
+                    let mean = Int(background[y * w + x]), value = Int(luma[y * w + x])
+                    guard mean - value >= PageInk.minimumContrast, Double(value) < Double(mean) * (1 - PageInk.darkerBy) else { continue }
+                    if 2 * y < h { upper.append((Double(x), Double(y))) } else { lower.append((Double(x), Double(y))) }
+                }
+            }
+        }
+
+        /// The whole page's slant in degrees (0 when level or too little text to tell).
+        var slant: Double { PageGeometry.slant(of: upper + lower, centreX: Double(width) / 2, height: height) ?? 0 }
+    }
+
+    /// The page seen straight on, and the map that made it (nil when the photo is used as it is).
+    ///
+    /// The page found by its edges (`find`) is rectified, unless its text leans more in the
+    /// rectified page than in the photo, by `levelWithin` or more: the region taken for the
+    /// page was not the page (paper in shade split from paper in light, or a bright ground
+    /// joined to the sheet), so its corners are not the page's. The photo is then levelled
+    /// by its lines, as a page that fills the frame is.
+    public static func upright(_ photo: PixelBuffer<UInt8>) -> (geometry: PageGeometry?, page: PixelBuffer<UInt8>) {
+        if let found = find(in: photo) {
+            let rectified = found.rectify(photo)
+            let leans = abs(LevellingInk(rectified)?.slant ?? 0)
+            if leans < levelWithin || leans <= abs(LevellingInk(photo)?.slant ?? 0) { return (found, rectified) }
+        }
+        guard let levelled = levelling(in: photo) else { return (nil, photo) }
+        return (levelled, levelled.rectify(photo))
     }
 
     /// The slant (degrees, positive when lines fall to the right) at which the points' row

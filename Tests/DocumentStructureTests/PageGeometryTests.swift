@@ -75,6 +75,58 @@ struct PageGeometryTests {
         #expect(PageGeometry.levelling(in: geometry.rectify(image)) == nil)
     }
 
+    /// `page` photographed on a desk of level 60: its corners at `corners` (top left, top
+    /// right, bottom right, bottom left) in a `width` × `height` frame.
+    static func photographed(_ page: PixelBuffer<UInt8>, corners: [(Double, Double)], width: Int, height: Int) throws -> PixelBuffer<UInt8> {
+        var sheet = page
+        // The sheet's outermost pixels are the desk: the photo's pixels outside the sheet take them.
+        for x in 0..<sheet.width { (sheet[x, 0, 0], sheet[x, sheet.height - 1, 0]) = (60, 60) }
+        for y in 0..<sheet.height { (sheet[0, y, 0], sheet[sheet.width - 1, y, 0]) = (60, 60) }
+        let (w, h) = (Double(sheet.width - 1), Double(sheet.height - 1))
+        let toSheet = try #require(Homography(from: corners, to: [(0.5, 0.5), (w + 0.5, 0.5), (w + 0.5, h + 0.5), (0.5, h + 0.5)]))
+        let frame = PixelBuffer<UInt8>(width: width, height: height, channels: 1, samples: Array(repeating: 60, count: width * height))
+        let camera = PageGeometry(
+            sourceSize: sheet.size, pageSize: frame.size, corners: corners.map { PixelPoint(x: Int($0.0), y: Int($0.1)) }, toSource: toSheet)
+        return camera.rectify(sheet)
+    }
+
+    /// A sheet seen from above and a little to the side: its top edge falls 40 pixels over
+    /// 950 (2.4°), its bottom edge 50 over 1 010.
+    static let sheetCorners = [(200.0, 150.0), (1150.0, 190.0), (1180.0, 1560.0), (170.0, 1510.0)]
+
+    @Test func aSheetOnADeskIsFoundByItsEdgesAndSeenStraightOn() throws {
+        let photo = try Self.photographed(Self.lines { _ in 0 }, corners: Self.sheetCorners, width: 1400, height: 1700)
+        let (geometry, page) = PageGeometry.upright(photo)
+        let found = try #require(geometry)
+        #expect(found == PageGeometry.find(in: photo))
+        #expect(page.size == found.pageSize)
+        // Straight on, the lines are level.
+        #expect(PageGeometry.LevellingInk(page)?.slant == 0)
+        #expect(try #require(PageGeometry.LevellingInk(photo)).slant > 1.5)
+    }
+
+    @Test func aRegionThatIsNotTheSheetIsNotTakenForItsCorners() throws {
+        // Bright ground joined to the sheet's top right corner and reaching the frame's: the
+        // largest bright region's corner there is the frame's, and the map through it leans
+        // the lines the other way. The photo is levelled by its lines instead.
+        var photo = try Self.photographed(Self.lines { _ in 0 }, corners: Self.sheetCorners, width: 1400, height: 1700)
+        for y in 0..<260 { for x in 1060..<1400 { photo[x, y, 0] = 235 } }
+        let wrong = try #require(PageGeometry.find(in: photo))
+        #expect(abs(try #require(PageGeometry.LevellingInk(wrong.rectify(photo))).slant) >= PageGeometry.levelWithin)
+        let (geometry, page) = PageGeometry.upright(photo)
+        let levelled = try #require(geometry)
+        #expect(levelled == PageGeometry.levelling(in: photo))
+        #expect(page.size == photo.size)
+        #expect(abs(try #require(PageGeometry.LevellingInk(page)).slant) < PageGeometry.levelWithin)
+    }
+
+    @Test func aPhotoWithNoSheetInItIsUsedAsItIs() {
+        let photo = Self.lines { _ in 0 }
+        let (geometry, page) = PageGeometry.upright(photo)
+        #expect(geometry == nil)
+        #expect(page == photo)
+    }
+
     @Test(arguments: [203, 204])
     func theRectifiedPageIsThePhotoSampledWhereTheMapPutsEachPixel(width: Int) throws {
         // A photo with a smooth pattern, and a page of `width` columns (four at a time, and
