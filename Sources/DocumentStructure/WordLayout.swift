@@ -370,6 +370,7 @@ enum AlignedTables {
     /// neighbouring columns that no row fills both of are one column whose cells are aligned
     /// differently (a left-aligned heading over right-aligned numbers).
     static func table(rows: [WordRow], along: (Int, Int) -> Double, rules: [PixelRect] = [], cellGap: Double = 0.75) -> (Table, [[PlacedWord]])? {
+        let rows = foldingMarks(rows)
         let multiRows = rows.filter { $0.segments.count >= 2 }
         guard rows.count >= 2, multiRows.count >= 2 else { return nil }
         let height = rows.map(\.height).sorted()[rows.count / 2]
@@ -452,6 +453,32 @@ enum AlignedTables {
             }
             separators.remove(at: lonely)
         }
+    }
+
+    /// The rows with each row that holds no letter or digit (an `@`, a dash, a stray mark)
+    /// joined to the row whose middle is nearest its own. A recognizer can read a glyph that
+    /// reaches below the line (the `@` of an address) as a line of its own; alone it is no
+    /// row of the table, and beside its row's words it is read in its place.
+    static func foldingMarks(_ rows: [WordRow]) -> [WordRow] {
+        func holdsText(_ row: WordRow) -> Bool { row.words.contains { $0.text.contains { $0.isLetter || $0.isNumber } } }
+        guard rows.contains(where: holdsText), rows.contains(where: { !holdsText($0) }) else { return rows }
+        var folded = rows
+        for row in rows where !holdsText(row) {
+            func middle(_ box: PixelRect) -> Int { 2 * box.y + box.height }
+            let nearest = rows.indices.filter { holdsText(rows[$0]) }.min { abs(middle(rows[$0].box) - middle(row.box)) < abs(middle(rows[$1].box) - middle(row.box)) }!
+            // Each mark goes into the segment (cell) of that row nearest it along the row.
+            for mark in row.words {
+                func distance(_ segment: [PlacedWord]) -> Int {
+                    let box = WordRow.box(segment)
+                    return max(0, box.x - mark.box.maxX, mark.box.x - box.maxX)
+                }
+                let segment = folded[nearest].segments.indices.min { distance(folded[nearest].segments[$0]) < distance(folded[nearest].segments[$1]) }!
+                folded[nearest].segments[segment] = (folded[nearest].segments[segment] + [mark]).sorted { $0.box.x < $1.box.x }
+                folded[nearest].words = (folded[nearest].words + [mark]).sorted { $0.box.x < $1.box.x }
+                folded[nearest].box = folded[nearest].box.union(mark.box)
+            }
+        }
+        return folded.filter(holdsText)
     }
 
     typealias Slot = (first: Int, span: Int, text: String, box: PixelRect, words: [PlacedWord])

@@ -54,6 +54,25 @@ struct AlignedTablesTests {
         #expect(rows[2].segments.count == 2)
     }
 
+    /// A sign-up sheet whose second address's `@` was read as a line of its own, a little
+    /// above its row (the glyph reaches below the line): it is no row, and is read in its place.
+    @Test func aLoneMarkIsReadInItsRowNotAsARow() throws {
+        let sheet = [
+            [word("No", x: 0, y: 0), word("Name", x: 100, y: 0), word("Email", x: 300, y: 0)],
+            [word("1", x: 0, y: 40), word("Ravel", x: 100, y: 40), word("ravel@example.org", x: 300, y: 40)],
+            [word("@", x: 372, y: 66)],
+            [word("2", x: 0, y: 80), word("Santee", x: 100, y: 80), word("santee", x: 300, y: 80), word("example.org", x: 386, y: 80)],
+            [word("3", x: 0, y: 120), word("Arno", x: 100, y: 120), word("arno@example.org", x: 300, y: 120)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let found = try #require(AlignedTables.tables(in: sheet, skipping: []).first)
+        #expect((found.table.rows, found.table.columns) == (4, 3))
+        #expect(found.rows == [0, 1, 2, 3, 4])
+        #expect(found.table.cells.filter { $0.row == 2 }.map(\.text) == ["2", "Santee", "santee @ example.org"])
+        // Rows of text alone are left as they are.
+        let plain = Array(sheet[0...1]) + sheet[3...]
+        #expect(AlignedTables.foldingMarks(plain).map { $0.words.map(\.text) } == plain.map { $0.words.map(\.text) })
+    }
+
     /// A price list of three columns (Item at x 0–96, Qty at 300, Amount at 500–572) and a
     /// total row whose amount stands 30 pixels right of the others (its cells do not line up
     /// with the last row's) and whose label sits in the first columns.
