@@ -486,7 +486,10 @@ enum AlignedTables {
     /// Each row's cells between the separators: words grouped by the column they start in; a
     /// word reaching across a separator makes its cell span. A row just under the last, with
     /// its first column empty, is the next line of the last row's cells, unless one of `rules`
-    /// runs between them (a header's rule above the first row, whose number was not read).
+    /// runs between them (a header's rule above the first row, whose number was not read). So
+    /// is a row with only its first column filled under a row of several cells (a long first
+    /// cell wrapped), when it is as close or, in a table whose rules part its body rows, when
+    /// no rule runs between them.
     static func cells(
         rows: [WordRow], separators: [Double], height: Double, along: (Int, Int) -> Double, rules: [PixelRect] = []
     ) -> [[Slot?]] {
@@ -496,6 +499,8 @@ enum AlignedTables {
         var rowTops: [Int] = []
         let pitches = zip(rows, rows.dropFirst()).map { Double($1.box.y - $0.box.y) }.sorted()
         let pitch = pitches.isEmpty ? 2 * height : pitches[pitches.count / 2]
+        // Whether rules part body rows (not only the header from the first row).
+        let rowsRuled = zip(rows.dropFirst(), rows.dropFirst(2)).contains { above, below in rules.contains { Self.separates($0, above.box, below.box) } }
         var previous: PixelRect?
         for row in rows {
             defer { previous = row.box }
@@ -515,7 +520,13 @@ enum AlignedTables {
                 }
             }
             let ruled = previous.map { above in rules.contains { Self.separates($0, above, row.box) } } ?? false
-            if let previousTop = rowTops.last, slots[0] == nil, Double(row.box.y - previousTop) < 0.75 * pitch, !grid.isEmpty, !ruled {
+            let close = rowTops.last.map { Double(row.box.y - $0) < 0.75 * pitch } ?? false
+            // A first cell's text wrapped onto a line of its own: only the first column filled,
+            // under a row of several cells, close under it or with no rule between them where
+            // rules part the table's rows.
+            let wrapped = slots[0] != nil && slots.dropFirst().allSatisfy { $0 == nil } && (grid.last?.compactMap { $0 }.count ?? 0) >= 2
+                && (close || rowsRuled)
+            if !grid.isEmpty, !ruled, (slots[0] == nil && close) || wrapped {
                 for (index, slot) in slots.enumerated() {
                     guard let slot else { continue }
                     if let existing = grid[grid.count - 1][index] {

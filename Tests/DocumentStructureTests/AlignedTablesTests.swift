@@ -54,6 +54,24 @@ struct AlignedTablesTests {
         #expect(rows[2].segments.count == 2)
     }
 
+    /// A form's table whose rules part every row, and whose first name is too long for its
+    /// cell: its second line, alone in the first column, is the same row's.
+    @Test func aWrappedFirstCellStaysInItsRowWhereRulesPartTheRows() {
+        let lines = [
+            [word("Name", x: 0, y: 0), word("Relation", x: 200, y: 0)],
+            [word("Swindon", x: 0, y: 46), word("Child", x: 200, y: 46)],
+            [word("Kreisler", x: 0, y: 82)],
+            [word("Olcott", x: 0, y: 128), word("Partner", x: 200, y: 128)],
+            [word("Illyricum", x: 0, y: 174), word("Child", x: 200, y: 174)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let rules = [34, 116, 162].map { PixelRect(x: 0, y: $0, width: 300, height: 2) }
+        let grid = AlignedTables.cells(rows: lines, separators: [150], height: 20, along: { x, _ in Double(x) }, rules: rules)
+        #expect(grid.map { $0.map { $0?.text } } == [["Name", "Relation"], ["Swindon Kreisler", "Child"], ["Olcott", "Partner"], ["Illyricum", "Child"]])
+        // With the header's rule alone, the line stands a row's pitch below (36 of 46 pixels): a row of its own.
+        let header = AlignedTables.cells(rows: lines, separators: [150], height: 20, along: { x, _ in Double(x) }, rules: [rules[0]])
+        #expect(header.count == 5)
+    }
+
     /// A sign-up sheet whose second address's `@` was read as a line of its own, a little
     /// above its row (the glyph reaches below the line): it is no row, and is read in its place.
     @Test func aLoneMarkIsReadInItsRowNotAsARow() throws {
