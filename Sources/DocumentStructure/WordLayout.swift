@@ -284,8 +284,16 @@ enum AlignedTables {
             var last = index
             var next = index + 1
             while next < rows.count, !taken.contains(next) {
-                let gap = Double(rows[next].box.y - rows[last].box.maxY)
-                guard gap <= 2.5 * rows[last].height else { break }
+                // The gap from the last row of several cells, or from a single segment within a
+                // word's height under it and left of its second cell (a first cell's second
+                // line; a heading or a form's line between two tables stands farther off or
+                // reaches across).
+                let single = members.last!
+                let wrapped = single != last && Double(rows[single].box.y - rows[last].box.maxY) <= rows[last].height
+                    && rows[single].box.maxX <= WordRow.box(rows[last].segments[1]).x
+                let above = wrapped ? single : last
+                let gap = Double(rows[next].box.y - rows[above].box.maxY)
+                guard gap <= 2.5 * rows[above].height else { break }
                 if isTableRow(rows[next]) {
                     // Rows whose cells do not line up with the last ones start another table (a
                     // form's label–value lines above a table).

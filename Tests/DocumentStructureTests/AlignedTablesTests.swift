@@ -72,6 +72,26 @@ struct AlignedTablesTests {
         #expect(header.count == 5)
     }
 
+    /// The same form photographed: the rows stand 64 pixels apart around the wrapped line,
+    /// more than 2.5 word heights from the row above it, though 18 from the line itself.
+    @Test func aWrappedFirstCellDoesNotSplitTheTable() throws {
+        let lines = [
+            [word("Name", x: 0, y: 0), word("Relation", x: 200, y: 0), word("Born", x: 340, y: 0)],
+            [word("Swindon", x: 0, y: 34), word("Child", x: 200, y: 34), word("2008", x: 340, y: 34)],
+            [word("Kreisler", x: 0, y: 72)],
+            [word("Olcott", x: 0, y: 110), word("Partner", x: 200, y: 110), word("1960", x: 340, y: 110)],
+            [word("Illyricum", x: 0, y: 144), word("Child", x: 200, y: 144), word("2009", x: 340, y: 144)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let found = AlignedTables.tables(in: lines, skipping: [])
+        #expect(found.count == 1)
+        #expect(found.first?.rows == [0, 1, 2, 3, 4])
+        // A line reaching across the columns there is no cell's second line: the rows under it
+        // are 56 pixels (2.8 word heights) below the last row of cells, and start another table.
+        var across = lines
+        across[2] = WordRow([word("Date", x: 0, y: 72), word("of", x: 60, y: 72), word("birth", x: 96, y: 72), word("1976", x: 170, y: 72)], gapFactor: 0.75)
+        #expect(AlignedTables.tables(in: across, skipping: []).map(\.rows) == [[0, 1], [3, 4]])
+    }
+
     /// A sign-up sheet whose second address's `@` was read as a line of its own, a little
     /// above its row (the glyph reaches below the line): it is no row, and is read in its place.
     @Test func aLoneMarkIsReadInItsRowNotAsARow() throws {
