@@ -8,8 +8,9 @@ import TextRecognition
 /// 1. `prepare` finds the barcodes and the ruled tables in the pixels, and paints over the
 ///    ruling lines and barcodes with the paper's brightness, so the recognizer reads the
 ///    cells' text as text instead of dropping boxed grids, and reads no bars as letters.
-/// 2. After the page is recognized (and `cellsToRead` and `linesToRead` read one by one
-///    where the page's reading left a cell with ink in it empty, or a line unread),
+/// 2. After the page is recognized (and `cellsToRead`, `charactersToRead` and `linesToRead`
+///    read one by one where the page's reading left a cell with ink in it empty, a column of
+///    lone characters or a line unread),
 ///    `assemble` places each word in its cell, list item or paragraph, finds tables without
 ///    rules from the alignment of words, and detects data in the text.
 ///
@@ -469,18 +470,13 @@ public struct PreparedPage: Sendable {
     /// word's letters are a fraction of that.
     static let wordSpace = 0.4
 
-    /// Lines of text outside the grids that the page's reading missed (full-resolution
-    /// boxes, top to bottom): runs of ink pieces the height of characters, side by side, none
-    /// of them under a word of `observations`. Tesseract's layout analysis drops a table's
-    /// rows between rules, and lines on a page photographed at an angle; read alone, they
-    /// come back. A run ends at a gap of twice the character height, so a table row's cells
-    /// are read one by one. A run takes in the words the page's reading gave its row, as far
-    /// as a cell's gap: `assemble` keeps the row's own reading in place of those words when the
-    /// recognizer is surer of it, and otherwise takes the line's new words as a paragraph of
-    /// its own.
-    public func linesToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
+    /// Runs of unread ink on the page at working scale (`linesToRead`): ink pieces the height
+    /// of characters, outside the grids, under no word of `observations`, joined side by side;
+    /// each with its box, its number of pieces and the widest gap between them. Also the words'
+    /// boxes at working scale and the characters' height; nil when the page has no characters.
+    func unreadRuns(after observations: [RecognizedTextObservation]) -> (runs: [(box: PixelRect, count: Int, widestGap: Int)], words: [PixelRect], character: Double)? {
         let character = ink.characterHeight
-        guard character >= 3 else { return [] }
+        guard character >= 3 else { return nil }
         let wordBoxes = observations.flatMap { line in
             line.words.filter(isWord).map(\.pixelBox)
         }
@@ -519,21 +515,61 @@ public struct PreparedPage: Sendable {
                 lines[root] = (box, 1, 0)
             }
         }
+        let words = wordBoxes.map { PixelRect(x: $0.x / ink.factor, y: $0.y / ink.factor, width: $0.width / ink.factor, height: $0.height / ink.factor) }
+        return (Array(lines.values), words, character)
+    }
+
+    /// Whether a run is the rest of a word read: it ends within a character height of the
+    /// word, on the same line (a word's box that left out its last letters).
+    static func continuesAWord(_ box: PixelRect, words: [PixelRect], character: Double) -> Bool {
+        words.contains { word in
+            let overlap = min(word.maxY, box.maxY) - max(word.y, box.y)
+            let gap = max(word.x - box.maxX, box.x - word.maxX)
+            return Double(overlap) >= 0.5 * Double(min(word.height, box.height)) && Double(gap) < character
+        }
+    }
+
+    /// Lone characters the page's reading missed that stand in a column (full-resolution
+    /// boxes, top to bottom): a run of one narrow piece (`linesToRead` reads none: alone it may
+    /// be a speck) with two more such runs whose middles lie within a character height of its
+    /// own across the page. A table's row numbers or quantities: Tesseract's layout analysis
+    /// drops a lone digit, and a block's reading (`RecognitionOptions.RegionContent.block`)
+    /// reads it.
+    public func charactersToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
+        guard let (runs, words, character) = unreadRuns(after: observations) else { return [] }
+        let lone = runs.filter {
+            $0.count == 1 && Double($0.box.width) < 1.2 * character && !Self.continuesAWord($0.box, words: words, character: character)
+        }
+        let column = lone.filter { run in
+            lone.filter { abs(Double($0.box.centerX - run.box.centerX)) <= character }.count >= 3
+        }
+        let padX = Int((0.6 * character).rounded(.up)), padY = Int((0.35 * character).rounded(.up))
+        return column.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }.prefix(Self.maximumLinesToRead).map { run in
+            let padded = PixelRect(x: run.box.x - padX, y: run.box.y - padY, width: run.box.width + 2 * padX, height: run.box.height + 2 * padY)
+            return ink.fullResolution(padded.clipped(to: ImageSize(width: ink.width, height: ink.height)), within: size)
+        }
+    }
+
+    /// Lines of text outside the grids that the page's reading missed (full-resolution
+    /// boxes, top to bottom): runs of ink pieces the height of characters, side by side, none
+    /// of them under a word of `observations`. Tesseract's layout analysis drops a table's
+    /// rows between rules, and lines on a page photographed at an angle; read alone, they
+    /// come back. A run ends at a gap of twice the character height, so a table row's cells
+    /// are read one by one. A run takes in the words the page's reading gave its row, as far
+    /// as a cell's gap: `assemble` keeps the row's own reading in place of those words when the
+    /// recognizer is surer of it, and otherwise takes the line's new words as a paragraph of
+    /// its own.
+    public func linesToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
+        guard let (runs, words, character) = unreadRuns(after: observations) else { return [] }
+        func continuesAWord(_ box: PixelRect) -> Bool { Self.continuesAWord(box, words: words, character: character) }
+        let gridBoxes = grids.map(\.box)
         // A line is two pieces or more (a word, a number), or one piece as wide as two
         // characters; not the rest of a word read, which ends within a character height of it
         // on the same line (a word's box that left out its last letters): read alone, it would
         // be a fragment ("ple.com" of an email address). A run with a word space inside it
         // (a gap of `wordSpace` character heights) is more than one word: the unread start of
         // a line whose last words were read.
-        let words = wordBoxes.map { PixelRect(x: $0.x / ink.factor, y: $0.y / ink.factor, width: $0.width / ink.factor, height: $0.height / ink.factor) }
-        func continuesAWord(_ box: PixelRect) -> Bool {
-            words.contains { word in
-                let overlap = min(word.maxY, box.maxY) - max(word.y, box.y)
-                let gap = max(word.x - box.maxX, box.x - word.maxX)
-                return Double(overlap) >= 0.5 * Double(min(word.height, box.height)) && Double(gap) < character
-            }
-        }
-        let kept = lines.values.filter {
+        let kept = runs.filter {
             (($0.count >= 2 && Double($0.box.width) >= 1.2 * character) || Double($0.box.width) >= 2 * character)
                 && (Double($0.widestGap) >= Self.wordSpace * character || !continuesAWord($0.box))
         }

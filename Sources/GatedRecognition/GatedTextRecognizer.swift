@@ -227,7 +227,8 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         timing.recognition = clock.now - start
         start = clock.now
         var cellWords: [RecognizedWord] = []
-        for cell in page.cellsToRead(after: observations) {
+        // Lone characters in a column (a table's row numbers) are read as cells are.
+        for cell in page.cellsToRead(after: observations) + page.charactersToRead(after: observations) {
             var cellOptions = options
             cellOptions.regionOfInterest = cell.normalized(in: page.size)
             // A cell holds a block of text: Tesseract's layout analysis finds no line in a

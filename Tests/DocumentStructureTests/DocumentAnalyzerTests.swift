@@ -437,6 +437,40 @@ struct DocumentAnalyzerTests {
         #expect(document.text == "w0 w1 w2\nleft cell\nright\nalone")
     }
 
+    @Test func loneCharactersInAColumnAreReadAsCells() {
+        var image = Self.page()
+        // Rows the page read (a name and a phone number each), and before each a row number
+        // it missed: one character alone, in a column. Elsewhere a lone mark the page missed.
+        var read: [[PixelRect]] = []
+        var numbers: [PixelRect] = []
+        for row in 0..<4 {
+            let y = 100 + 40 * row
+            numbers += Self.ink(&image, x: 60, y: y, words: [1])
+            read.append(Self.ink(&image, x: 120, y: y, words: [5, 4]) + Self.ink(&image, x: 400, y: y, words: [7]))
+        }
+        let speck = Self.ink(&image, x: 800, y: 500, words: [1])
+        let page = analyzer.prepare(image)
+        let observations = Self.lines(read.map { $0.map { ("w", $0) } }, size: image.size)
+        // No line: each number is one narrow piece.
+        #expect(page.linesToRead(after: observations).isEmpty)
+        let characters = page.charactersToRead(after: observations)
+        #expect(characters.count == 4)
+        // Each around its number, padded by about half a character, top to bottom.
+        for (box, number) in zip(characters, numbers) {
+            #expect(box.x < number.x && box.x >= number.x - 14 && box.maxX > number.maxX && box.maxX <= number.maxX + 14)
+            #expect(box.y < number.y && box.y >= number.y - 10 && box.maxY > number.maxY && box.maxY <= number.maxY + 10)
+        }
+        #expect(!characters.contains { $0.contains(x: speck[0].centerX, y: speck[0].centerY) })
+        // Two in a column are not enough.
+        var two = Self.page()
+        var pairs: [[PixelRect]] = []
+        for row in 0..<2 {
+            _ = Self.ink(&two, x: 60, y: 100 + 40 * row, words: [1])
+            pairs.append(Self.ink(&two, x: 120, y: 100 + 40 * row, words: [5, 4]))
+        }
+        #expect(analyzer.prepare(two).charactersToRead(after: Self.lines(pairs.map { $0.map { ("w", $0) } }, size: two.size)).isEmpty)
+    }
+
     @Test func aPageReadWholeHasNoLinesToRead() {
         var image = Self.page()
         let boxes = Self.ink(&image, x: 100, y: 100, words: [5, 4]) + Self.ink(&image, x: 100, y: 160, words: [3, 8])
