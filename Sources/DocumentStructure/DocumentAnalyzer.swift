@@ -470,11 +470,18 @@ public struct PreparedPage: Sendable {
     /// word's letters are a fraction of that.
     static let wordSpace = 0.4
 
-    /// Runs of unread ink on the page at working scale (`linesToRead`): ink pieces the height
-    /// of characters, outside the grids, under no word of `observations`, joined side by side;
-    /// each with its box, its number of pieces and the widest gap between them. Also the words'
-    /// boxes at working scale and the characters' height; nil when the page has no characters.
-    func unreadRuns(after observations: [RecognizedTextObservation]) -> (runs: [(box: PixelRect, count: Int, widestGap: Int)], words: [PixelRect], character: Double)? {
+    /// The ink the page's reading left unread, at working scale: runs of ink pieces the
+    /// height of characters, outside the grids, under no word read, joined side by side, each
+    /// with its box, its number of pieces and the widest gap between them; the words' boxes;
+    /// the characters' height. `charactersToRead` and `linesToRead` choose among the runs.
+    public struct UnreadInk: Sendable {
+        var runs: [(box: PixelRect, count: Int, widestGap: Int)]
+        var words: [PixelRect]
+        var character: Double
+    }
+
+    /// The unread ink after `observations`; nil when the page has no characters.
+    public func unreadInk(after observations: [RecognizedTextObservation]) -> UnreadInk? {
         let character = ink.characterHeight
         guard character >= 3 else { return nil }
         let wordBoxes = observations.flatMap { line in
@@ -516,7 +523,15 @@ public struct PreparedPage: Sendable {
             }
         }
         let words = wordBoxes.map { PixelRect(x: $0.x / ink.factor, y: $0.y / ink.factor, width: $0.width / ink.factor, height: $0.height / ink.factor) }
-        return (Array(lines.values), words, character)
+        return UnreadInk(runs: Array(lines.values), words: words, character: character)
+    }
+
+    /// A run's region to read alone (full resolution): padded by about half a character
+    /// across and a third above and below, within the page.
+    func regionToRead(_ box: PixelRect, character: Double) -> PixelRect {
+        let padX = Int((0.6 * character).rounded(.up)), padY = Int((0.35 * character).rounded(.up))
+        let padded = PixelRect(x: box.x - padX, y: box.y - padY, width: box.width + 2 * padX, height: box.height + 2 * padY)
+        return ink.fullResolution(padded.clipped(to: ImageSize(width: ink.width, height: ink.height)), within: size)
     }
 
     /// Whether a run is the rest of a word read: it ends within a character height of the
@@ -536,17 +551,20 @@ public struct PreparedPage: Sendable {
     /// drops a lone digit, and a block's reading (`RecognitionOptions.RegionContent.block`)
     /// reads it.
     public func charactersToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
-        guard let (runs, words, character) = unreadRuns(after: observations) else { return [] }
+        charactersToRead(in: unreadInk(after: observations))
+    }
+
+    /// `charactersToRead(after:)` from the unread ink, found already.
+    public func charactersToRead(in unread: UnreadInk?) -> [PixelRect] {
+        guard let (runs, words, character) = unread.map({ ($0.runs, $0.words, $0.character) }) else { return [] }
         let lone = runs.filter {
             $0.count == 1 && Double($0.box.width) < 1.2 * character && !Self.continuesAWord($0.box, words: words, character: character)
         }
         let column = lone.filter { run in
             lone.filter { abs(Double($0.box.centerX - run.box.centerX)) <= character }.count >= 3
         }
-        let padX = Int((0.6 * character).rounded(.up)), padY = Int((0.35 * character).rounded(.up))
-        return column.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }.prefix(Self.maximumLinesToRead).map { run in
-            let padded = PixelRect(x: run.box.x - padX, y: run.box.y - padY, width: run.box.width + 2 * padX, height: run.box.height + 2 * padY)
-            return ink.fullResolution(padded.clipped(to: ImageSize(width: ink.width, height: ink.height)), within: size)
+        return column.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }.prefix(Self.maximumLinesToRead).map {
+            regionToRead($0.box, character: character)
         }
     }
 
@@ -560,7 +578,12 @@ public struct PreparedPage: Sendable {
     /// recognizer is surer of it, and otherwise takes the line's new words as a paragraph of
     /// its own.
     public func linesToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
-        guard let (runs, words, character) = unreadRuns(after: observations) else { return [] }
+        linesToRead(in: unreadInk(after: observations))
+    }
+
+    /// `linesToRead(after:)` from the unread ink, found already.
+    public func linesToRead(in unread: UnreadInk?) -> [PixelRect] {
+        guard let (runs, words, character) = unread.map({ ($0.runs, $0.words, $0.character) }) else { return [] }
         func continuesAWord(_ box: PixelRect) -> Bool { Self.continuesAWord(box, words: words, character: character) }
         let gridBoxes = grids.map(\.box)
         // A line is two pieces or more (a word, a number), or one piece as wide as two
@@ -596,11 +619,9 @@ public struct PreparedPage: Sendable {
             }
             return row
         }
-        let padX = Int((0.6 * character).rounded(.up)), padY = Int((0.35 * character).rounded(.up))
         return chosen.map { line in
             let row = wholeRow(line.box)
-            let padded = PixelRect(x: row.x - padX, y: line.box.y - padY, width: row.width + 2 * padX, height: line.box.height + 2 * padY)
-            return ink.fullResolution(padded.clipped(to: ImageSize(width: ink.width, height: ink.height)), within: size)
+            return regionToRead(PixelRect(x: row.x, y: line.box.y, width: row.width, height: line.box.height), character: character)
         }.sorted { $0.y != $1.y ? $0.y < $1.y : $0.x < $1.x }
     }
 }

@@ -151,13 +151,18 @@ public struct PageGeometry: Sendable, Equatable {
     /// from the halves' ink centroids, its sides square to the mean slant (a phone turned in
     /// the page's plane rotates the page).
     public static func levelling(in image: PixelBuffer<UInt8>) -> PageGeometry? {
-        guard let ink = LevellingInk(image) else { return nil }
-        let (upper, lower, w, h, factor) = (ink.upper, ink.lower, ink.width, ink.height, ink.factor)
-        let centreX = Double(w) / 2
+        LevellingInk(image).flatMap { levelling(ink: $0, size: image.size) }
+    }
+
+    /// `levelling(in:)` from the image's ink, measured already.
+    static func levelling(ink: LevellingInk, size: ImageSize) -> PageGeometry? {
+        let (upper, lower, h, factor) = (ink.upper, ink.lower, ink.height, ink.factor)
+        let centreX = Double(ink.width) / 2
         // The whole page's slant; the halves' where each has lines enough and they agree
         // with it (a half with a few lines beside a block of code or a picture misleads).
         // A page level as a whole is used as it is (the halves are not searched).
-        guard let whole = slant(of: upper + lower, centreX: centreX, height: h), whole != 0 else { return nil }
+        let whole = ink.slant
+        guard whole != 0 else { return nil }
         var (top, bottom) = (whole, whole)
         if let measuredTop = slant(of: upper, centreX: centreX, height: h), let measuredBottom = slant(of: lower, centreX: centreX, height: h),
             abs(measuredTop - whole) <= halvesAgreeWithin, abs(measuredBottom - whole) <= halvesAgreeWithin
@@ -171,7 +176,7 @@ public struct PageGeometry: Sendable, Equatable {
         let (slopeTop, slopeBottom) = (tan(top * .pi / 180), tan(bottom * .pi / 180))
         func slope(at y: Double) -> Double { slopeTop + (slopeBottom - slopeTop) * (y - yTop) / max(1, yBottom - yTop) }
         let meanSlope = (slopeTop + slopeBottom) / 2
-        let (width, height) = (Double(image.width), Double(image.height))
+        let (width, height) = (Double(size.width), Double(size.height))
         let (cx, cy) = (width / 2, height / 2)
         func corner(_ x: Double, _ y: Double) -> (Double, Double) {
             let across = x - cx
@@ -180,7 +185,7 @@ public struct PageGeometry: Sendable, Equatable {
         let upright = [(0.0, 0.0), (width, 0), (width, height), (0, height)]
         guard let toSource = Homography(from: upright, to: upright.map { corner($0.0, $0.1) }) else { return nil }
         return PageGeometry(
-            sourceSize: image.size, pageSize: image.size,
+            sourceSize: size, pageSize: size,
             corners: upright.map { corner($0.0, $0.1) }.map { PixelPoint(x: Int($0.0.rounded()), y: Int($0.1.rounded())) }, toSource: toSource)
     }
 
@@ -212,10 +217,11 @@ public struct PageGeometry: Sendable, Equatable {
                     if 2 * y < h { upper.append((Double(x), Double(y))) } else { lower.append((Double(x), Double(y))) }
                 }
             }
+            slant = PageGeometry.slant(of: upper + lower, centreX: Double(w) / 2, height: h) ?? 0
         }
 
         /// The whole page's slant in degrees (0 when level or too little text to tell).
-        var slant: Double { PageGeometry.slant(of: upper + lower, centreX: Double(width) / 2, height: height) ?? 0 }
+        let slant: Double
     }
 
     /// The page seen straight on, and the map that made it (nil when the photo is used as it is).
@@ -226,13 +232,17 @@ public struct PageGeometry: Sendable, Equatable {
     /// joined to the sheet), so its corners are not the page's. The photo is then levelled
     /// by its lines, as a page that fills the frame is.
     public static func upright(_ photo: PixelBuffer<UInt8>) -> (geometry: PageGeometry?, page: PixelBuffer<UInt8>) {
-        if let found = find(in: photo) {
-            let rectified = found.rectify(photo)
-            let leans = abs(LevellingInk(rectified)?.slant ?? 0)
-            if leans < levelWithin || leans <= abs(LevellingInk(photo)?.slant ?? 0) { return (found, rectified) }
+        func levelled(_ ink: LevellingInk?) -> (geometry: PageGeometry?, page: PixelBuffer<UInt8>) {
+            guard let geometry = ink.flatMap({ levelling(ink: $0, size: photo.size) }) else { return (nil, photo) }
+            return (geometry, geometry.rectify(photo))
         }
-        guard let levelled = levelling(in: photo) else { return (nil, photo) }
-        return (levelled, levelled.rectify(photo))
+        guard let found = find(in: photo) else { return levelled(LevellingInk(photo)) }
+        let rectified = found.rectify(photo)
+        let leans = abs(LevellingInk(rectified)?.slant ?? 0)
+        if leans < levelWithin { return (found, rectified) }
+        // The photo's ink is measured once, for the comparison and for the levelling.
+        let photoInk = LevellingInk(photo)
+        return leans <= abs(photoInk?.slant ?? 0) ? (found, rectified) : levelled(photoInk)
     }
 
     /// The slant (degrees, positive when lines fall to the right) at which the points' row

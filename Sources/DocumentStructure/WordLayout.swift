@@ -470,9 +470,9 @@ enum AlignedTables {
     static func foldingMarks(_ rows: [WordRow]) -> [WordRow] {
         func holdsText(_ row: WordRow) -> Bool { row.words.contains { $0.text.contains { $0.isLetter || $0.isNumber } } }
         guard rows.contains(where: holdsText), rows.contains(where: { !holdsText($0) }) else { return rows }
+        func middle(_ box: PixelRect) -> Int { 2 * box.y + box.height }
         var folded = rows
         for row in rows where !holdsText(row) {
-            func middle(_ box: PixelRect) -> Int { 2 * box.y + box.height }
             let nearest = rows.indices.filter { holdsText(rows[$0]) }.min { abs(middle(rows[$0].box) - middle(row.box)) < abs(middle(rows[$1].box) - middle(row.box)) }!
             // Each mark goes into the segment (cell) of that row nearest it along the row.
             for mark in row.words {

@@ -226,9 +226,11 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         let observations = try await recognizer.recognize(page.cleaned, options: options)
         timing.recognition = clock.now - start
         start = clock.now
+        // The ink the page's reading left unread, found once for its characters and lines.
+        let unread = page.unreadInk(after: observations)
         var cellWords: [RecognizedWord] = []
         // Lone characters in a column (a table's row numbers) are read as cells are.
-        for cell in page.cellsToRead(after: observations) + page.charactersToRead(after: observations) {
+        for cell in page.cellsToRead(after: observations) + page.charactersToRead(in: unread) {
             var cellOptions = options
             cellOptions.regionOfInterest = cell.normalized(in: page.size)
             // A cell holds a block of text: Tesseract's layout analysis finds no line in a
@@ -239,7 +241,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             cellWords += lines.flatMap(\.words)
         }
         var lineWords: [[RecognizedWord]] = []
-        let lineRegions = page.linesToRead(after: observations)
+        let lineRegions = page.linesToRead(in: unread)
         for line in lineRegions {
             var lineOptions = options
             lineOptions.regionOfInterest = line.normalized(in: page.size)
