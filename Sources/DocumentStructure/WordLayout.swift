@@ -496,8 +496,9 @@ enum AlignedTables {
     /// its first column empty, is the next line of the last row's cells, unless one of `rules`
     /// runs between them (a header's rule above the first row, whose number was not read). So
     /// is a row with only its first column filled under a row of several cells (a long first
-    /// cell wrapped), when it is as close or, in a table whose rules part its body rows, when
-    /// no rule runs between them.
+    /// cell wrapped), when it is as close, when its first cell stands nearer the line above
+    /// than those of any two rows of several cells stand, or, in a table whose rules part its
+    /// body rows, when no rule runs between them.
     static func cells(
         rows: [WordRow], separators: [Double], height: Double, along: (Int, Int) -> Double, rules: [PixelRect] = []
     ) -> [[Slot?]] {
@@ -509,9 +510,19 @@ enum AlignedTables {
         let pitch = pitches.isEmpty ? 2 * height : pitches[pitches.count / 2]
         // Whether rules part body rows (not only the header from the first row).
         let rowsRuled = zip(rows.dropFirst(), rows.dropFirst(2)).contains { above, below in rules.contains { Self.separates($0, above.box, below.box) } }
+        // Twice the distance between the middles of a row's first cell and of the first cell of
+        // the line above it. Two lines of one cell are set at the font's leading; two rows add
+        // the cells' padding.
+        func firstCellGap(_ above: WordRow, _ below: WordRow) -> Int {
+            let a = WordRow.box(above.segments[0]), b = WordRow.box(below.segments[0])
+            return 2 * b.y + b.height - 2 * a.y - a.height
+        }
+        let rowGaps = zip(rows, rows.dropFirst()).filter { $0.segments.count >= 2 && $1.segments.count >= 2 }.map(firstCellGap)
+        let leastRowGap = rowGaps.count >= 2 ? rowGaps.min() : nil
+        var previousRow: WordRow?
         var previous: PixelRect?
         for row in rows {
-            defer { previous = row.box }
+            defer { previous = row.box; previousRow = row }
             var slots = [Slot?](repeating: nil, count: columns)
             for word in row.words {
                 let box = word.box
@@ -530,10 +541,11 @@ enum AlignedTables {
             let ruled = previous.map { above in rules.contains { Self.separates($0, above, row.box) } } ?? false
             let close = rowTops.last.map { Double(row.box.y - $0) < 0.75 * pitch } ?? false
             // A first cell's text wrapped onto a line of its own: only the first column filled,
-            // under a row of several cells, close under it or with no rule between them where
-            // rules part the table's rows.
+            // under a row of several cells, close under it, nearer it than any two rows of
+            // cells, or with no rule between them where rules part the table's rows.
+            let nearer = leastRowGap.flatMap { least in previousRow.map { firstCellGap($0, row) < least } } ?? false
             let wrapped = slots[0] != nil && slots.dropFirst().allSatisfy { $0 == nil } && (grid.last?.compactMap { $0 }.count ?? 0) >= 2
-                && (close || rowsRuled)
+                && (close || rowsRuled || nearer)
             if !grid.isEmpty, !ruled, (slots[0] == nil && close) || wrapped {
                 for (index, slot) in slots.enumerated() {
                     guard let slot else { continue }

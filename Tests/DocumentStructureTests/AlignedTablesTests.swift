@@ -67,9 +67,38 @@ struct AlignedTablesTests {
         let rules = [34, 116, 162].map { PixelRect(x: 0, y: $0, width: 300, height: 2) }
         let grid = AlignedTables.cells(rows: lines, separators: [150], height: 20, along: { x, _ in Double(x) }, rules: rules)
         #expect(grid.map { $0.map { $0?.text } } == [["Name", "Relation"], ["Swindon Kreisler", "Child"], ["Olcott", "Partner"], ["Illyricum", "Child"]])
-        // With the header's rule alone, the line stands a row's pitch below (36 of 46 pixels): a row of its own.
+        // With the header's rule alone, the line is the same row's only as long as it stands
+        // nearer the row above than any two rows of cells stand: 36 pixels of 46 is; 46 is not.
         let header = AlignedTables.cells(rows: lines, separators: [150], height: 20, along: { x, _ in Double(x) }, rules: [rules[0]])
-        #expect(header.count == 5)
+        #expect(header.count == 4)
+        var spaced = lines.map(\.words)
+        spaced[2] = [word("Kreisler", x: 0, y: 92)]
+        spaced[3] = spaced[3].map { word($0.text, x: $0.box.x, y: 138) }
+        spaced[4] = spaced[4].map { word($0.text, x: $0.box.x, y: 184) }
+        let apart = AlignedTables.cells(rows: spaced.map { WordRow($0, gapFactor: 0.75) }, separators: [150], height: 20, along: { x, _ in Double(x) }, rules: [rules[0]])
+        #expect(apart.count == 5)
+    }
+
+    /// A price list without rules: its rows 40 pixels apart, and a long first cell's second line
+    /// 31 pixels under its row (over three quarters of the pitch, yet nearer than any two rows).
+    @Test func aWrappedFirstCellNearerThanAnyTwoRowsStaysInItsRow() {
+        let lines = [
+            [word("Item", x: 0, y: 0), word("Size", x: 200, y: 0), word("Price", x: 300, y: 0)],
+            [word("Confiture", x: 0, y: 40), word("34.4", x: 200, y: 40), word("108.40", x: 300, y: 40)],
+            [word("Cuesta", x: 0, y: 80), word("pashalik", x: 84, y: 80), word("44.2", x: 200, y: 80), word("89.94", x: 300, y: 80)],
+            [word("sprinter", x: 0, y: 111)],
+            [word("Madrono", x: 0, y: 151), word("74.7", x: 200, y: 151), word("75", x: 300, y: 151)],
+            [word("Proved", x: 0, y: 191), word("38.6", x: 200, y: 191), word("116.39", x: 300, y: 191)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let grid = AlignedTables.cells(rows: lines, separators: [190, 290], height: 20, along: { x, _ in Double(x) })
+        #expect(grid.map { $0[0]?.text } == ["Item", "Confiture", "Cuesta pashalik sprinter", "Madrono", "Proved"])
+        // A line at the rows' own pitch is a row of its own (a category, a row whose other cells are empty).
+        var level = lines.map(\.words)
+        level[3] = [word("sprinter", x: 0, y: 120)]
+        level[4] = level[4].map { word($0.text, x: $0.box.x, y: 160) }
+        level[5] = level[5].map { word($0.text, x: $0.box.x, y: 200) }
+        let rows = AlignedTables.cells(rows: level.map { WordRow($0, gapFactor: 0.75) }, separators: [190, 290], height: 20, along: { x, _ in Double(x) })
+        #expect(rows.map { $0[0]?.text } == ["Item", "Confiture", "Cuesta pashalik", "sprinter", "Madrono", "Proved"])
     }
 
     /// The same form photographed: the rows stand 64 pixels apart around the wrapped line,
