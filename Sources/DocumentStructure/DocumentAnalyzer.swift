@@ -75,14 +75,16 @@ public struct DocumentAnalyzer: Sendable {
         }
         var (ink, grids, erase, cleaned) = Self.paintOut(image, barcodeRegions: barcodeRegions)
         // A page whose faint print would be lost is deepened, and its ink, grids and rules are
-        // found again in the deepened page: faint ruling lines and markers come out too.
+        // found again in the deepened page: faint ruling lines and markers come out too. Rules
+        // are measured there against the page's own character height (`PageInk.ruleScale`):
+        // deepening runs small print together, and its long words would pass for rules.
         let deepening = Self.faintPrintLevels(cleaned, ink: ink, erased: erase, share: faintShare)
         if let deepening {
             var deeper = image
             deeper.withUnsafeMutableBufferPointer { pixels in
                 for index in pixels.indices { pixels[index] = deepening[Int(pixels[index])] }
             }
-            (ink, grids, erase, cleaned) = Self.paintOut(deeper, barcodeRegions: barcodeRegions)
+            (ink, grids, erase, cleaned) = Self.paintOut(deeper, barcodeRegions: barcodeRegions, characterHeightAtMost: ink.characterHeight)
         }
         return PreparedPage(
             size: image.size, geometry: geometry, cleaned: cleaned, faintPrintDeepened: deepening != nil, barcodes: barcodes,
@@ -92,8 +94,10 @@ public struct DocumentAnalyzer: Sendable {
     /// The page's ink and grids, which components are painted out (the grids and every other
     /// ruling line), and the page with them and the barcodes' regions painted with the paper's
     /// own brightness.
-    static func paintOut(_ image: PixelBuffer<UInt8>, barcodeRegions: [PixelRect]) -> (PageInk, [GridTable], [Bool], PixelBuffer<UInt8>) {
-        let ink = PageInk(image, excluding: barcodeRegions)
+    static func paintOut(
+        _ image: PixelBuffer<UInt8>, barcodeRegions: [PixelRect], characterHeightAtMost: Double? = nil
+    ) -> (PageInk, [GridTable], [Bool], PixelBuffer<UInt8>) {
+        let ink = PageInk(image, excluding: barcodeRegions, characterHeightAtMost: characterHeightAtMost)
         let grids = GridTable.find(in: ink)
         let gridComponents = Set(grids.map(\.component))
         var erase = [Bool](repeating: false, count: ink.components.count + 1)

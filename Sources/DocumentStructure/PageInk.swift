@@ -16,6 +16,9 @@ struct PageInk: Sendable {
     var components: [Component]
     /// The median height of the pieces the size of characters, in working pixels (0 when none).
     let characterHeight: Double
+    /// The character height ruling lines are measured against (`isRule`): `characterHeight`,
+    /// or less when the page was deepened (`init`'s `characterHeightAtMost`).
+    let ruleScale: Double
 
     typealias Component = ConnectedComponents.Component
 
@@ -28,7 +31,11 @@ struct PageInk: Sendable {
     static let darkerBy = 0.12
     static let minimumContrast = 12
 
-    init(_ image: PixelBuffer<UInt8>, excluding excluded: [PixelRect] = []) {
+    /// `characterHeightAtMost`: the character height of the page before its faint print was
+    /// deepened. Deepening runs small print's letters together into words, which leaves the
+    /// larger type (headings) to set the median, and a long word of the small print would then
+    /// be as thin, for its length, as a ruling line: rules are measured against the smaller.
+    init(_ image: PixelBuffer<UInt8>, excluding excluded: [PixelRect] = [], characterHeightAtMost: Double? = nil) {
         let longSide = max(image.width, image.height)
         factor = max(1, min(16, (longSide + Self.workingLongSide - 1) / Self.workingLongSide))
         let plane = image.packedLuma
@@ -65,7 +72,9 @@ struct PageInk: Sendable {
         Self.markThinLines(&ink, luma: luma, paper: paper, width: width, height: height, minimumLength: minimumLength)
         Self.bridgeLines(&ink, faint: faint, width: width, height: height, minimumLength: minimumLength)
         (labels, components) = ConnectedComponents.label(ink, width: width, height: height)
-        characterHeight = Self.characterHeight(components, pageHeight: height)
+        let characterHeight = Self.characterHeight(components, pageHeight: height)
+        self.characterHeight = characterHeight
+        if let cap = characterHeightAtMost, cap > 0 { ruleScale = min(characterHeight, cap) } else { ruleScale = characterHeight }
     }
 
     /// Where `test(mean, value)` holds for each pixel's value and its mean. The test must fall
@@ -407,7 +416,7 @@ struct PageInk: Sendable {
     /// a character's height), at any small angle.
     func isRule(_ component: Component) -> Bool {
         let length = max(component.width, component.height)
-        let scale = max(characterHeight, 4)
+        let scale = max(ruleScale, 4)
         return Double(length) >= 6 * scale && Double(component.area) <= 0.6 * scale * Double(length)
     }
 }

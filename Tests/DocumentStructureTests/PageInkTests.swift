@@ -1,3 +1,4 @@
+import ImagingCore
 import Testing
 
 @testable import DocumentStructure
@@ -10,6 +11,35 @@ struct PageInkTests {
         let faint = pattern.map { $0 == "f" }
         PageInk.bridgeLines(&ink, faint: faint, width: ink.count, height: 1, minimumLength: minimumLength)
         return String(ink.map { $0 ? "#" : "." })
+    }
+
+    /// A deepened page: a heading of 30 letters 16 pixels high sets the median character
+    /// height, a word of small print run together into one piece 100 × 8, and a ruling line
+    /// 300 × 2. Against the heading's height the word is as thin for its length as a rule
+    /// (8 under 0.6 × 16); against the small print's own height, 8, it is not.
+    @Test func aLongWordOfDeepenedSmallPrintIsNoRule() throws {
+        let (width, height) = (700, 400)
+        var image = PixelBuffer<UInt8>(width: width, height: height, channels: 1, samples: Array(repeating: 235, count: width * height))
+        func fill(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int) {
+            for y in y0..<(y0 + h) { for x in x0..<(x0 + w) { image[x, y] = 40 } }
+        }
+        for letter in 0..<30 { fill(20 + 20 * letter, 30, 10, 16) }
+        fill(40, 120, 100, 8)
+        fill(40, 200, 300, 2)
+        func pieces(_ ink: PageInk) throws -> (word: PageInk.Component, rule: PageInk.Component) {
+            (try #require(ink.components.first { $0.box == PixelRect(x: 40, y: 120, width: 100, height: 8) }),
+             try #require(ink.components.first { $0.box == PixelRect(x: 40, y: 200, width: 300, height: 2) }))
+        }
+        let ink = PageInk(image)
+        #expect(ink.characterHeight == 16)
+        let (word, rule) = try pieces(ink)
+        #expect(ink.isRule(word) && ink.isRule(rule))
+        let deepened = PageInk(image, characterHeightAtMost: 8)
+        #expect(deepened.characterHeight == 16 && deepened.ruleScale == 8)
+        let (deepWord, deepRule) = try pieces(deepened)
+        #expect(!deepened.isRule(deepWord) && deepened.isRule(deepRule))
+        // A page whose first reading found no characters keeps its own height.
+        #expect(PageInk(image, characterHeightAtMost: 0).ruleScale == 16)
     }
 
     @Test func theTabledInkTestsAreTheTestsThemselves() {
