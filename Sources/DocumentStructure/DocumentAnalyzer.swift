@@ -101,7 +101,7 @@ public struct DocumentAnalyzer: Sendable {
         let grids = GridTable.find(in: ink)
         let gridComponents = Set(grids.map(\.component))
         var erase = [Bool](repeating: false, count: ink.components.count + 1)
-        for (index, component) in ink.components.enumerated() where gridComponents.contains(index + 1) || ink.isRule(component) {
+        for (index, component) in ink.components.enumerated() where gridComponents.contains(index + 1) || ink.isRule(index) {
             erase[index + 1] = true
         }
         var cleaned = image
@@ -292,7 +292,7 @@ public struct DocumentAnalyzer: Sendable {
             taken.formUnion(found.rows)
             elements.append(.list(found.list, found.itemWords))
         }
-        let rules = page.ink.components.filter { page.ink.isRule($0) && $0.width >= 4 * $0.height }.map {
+        let rules = page.ink.components.indices.filter { page.ink.isRule($0) }.map { page.ink.components[$0] }.filter { $0.width >= 4 * $0.height }.map {
             page.ink.fullResolution($0.box, within: page.size)
         }
         for found in AlignedTables.tables(in: rows, skipping: taken, rules: rules, cellGap: cellGap) {
@@ -493,10 +493,10 @@ public struct PreparedPage: Sendable {
         }
         let gridBoxes = grids.map(\.box)
         var pieces: [PageInk.Component] = []
-        for component in ink.components {
+        for (index, component) in ink.components.enumerated() {
             let height = Double(component.height)
             guard height >= 0.5 * character, height <= 2 * character, Double(component.width) <= 20 * character,
-                !ink.isRule(component)
+                !ink.isRule(index)
             else { continue }
             let cx = (component.minX + component.maxX + 1) / 2, cy = (component.minY + component.maxY + 1) / 2
             guard !gridBoxes.contains(where: { $0.contains(x: cx, y: cy) }),
@@ -649,7 +649,7 @@ extension PageInk {
     /// Outside `excluded` (working-scale boxes: the grids).
     func unreadMarkers(before words: [PlacedWord], excluding excluded: [PixelRect]) -> [PlacedWord] {
         var markers: [PlacedWord] = []
-        for component in components where !isRule(component) {
+        for (index, component) in components.enumerated() where !isRule(index) {
             let box = fullResolution(component.box, within: ImageSize(width: width * factor, height: height * factor))
             let (cx, cy) = (component.box.centerX, component.box.centerY)
             guard !excluded.contains(where: { $0.contains(x: cx, y: cy) }), Double(component.area) >= 0.5 * Double(component.width * component.height),
@@ -694,7 +694,7 @@ extension PageInk {
         for y in ys {
             for x in xs {
                 let label = labels[y * width + x]
-                if label != 0 && !excluded.contains(label) && !isRule(components[Int(label) - 1]) { return true }
+                if label != 0 && !excluded.contains(label) && !isRule(Int(label) - 1) { return true }
             }
         }
         return false
@@ -726,7 +726,7 @@ extension PageInk {
                 let label = labels[y * width + x]
                 guard label != 0, label != Int32(excluded), seen.insert(label).inserted else { continue }
                 let component = components[Int(label) - 1]
-                guard Double(component.height) >= 0.4 * max(characterHeight, 5), !isRule(component) else { continue }
+                guard Double(component.height) >= 0.4 * max(characterHeight, 5), !isRule(Int(label) - 1) else { continue }
                 let cx = (component.minX + component.maxX + 1) * factor / 2, cy = (component.minY + component.maxY + 1) * factor / 2
                 if !words.contains(where: { $0.contains(x: cx, y: cy) }) { return true }
             }

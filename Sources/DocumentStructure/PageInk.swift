@@ -19,6 +19,8 @@ struct PageInk: Sendable {
     /// The character height ruling lines are measured against (`isRule`): `characterHeight`,
     /// or less when the page was deepened (`init`'s `characterHeightAtMost`).
     let ruleScale: Double
+    /// Whether each component (by its label less one) is a ruling line.
+    let rules: [Bool]
 
     typealias Component = ConnectedComponents.Component
 
@@ -74,7 +76,11 @@ struct PageInk: Sendable {
         (labels, components) = ConnectedComponents.label(ink, width: width, height: height)
         let characterHeight = Self.characterHeight(components, pageHeight: height)
         self.characterHeight = characterHeight
-        if let cap = characterHeightAtMost, cap > 0 { ruleScale = min(characterHeight, cap) } else { ruleScale = characterHeight }
+        let ruleScale = characterHeightAtMost.map { $0 > 0 ? min(characterHeight, $0) : characterHeight } ?? characterHeight
+        self.ruleScale = ruleScale
+        rules = components.enumerated().map { [labels] index, component in
+            Self.isRule(component, label: Int32(index + 1), labels: labels, width: width, scale: ruleScale)
+        }
     }
 
     /// Where `test(mean, value)` holds for each pixel's value and its mean. The test must fall
@@ -412,11 +418,34 @@ struct PageInk: Sendable {
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
+    /// Whether the component numbered `index` (its label less one) is a ruling line
+    /// (`isRule(_:label:labels:width:scale:)`, found once when the ink is).
+    func isRule(_ index: Int) -> Bool { rules[index] }
+
     /// Whether a component is a ruling line: long and thin (its mean thickness under 0.6 of
-    /// a character's height), at any small angle.
-    func isRule(_ component: Component) -> Bool {
+    /// `scale`, a character's height), at any small angle, and as thick all along: across at
+    /// least three quarters of its length its thickness is within half of its median (within
+    /// a pixel, for a line a pixel or two thick). A long word of small print, run together into
+    /// one piece, can be as thin for its length; its ascenders, descenders and the narrow
+    /// joins between its letters make it uneven.
+    static func isRule(_ component: Component, label: Int32, labels: [Int32], width: Int, scale: Double) -> Bool {
         let length = max(component.width, component.height)
-        let scale = max(ruleScale, 4)
-        return Double(length) >= 6 * scale && Double(component.area) <= 0.6 * scale * Double(length)
+        let scale = max(scale, 4)
+        guard Double(length) >= 6 * scale && Double(component.area) <= 0.6 * scale * Double(length) else { return false }
+        // A line along the image's edge is the page's edge or its shadow, however uneven.
+        let height = labels.count / width
+        if component.minX == 0 || component.minY == 0 || component.maxX == width - 1 || component.maxY == height - 1 { return true }
+        // The thickness across the line at each step along it.
+        let across = component.width >= component.height
+        var thickness = [Int](repeating: 0, count: length)
+        for y in component.minY...component.maxY {
+            for x in component.minX...component.maxX where labels[y * width + x] == label {
+                thickness[across ? x - component.minX : y - component.minY] += 1
+            }
+        }
+        let median = thickness.sorted()[length / 2]
+        let tolerance = max(1, median / 2)
+        let even = thickness.filter { abs($0 - median) <= tolerance }.count
+        return 4 * even >= 3 * length
     }
 }

@@ -13,33 +13,61 @@ struct PageInkTests {
         return String(ink.map { $0 ? "#" : "." })
     }
 
-    /// A deepened page: a heading of 30 letters 16 pixels high sets the median character
-    /// height, a word of small print run together into one piece 100 × 8, and a ruling line
-    /// 300 × 2. Against the heading's height the word is as thin for its length as a rule
-    /// (8 under 0.6 × 16); against the small print's own height, 8, it is not.
-    @Test func aLongWordOfDeepenedSmallPrintIsNoRule() throws {
+    /// A page 700 × 400 of paper at 235 with dark rectangles drawn on it.
+    func page(_ rectangles: [(Int, Int, Int, Int)]) -> PixelBuffer<UInt8> {
         let (width, height) = (700, 400)
         var image = PixelBuffer<UInt8>(width: width, height: height, channels: 1, samples: Array(repeating: 235, count: width * height))
-        func fill(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int) {
+        for (x0, y0, w, h) in rectangles {
             for y in y0..<(y0 + h) { for x in x0..<(x0 + w) { image[x, y] = 40 } }
         }
-        for letter in 0..<30 { fill(20 + 20 * letter, 30, 10, 16) }
-        fill(40, 120, 100, 8)
-        fill(40, 200, 300, 2)
-        func pieces(_ ink: PageInk) throws -> (word: PageInk.Component, rule: PageInk.Component) {
-            (try #require(ink.components.first { $0.box == PixelRect(x: 40, y: 120, width: 100, height: 8) }),
-             try #require(ink.components.first { $0.box == PixelRect(x: 40, y: 200, width: 300, height: 2) }))
-        }
+        return image
+    }
+
+    /// The number (label less one) of the component with this box.
+    func component(_ ink: PageInk, _ box: PixelRect) throws -> Int {
+        try #require(ink.components.firstIndex { $0.box == box })
+    }
+
+    /// A heading of 30 letters 16 pixels high sets the median character height.
+    let heading = (0..<30).map { (20 + 20 * $0, 30, 10, 16) }
+
+    /// A deepened page: the heading, a word of small print run together into one even piece
+    /// 100 × 8, and a ruling line 300 × 2. Against the heading's height the word is as thin
+    /// for its length as a rule (8 under 0.6 × 16); against the small print's own height, 8,
+    /// it is not.
+    @Test func aLongWordOfDeepenedSmallPrintIsNoRule() throws {
+        let image = page(heading + [(40, 120, 100, 8), (40, 200, 300, 2)])
+        let (wordBox, ruleBox) = (PixelRect(x: 40, y: 120, width: 100, height: 8), PixelRect(x: 40, y: 200, width: 300, height: 2))
         let ink = PageInk(image)
         #expect(ink.characterHeight == 16)
-        let (word, rule) = try pieces(ink)
-        #expect(ink.isRule(word) && ink.isRule(rule))
+        let (word, rule) = (try component(ink, wordBox), try component(ink, ruleBox))
+        let (wordIsRule, ruleIsRule) = (ink.isRule(word), ink.isRule(rule))
+        #expect(wordIsRule && ruleIsRule)
         let deepened = PageInk(image, characterHeightAtMost: 8)
-        #expect(deepened.characterHeight == 16 && deepened.ruleScale == 8)
-        let (deepWord, deepRule) = try pieces(deepened)
-        #expect(!deepened.isRule(deepWord) && deepened.isRule(deepRule))
+        #expect((deepened.characterHeight, deepened.ruleScale) == (16, 8))
+        let (deepWord, deepRule) = (try component(deepened, wordBox), try component(deepened, ruleBox))
+        let (deepWordIsRule, deepRuleIsRule) = (deepened.isRule(deepWord), deepened.isRule(deepRule))
+        #expect(!deepWordIsRule && deepRuleIsRule)
         // A page whose first reading found no characters keeps its own height.
         #expect(PageInk(image, characterHeightAtMost: 0).ruleScale == 16)
+    }
+
+    /// A word of small print run together: a band 100 long, 5 thick, with an ascender 8
+    /// higher every 10 pixels along it (half its length, 13 thick there): as thin for its
+    /// length as a rule (900 pixels), but uneven. A rule stepping down a pixel every 100 (a slight slant) is even: 2 thick all along.
+    @Test func anUnevenPieceIsNoRuleAndASlantedRuleIs() throws {
+        let word = [(40, 125, 100, 5)] + (0..<10).map { (40 + 10 * $0, 117, 5, 8) }
+        let slanted = (0..<3).map { (40 + 100 * $0, 200 + $0, 100, 2) }
+        let ink = PageInk(page(heading + word + slanted))
+        let uneven = try component(ink, PixelRect(x: 40, y: 117, width: 100, height: 13))
+        let even = try component(ink, PixelRect(x: 40, y: 200, width: 300, height: 4))
+        let (unevenIsRule, evenIsRule) = (ink.isRule(uneven), ink.isRule(even))
+        #expect(!unevenIsRule && evenIsRule)
+        // The same uneven piece along the image's edge is the page's edge.
+        let edge = (0..<10).map { (0, 120 + 20 * $0, 6, 10) } + [(0, 120, 3, 200)]
+        let framed = PageInk(page(heading + edge))
+        let frameIsRule = framed.isRule(try component(framed, PixelRect(x: 0, y: 120, width: 6, height: 200)))
+        #expect(frameIsRule)
     }
 
     @Test func theTabledInkTestsAreTheTestsThemselves() {
