@@ -350,8 +350,10 @@ struct DocumentAnalyzerTests {
     }
 
     @Test func aListWhoseMarkersTheRecognizerDroppedIsFoundFromTheirInk() throws {
-        // Squares of 8 × 8 pixels: bullets; dashes of 12 × 3: dashes.
-        for (size, marker) in [((8, 8), "•"), ((12, 3), "–")] {
+        // Squares of 8 × 8 pixels: bullets; dashes of 12 × 3: dashes; and hairline dashes of
+        // 12 × 2 and 12 × 1 (under a tenth of the words' 22 pixels high, but over a third of
+        // it wide: a light font's dash).
+        for (size, marker) in [((8, 8), "•"), ((12, 3), "–"), ((12, 2), "–"), ((12, 1), "–")] {
             let (image, rows) = Self.unreadMarkers(width: size.0, height: size.1)
             let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
             let list = try #require(document.lists.first)
