@@ -292,8 +292,8 @@ public struct DocumentAnalyzer: Sendable {
             taken.formUnion(found.rows)
             elements.append(.list(found.list, found.itemWords))
         }
-        let rules = page.ink.components.indices.filter { page.ink.isRule($0) }.map { page.ink.components[$0] }.filter { $0.width >= 4 * $0.height }.map {
-            page.ink.fullResolution($0.box, within: page.size)
+        let rules = zip(page.ink.components, page.ink.rules).filter { $1 && $0.width >= 4 * $0.height }.map {
+            page.ink.fullResolution($0.0.box, within: page.size)
         }
         for found in AlignedTables.tables(in: rows, skipping: taken, rules: rules, cellGap: cellGap) {
             taken.formUnion(found.rows)
