@@ -322,10 +322,13 @@ enum AlignedTables {
             guard var (table, cellWords) = table(rows: members.map { rows[$0] }, along: along, rules: rules, cellGap: cellGap) else { continue }
             // A row just below whose cells did not line up with the last row's, but whose
             // words fall in two of the table's columns or more, the last column among them, is
-            // its last row (a total: a label spanning the first columns, set right).
+            // its last row (a total: a label spanning the first columns, set right). It stands
+            // within a word's height of the last row, or no farther than the table's rows stand
+            // from each other.
             let below = members.last! + 1
+            let rowGap = zip(members, members.dropFirst()).map { Double(rows[$1].box.y - rows[$0].box.maxY) }.max() ?? 0
             if below < rows.count, !taken.contains(below), !prose(rows[below]),
-                Double(rows[below].box.y - rows[members.last!].box.maxY) <= rows[members.last!].height,
+                Double(rows[below].box.y - rows[members.last!].box.maxY) <= max(rows[members.last!].height, rowGap),
                 let (longer, longerWords) = Self.table(rows: (members + [below]).map { rows[$0] }, along: along, rules: rules, cellGap: cellGap),
                 longer.rows == table.rows + 1, longer.columns == table.columns
             {

@@ -162,6 +162,25 @@ struct AlignedTablesTests {
         #expect(found.table.cells.filter { $0.row == 3 }.map(\.text) == ["Total", "€112,31"])
     }
 
+    /// The same price list set wider: rows 46 pixels apart, 26 of white between them, more than
+    /// a word's height (20). The total at the rows' own spacing is the last row; 40 pixels
+    /// under the last row, farther than any two rows stand, it is not.
+    @Test func aTotalRowAtTheTablesOwnSpacingIsItsLastRow() throws {
+        func priceList(totalAt y: Int) -> [WordRow] {
+            [
+                [word("Item", x: 0, y: 0), word("Qty", x: 300, y: 0), word("Amount", x: 500, y: 0)],
+                [word("Fluent", x: 0, y: 46), word("5", x: 300, y: 46), word("€87,75", x: 500, y: 46)],
+                [word("Sabotage", x: 0, y: 92), word("2", x: 300, y: 92), word("€24,56", x: 500, y: 92)],
+                [word("Total", x: 200, y: y), word("€112,31", x: 530, y: y)],
+            ].map { WordRow($0, gapFactor: 0.75) }
+        }
+        let found = try #require(AlignedTables.tables(in: priceList(totalAt: 138), skipping: []).first)
+        #expect((found.table.rows, found.table.columns) == (4, 3))
+        #expect(found.table.cells.filter { $0.row == 3 }.map(\.text) == ["Total", "€112,31"])
+        let apart = try #require(AlignedTables.tables(in: priceList(totalAt: 152), skipping: []).first)
+        #expect((apart.table.rows, apart.rows) == (3, [0, 1, 2]))
+    }
+
     /// A price list whose third item's words stand apart (a gap of 32 pixels that no other
     /// row covers), and a table whose third column holds its heading alone.
     @Test func aColumnOneBodyRowAloneFillsJoinsItsLeftNeighbour() throws {
