@@ -516,16 +516,15 @@ enum AlignedTables {
         // Twice the distance between the middles of a row's first cell and of the first cell of
         // the line above it. Two lines of one cell are set at the font's leading; two rows add
         // the cells' padding.
-        func firstCellGap(_ above: WordRow, _ below: WordRow) -> Int {
+        func firstCellsApart(_ above: WordRow, _ below: WordRow) -> Int {
             let a = WordRow.box(above.segments[0]), b = WordRow.box(below.segments[0])
             return 2 * b.y + b.height - 2 * a.y - a.height
         }
-        let rowGaps = zip(rows, rows.dropFirst()).filter { $0.segments.count >= 2 && $1.segments.count >= 2 }.map(firstCellGap)
-        let leastRowGap = rowGaps.count >= 2 ? rowGaps.min() : nil
-        var previousRow: WordRow?
-        var previous: PixelRect?
+        let rowsApart = zip(rows, rows.dropFirst()).filter { $0.segments.count >= 2 && $1.segments.count >= 2 }.map(firstCellsApart)
+        let leastApart = rowsApart.count >= 2 ? rowsApart.min() : nil
+        var previous: WordRow?
         for row in rows {
-            defer { previous = row.box; previousRow = row }
+            defer { previous = row }
             var slots = [Slot?](repeating: nil, count: columns)
             for word in row.words {
                 let box = word.box
@@ -541,12 +540,12 @@ enum AlignedTables {
                     slots[first] = (first, last - first + 1, word.text, box, [word])
                 }
             }
-            let ruled = previous.map { above in rules.contains { Self.separates($0, above, row.box) } } ?? false
+            let ruled = previous.map { above in rules.contains { Self.separates($0, above.box, row.box) } } ?? false
             let close = rowTops.last.map { Double(row.box.y - $0) < 0.75 * pitch } ?? false
             // A first cell's text wrapped onto a line of its own: only the first column filled,
             // under a row of several cells, close under it, nearer it than any two rows of
             // cells, or with no rule between them where rules part the table's rows.
-            let nearer = leastRowGap.flatMap { least in previousRow.map { firstCellGap($0, row) < least } } ?? false
+            let nearer = leastApart.flatMap { least in previous.map { firstCellsApart($0, row) < least } } ?? false
             let wrapped = slots[0] != nil && slots.dropFirst().allSatisfy { $0 == nil } && (grid.last?.compactMap { $0 }.count ?? 0) >= 2
                 && (close || rowsRuled || nearer)
             if !grid.isEmpty, !ruled, (slots[0] == nil && close) || wrapped {
