@@ -146,6 +146,23 @@ enum ListFinder {
         }
     }
 
+    /// The marker before `marker` in a list of numbers or letters ("2." → "1.", "(b)" →
+    /// "(a)"); nil for a bullet and for a first number or letter.
+    static func previousMarker(before marker: String, kind: DocumentList.MarkerKind) -> String? {
+        switch kind {
+        case .bullet:
+            return nil
+        case .number:
+            guard let match = marker.wholeMatch(of: /(\(?)(\d{1,2})([.,)])/), let number = Int(match.2), number >= 2 else { return nil }
+            return "\(match.1)\(number - 1)\(match.3)"
+        case .letter:
+            guard let match = marker.wholeMatch(of: /(\(?)([b-zB-Z])([.)])/), let scalar = match.2.unicodeScalars.first,
+                let previous = Unicode.Scalar(scalar.value - 1)
+            else { return nil }
+            return "\(match.1)\(Character(previous))\(match.3)"
+        }
+    }
+
     struct Found {
         var list: DocumentList
         /// Each item's words, without its marker.
@@ -246,6 +263,46 @@ enum ListFinder {
             index = next
         }
         close()
+        // A list of numbers or letters that starts after its first ("2." with no "1.") lost
+        // its first item's marker: the lines just above it that start at its items' text
+        // edge are that item, whether the marker was misread (a word of one or two characters
+        // where the markers stand: "L_" or "|." for "1.") or dropped.
+        var taken = found.reduce(into: Set<Int>()) { $0.formUnion($1.rows) }
+        for k in found.indices {
+            let list = found[k].list
+            guard let first = found[k].rows.min(), let textLeft = found[k].itemWords.first?.first?.box.x,
+                let marker = Self.previousMarker(before: list.items[0].marker, kind: list.marker)
+            else { continue }
+            let markerX = list.items[0].box.x, height = rows[first].height
+            var itemRows: [Int] = [], markerWords = 0
+            var above = first - 1, top = rows[first].box.y
+            while above >= 0, !taken.contains(above) {
+                let row = rows[above]
+                // The line just above the list within its items' spacing; the item's further lines within a line's.
+                guard Double(top - row.box.maxY) <= (itemRows.isEmpty ? 1.5 : 0.9) * height else { break }
+                if placedAsItem(row, markerX: markerX, textLeft: textLeft) {
+                    itemRows.insert(above, at: 0)
+                    markerWords = 1
+                    break
+                }
+                guard row.segments.count <= 2, abs(Double(row.box.x - textLeft)) <= 1.2 * height,
+                    abs(row.box.x - textLeft) < abs(row.box.x - markerX)
+                else { break }
+                itemRows.insert(above, at: 0)
+                top = row.box.y
+                above -= 1
+            }
+            guard !itemRows.isEmpty else { continue }
+            let words = Array(itemRows.flatMap { rows[$0].words }.dropFirst(markerWords))
+            guard !words.isEmpty else { continue }
+            let markerBox = markerWords == 1 ? [rows[itemRows[0]].words[0].box] : []
+            let item = DocumentList.Item(marker: marker, text: words.map(\.text).joined(separator: " "), box: PixelRect.enclosing(words.map(\.box) + markerBox)!)
+            found[k].list.items.insert(item, at: 0)
+            found[k].list.box = found[k].list.box.union(item.box)
+            found[k].itemWords.insert(words, at: 0)
+            found[k].rows.formUnion(itemRows)
+            taken.formUnion(itemRows)
+        }
         return found
     }
 }

@@ -311,6 +311,34 @@ struct DocumentAnalyzerTests {
         }
     }
 
+    @Test func aListsFirstItemWhoseMarkerWasMisreadOrDroppedStartsIt() throws {
+        // The list reads from "2." or "b)": the line above it is its first item, whether its
+        // marker was read as "L_" where the markers stand or not read at all (its text where
+        // the items' text starts); its marker is the one before the list's first.
+        let lettered = Self.items([("a)", "Sign"), ("b)", "Pay"), ("c)", "Collect")])
+        for (rows, markers) in [
+            (Self.items([("L_", "Sign"), ("2.", "Pay"), ("3.", "Collect")]), ["1.", "2.", "3."]),
+            ([Array(lettered[0].dropFirst())] + lettered.dropFirst(), ["a)", "b)", "c)"]),
+        ] {
+            var image = Self.page()
+            Self.print(&image, under: rows)
+            let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+            let list = try #require(document.lists.first)
+            #expect(document.lists.count == 1)
+            #expect(list.items.map(\.marker) == markers)
+            #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
+            #expect(document.paragraphs.isEmpty)
+        }
+        // A line of prose above a list from "2.", starting where the markers stand: no item.
+        var image = Self.page()
+        let rows = [[("Terms", PixelRect(x: 100, y: 64, width: 70, height: 22)), ("apply", PixelRect(x: 182, y: 64, width: 70, height: 22))]]
+            + Self.items([("2.", "Pay"), ("3.", "Collect")])
+        Self.print(&image, under: rows)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        #expect(document.lists.first?.items.map(\.marker) == ["2.", "3."])
+        #expect(document.paragraphs.map(\.text) == ["Terms apply"])
+    }
+
     @Test func aMisreadMarkerIsFoundInAListThatDriftsAcrossThePage() throws {
         // A page photographed at an angle: each row's marker and text 15 pixels right of the
         // row above (over half a row's height), the third marker read as "©.".
