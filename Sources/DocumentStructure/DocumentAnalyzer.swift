@@ -222,6 +222,12 @@ public struct DocumentAnalyzer: Sendable {
             }
             words = words.indices.filter { !replaced.contains($0) }.map { words[$0] }
         }
+        // A word read alone outside the grids (a list's marker the page's reading took only
+        // the full stop of) replaces the words of the page's reading under it.
+        let aloneOutsideGrids = cellWords.filter { word in
+            isRead(word) && !page.grids.contains { $0.box.contains(x: word.pixelBox.centerX / page.ink.factor, y: word.pixelBox.centerY / page.ink.factor) }
+        }
+        words.removeAll { word in aloneOutsideGrids.contains { $0.pixelBox.contains(x: word.box.centerX, y: word.box.centerY) } }
         for word in cellWords where isRead(word) {
             words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: -1, paragraph: -1, line: -1))
         }
@@ -548,12 +554,17 @@ public struct PreparedPage: Sendable {
         }
     }
 
-    /// Lone characters the page's reading missed that stand in a column (full-resolution
-    /// boxes, top to bottom): a run of one narrow piece (`linesToRead` reads none: alone it may
-    /// be a speck) with two more such runs whose middles lie within a character height of its
-    /// own across the page. A table's row numbers or quantities: Tesseract's layout analysis
-    /// drops a lone digit, and a block's reading (`RecognitionOptions.RegionContent.block`)
-    /// reads it.
+    /// Lone characters and list markers the page's reading missed that stand in a column
+    /// (full-resolution boxes, top to bottom). A lone character: a run of one narrow piece
+    /// (`linesToRead` reads none: alone it may be a speck) with two more such runs whose
+    /// middles lie within a character height of its own across the page; a table's row numbers
+    /// or quantities: Tesseract's layout analysis drops a lone digit, and a block's reading
+    /// (`RecognitionOptions.RegionContent.block`) reads it. A marker: a run of at most three
+    /// pieces, at most 1.5 characters wide, that starts its line (no word read and no other
+    /// run within 2 characters left of it) just before a word read (0.15 to 3 characters
+    /// apart), with two more such runs whose left or right edges lie within a character of its
+    /// own; Tesseract's page reading drops a list's "1)" and "2." set apart from the text,
+    /// and `linesToRead` takes them for the ends of the words beside them.
     public func charactersToRead(after observations: [RecognizedTextObservation]) -> [PixelRect] {
         charactersToRead(in: unreadInk(after: observations))
     }
@@ -561,14 +572,29 @@ public struct PreparedPage: Sendable {
     /// `charactersToRead(after:)` from the unread ink, found already.
     public func charactersToRead(in unread: UnreadInk?) -> [PixelRect] {
         guard let (runs, words, character) = unread.map({ ($0.runs, $0.words, $0.character) }) else { return [] }
-        let lone = runs.filter {
-            $0.count == 1 && Double($0.box.width) < 1.2 * character && !Self.continuesAWord($0.box, words: words, character: character)
+        func sameRow(_ a: PixelRect, _ b: PixelRect) -> Bool { Double(min(a.maxY, b.maxY) - max(a.y, b.y)) >= 0.5 * Double(min(a.height, b.height)) }
+        let lone = runs.indices.filter {
+            runs[$0].count == 1 && Double(runs[$0].box.width) < 1.2 * character && !Self.continuesAWord(runs[$0].box, words: words, character: character)
         }
-        let column = lone.filter { run in
-            lone.filter { abs(Double($0.box.centerX - run.box.centerX)) <= character }.count >= 3
+        let markers = runs.indices.filter { index in
+            let box = runs[index].box
+            guard runs[index].count <= 3, Double(box.width) <= 1.5 * character,
+                words.contains(where: { sameRow($0, box) && Double($0.x - box.maxX) >= 0.15 * character && Double($0.x - box.maxX) <= 3 * character })
+            else { return false }
+            let before = words + runs.indices.filter { $0 != index }.map { runs[$0].box }
+            return !before.contains { sameRow($0, box) && $0.maxX <= box.x + 1 && Double(box.x - $0.maxX) <= 2 * character }
         }
-        return column.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }.prefix(Self.maximumLinesToRead).map {
-            regionToRead($0.box, character: character)
+        let loneColumn = lone.filter { run in
+            lone.filter { abs(Double(runs[$0].box.centerX - runs[run].box.centerX)) <= character }.count >= 3
+        }
+        let markerColumn = markers.filter { run in
+            let box = runs[run].box
+            return markers.filter {
+                abs(Double(runs[$0].box.x - box.x)) <= character || abs(Double(runs[$0].box.maxX - box.maxX)) <= character
+            }.count >= 3
+        }
+        return Set(loneColumn + markerColumn).map { runs[$0].box }.sorted { ($0.y, $0.x) < ($1.y, $1.x) }.prefix(Self.maximumLinesToRead).map {
+            regionToRead($0, character: character)
         }
     }
 

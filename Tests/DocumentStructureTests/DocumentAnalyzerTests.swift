@@ -467,6 +467,43 @@ struct DocumentAnalyzerTests {
         #expect(document.text == "w0 w1 w2\nleft cell\nright\nalone")
     }
 
+    @Test func aListsMarkersThePageMissedAreReadAlone() throws {
+        var image = Self.page()
+        // Three rows the page read, each after a marker of two pieces ("1)") 12 pixels left of
+        // its text; of the first marker the page read only the second piece, as ".".
+        var markers: [PixelRect] = []
+        var rows: [[(String, PixelRect)]] = []
+        for (index, text) in ["Sign", "Pay", "Collect"].enumerated() {
+            let y = 100 + 40 * index
+            markers += Self.ink(&image, x: 60, y: y, words: [2])
+            rows.append([(text, Self.ink(&image, x: 96, y: y, words: [text.count])[0])])
+        }
+        rows[0].insert((".", PixelRect(x: 74, y: 100, width: 10, height: 16)), at: 0)
+        // Rows whose short word unread follows a word read on its row (a column of them) hold no marker.
+        let prose = (0..<3).map { Self.ink(&image, x: 400, y: 300 + 40 * $0, words: [5, 2, 4]) }
+        let page = analyzer.prepare(image)
+        let observations = Self.lines(rows + prose.map { [("words", $0[0]), ("more", $0[2])] }, size: image.size)
+        let regions = page.charactersToRead(after: observations)
+        #expect(regions.count == 3)
+        for (region, marker) in zip(regions, markers) {
+            #expect(region.x < marker.x && region.maxX > marker.x + 10 && region.y < marker.y && region.maxY > marker.maxY)
+        }
+        // Read alone, each is its row's marker; the page's "." under the first gives way.
+        let read = zip(["1)", "2)", "3)"], markers).map { RecognizedWord(text: RecognizedText(string: $0, confidence: 0.9), pixelBox: $1, imageSize: image.size) }
+        let document = analyzer.assemble(page, observations: observations, cellWords: read)
+        let list = try #require(document.lists.first)
+        #expect(list.items.map(\.marker) == ["1)", "2)", "3)"])
+        #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
+        // Two such markers in a column are not enough.
+        var two = Self.page()
+        var pairs: [[(String, PixelRect)]] = []
+        for index in 0..<2 {
+            _ = Self.ink(&two, x: 60, y: 100 + 40 * index, words: [2])
+            pairs.append([("Sign", Self.ink(&two, x: 96, y: 100 + 40 * index, words: [4])[0])])
+        }
+        #expect(analyzer.prepare(two).charactersToRead(after: Self.lines(pairs, size: two.size)).isEmpty)
+    }
+
     @Test func loneCharactersInAColumnAreReadAsCells() {
         var image = Self.page()
         // Rows the page read (a name and a phone number each), and before each a row number
