@@ -146,6 +146,13 @@ enum ListFinder {
         }
     }
 
+    /// Whether a word may be a marker misread: one or two characters ("N" for "2.", "cy"
+    /// for "6)"), or up to four with one that is no letter ("<3)" for "5)"); a word of
+    /// three letters or more is a word.
+    static func mayBeMarker(_ text: String) -> Bool {
+        text.count <= 2 || (text.count <= 4 && text.contains { !$0.isLetter })
+    }
+
     /// The marker before `marker` in a list of numbers or letters ("2." → "1.", "(b)" →
     /// "(a)"); nil for a bullet and for a first number or letter.
     static func previousMarker(before marker: String, kind: DocumentList.MarkerKind) -> String? {
@@ -201,14 +208,14 @@ enum ListFinder {
             current = nil
         }
         let startRows = Dictionary(starts.map { ($0.row, $0) }, uniquingKeysWith: { a, _ in a })
-        // A row just below a list's item whose first word, of one or two characters, stands
+        // A row just below a list's item whose first word, a misread marker (`mayBeMarker`), stands
         // where the last item's marker stands (within a row's height: a page photographed at an
         // angle drifts across the frame) and whose text starts as far from it as that item's
         // text from its marker is the next item, its marker misread ("5" for "5.", "N" for
         // "2.", a letter for a bullet, "©." for "c."), unless the row is a table's.
         func placedAsItem(_ row: WordRow, markerX: Int, textLeft: Int) -> Bool {
             // A row of three cells or more is a table's (its first column numbered).
-            row.segments.count <= 2 && row.words.count >= 2 && row.words[0].text.count <= 2
+            row.segments.count <= 2 && row.words.count >= 2 && Self.mayBeMarker(row.words[0].text)
                 && abs(Double(row.words[0].box.x - markerX)) <= row.height
                 && abs(Double((row.words[1].box.x - row.words[0].box.x) - (textLeft - markerX))) <= 0.5 * row.height
         }

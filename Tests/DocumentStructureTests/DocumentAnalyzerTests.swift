@@ -293,11 +293,12 @@ struct DocumentAnalyzerTests {
     }
 
     @Test func anItemWhoseMarkerWasMisreadStaysInItsList() throws {
-        // "5" without its stop, "N" for "2.", "c" for "c)", "y" for "▪": placed as the items'
+        // "5" without its stop, "N" for "2.", "c" for "c)", "<2)" for "2)", "y" for "▪": placed as the items'
         // markers and text, each is the next item, its marker the next in the list.
         for (read, markers) in [
             ([("1.", "Sign"), ("N", "Pay"), ("3.", "Collect"), ("4.", "Leave"), ("5", "Return")], ["1.", "2.", "3.", "4.", "5."]),
             ([("a)", "Sign"), ("b)", "Pay"), ("c", "Collect")], ["a)", "b)", "c)"]),
+            ([("1)", "Sign"), ("<2)", "Pay"), ("3)", "Collect")], ["1)", "2)", "3)"]),
             ([("▪", "Sign"), ("y", "Pay"), ("▪", "Collect")], ["▪", "▪", "▪"]),
         ] {
             var image = Self.page()
@@ -411,6 +412,14 @@ struct DocumentAnalyzerTests {
         let list = try #require(document.lists.first)
         #expect(list.items.map(\.text) == ["Sign", "Pay"])
         #expect(document.paragraphs.map(\.text) == ["In short"])
+        // A word of three letters is a word, even where a marker and its text would stand.
+        var word = Self.page()
+        var then = Self.items([("1.", "Sign"), ("2.", "Pay")])
+        then.append([("The", PixelRect(x: 100, y: 172, width: 24, height: 22)), ("end", PixelRect(x: 130, y: 172, width: 42, height: 22))])
+        Self.print(&word, under: then)
+        let ended = analyzer.assemble(analyzer.prepare(word), observations: Self.lines(then, size: word.size))
+        #expect(ended.lists.first?.items.map(\.text) == ["Sign", "Pay"])
+        #expect(ended.paragraphs.map(\.text) == ["The end"])
     }
 
     @Test func aColumnOfLinesReadAsOneWordIsDropped() {
