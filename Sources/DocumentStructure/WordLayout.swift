@@ -272,13 +272,14 @@ enum ListFinder {
         close()
         // A list of numbers or letters that starts after its first ("2." with no "1.") lost
         // its first item's marker: the lines just above it that start at its items' text
-        // edge are that item, whether the marker was misread (a word of one or two characters
-        // where the markers stand: "L_" or "|." for "1.") or dropped.
+        // edge are that item, whether the marker was misread (`mayBeMarker`, where the
+        // markers stand: "L_" or "|." for "1.") or dropped. A list of bullets takes such lines
+        // only when they begin with a misread marker ("gs" for "▪"): nothing says an item is missing.
         var taken = found.reduce(into: Set<Int>()) { $0.formUnion($1.rows) }
         for k in found.indices {
             let list = found[k].list
             guard let first = found[k].rows.min(), let textLeft = found[k].itemWords.first?.first?.box.x,
-                let marker = Self.previousMarker(before: list.items[0].marker, kind: list.marker)
+                let marker = list.marker == .bullet ? list.items[0].marker : Self.previousMarker(before: list.items[0].marker, kind: list.marker)
             else { continue }
             let markerX = list.items[0].box.x, height = rows[first].height
             var itemRows: [Int] = [], markerWords = 0
@@ -299,7 +300,7 @@ enum ListFinder {
                 top = row.box.y
                 above -= 1
             }
-            guard !itemRows.isEmpty else { continue }
+            guard !itemRows.isEmpty, list.marker != .bullet || markerWords == 1 else { continue }
             let words = Array(itemRows.flatMap { rows[$0].words }.dropFirst(markerWords))
             guard !words.isEmpty else { continue }
             let markerBox = markerWords == 1 ? [rows[itemRows[0]].words[0].box] : []

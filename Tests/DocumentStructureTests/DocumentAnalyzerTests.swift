@@ -330,6 +330,15 @@ struct DocumentAnalyzerTests {
             #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
             #expect(document.paragraphs.isEmpty)
         }
+        // A list of bullets takes the line above only when a misread marker ("gs" for "▪") starts it.
+        let bullets = Self.items([("gs", "Sign"), ("▪", "Pay"), ("▪", "Collect")])
+        for (rows, items) in [(bullets, ["Sign", "Pay", "Collect"]), ([Array(bullets[0].dropFirst())] + bullets.dropFirst(), ["Pay", "Collect"])] {
+            var page = Self.page()
+            Self.print(&page, under: rows)
+            let document = analyzer.assemble(analyzer.prepare(page), observations: Self.lines(rows, size: page.size))
+            #expect(document.lists.first?.items.map(\.marker) == items.map { _ in "▪" })
+            #expect(document.lists.first?.items.map(\.text) == items)
+        }
         // A line of prose above a list from "2.", starting where the markers stand: no item.
         var image = Self.page()
         let rows = [[("Terms", PixelRect(x: 100, y: 64, width: 70, height: 22)), ("apply", PixelRect(x: 182, y: 64, width: 70, height: 22))]]
