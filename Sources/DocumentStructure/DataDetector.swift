@@ -371,9 +371,13 @@ enum DateRule {
         (["november", "nov", "novembre"], 11), (["december", "dec", "dezember", "dez", "décembre", "decembre"], 12),
     ]
     static let monthPattern = months.flatMap(\.names).sorted { $0.count > $1.count }.joined(separator: "|")
+    /// ISO; day, month and year with dots or slashes; a month's name before or after the
+    /// day. As a recognizer reads them: the day and year run together after a month's name
+    /// ("May 102025": the year is the last four digits, 19xx or 20xx), and a day-first date's
+    /// second dot read as a space ("18.10 2001", day and month of two digits each).
     static let pattern =
-        #"(?:(\d{4})-(\d{2})-(\d{2})|(\d{1,2})([./])(\d{1,2})\5(\d{4})|(?i:("# + monthPattern + #"))\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(\d{1,2})(?:st|nd|rd|th)?\.? (?i:("#
-        + monthPattern + #"))\.?,? (\d{4}))(?![\w]|[.,/-]\d)"#
+        #"(?:(\d{4})-(\d{2})-(\d{2})|(\d{1,2})([./])(\d{1,2})\5(\d{4})|(?i:("# + monthPattern + #"))\.? (\d{1,2})(?:(?:st|nd|rd|th)?,? |(?=(?:19|20)\d{2}))(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\.? (?i:("#
+        + monthPattern + #"))\.?,? (\d{4})|(\d{2})\.(\d{2}) (\d{4}))(?![\w]|[.,/-]\d)"#
 
     static func parse(_ match: DataDetector.Match, region: String) -> DataDetector.Found? {
         var year = 0, month = 0, day = 0
@@ -390,6 +394,8 @@ enum DateRule {
             (year, month, day) = (y, monthNumber(name), d)
         } else if let d = group(match, 11).flatMap(Int.init), let name = group(match, 12), let y = group(match, 13).flatMap(Int.init) {
             (year, month, day) = (y, monthNumber(name), d)
+        } else if let d = group(match, 14).flatMap(Int.init), let m = group(match, 15).flatMap(Int.init), let y = group(match, 16).flatMap(Int.init) {
+            (year, month, day) = (y, m, d)
         } else {
             return nil
         }
@@ -444,19 +450,25 @@ enum PhoneRule {
     }
 }
 
+/// A number and its unit. A recognizer reads a blurred "kg" as "kq" (no unit of its own),
+/// and often reads a full stop between a number and its unit ("25.3.cm", "14.1. cm"): both
+/// are taken, the stop only before a unit of two characters or more ("3. m" is not 3 metres).
 enum MeasurementRule {
     static let units = [
-        "km/h", "mph", "kph", "m/s", "°C", "°F", "ºC", "ºF", "km", "cm", "mm", "µm", "m", "mi", "ft", "yd", "inches", "inch", "in\\.", "″", "kg", "mg",
+        "km/h", "mph", "kph", "m/s", "°C", "°F", "ºC", "ºF", "km", "cm", "mm", "µm", "m", "mi", "ft", "yd", "inches", "inch", "in\\.", "″", "kg", "kq", "mg",
         "g", "lbs", "lb", "oz", "t", "ml", "mL", "cl", "dl", "l", "L", "gal", "fl oz", "m²", "m2", "km²", "sq ft", "ha", "acres", "kW", "W", "kWh",
         "V", "mAh", "Hz", "kHz", "MHz", "GHz",
     ]
     static let pattern =
-        #"(\d+(?:[.,]\d+)?) ?("# + units.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?![\p{L}\d²])"#
+        #"(\d+(?:[.,]\d+)?)(\.?) ?("# + units.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?![\p{L}\d²])"#
 
     static func parse(_ match: DataDetector.Match) -> DataDetector.Found? {
-        guard let number = group(match, 1), let unit = group(match, 2), let value = Double(number.replacing(",", with: ".")) else {
+        guard let number = group(match, 1), let unit = group(match, 3), let value = Double(number.replacing(",", with: ".")),
+            group(match, 2) ?? "" == "" || unit.count >= 2
+        else {
             return nil
         }
-        return DataDetector.Found(value: .measurement(value: value, unit: unit.replacing("º", with: "°")))
+        let named = unit == "kq" ? "kg" : unit.replacing("º", with: "°")
+        return DataDetector.Found(value: .measurement(value: value, unit: named))
     }
 }

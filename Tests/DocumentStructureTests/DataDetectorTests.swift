@@ -112,6 +112,11 @@ struct DataDetectorTests {
         #expect(try only("due 03/04/2026", .date, detector: DataDetector(region: "GB")).value == .text("2026-04-03"))
         #expect(try only("due 14/03/2026", .date).value == .text("2026-03-14"))
         #expect(try only("am 1. Februar 2024", .date).value == .text("2024-02-01"))
+        // As a recognizer reads them: the day run into the year, a second dot read as a space.
+        #expect(try only("due Jun 72027", .date).value == .text("2027-06-07"))
+        #expect(try only("due May 102025", .date).value == .text("2025-05-10"))
+        #expect(try only("born Jan 11969", .date).value == .text("1969-01-01"))
+        #expect(try only("born 18.10 2001", .date).value == .text("2001-10-18"))
     }
 
     @Test func aVersionNumberAYearAloneOrADayThatDoesNotExistIsNotADate() {
@@ -122,6 +127,10 @@ struct DataDetectorTests {
         #expect(detector.detect(in: "on 31.04.2026").isEmpty)
         #expect(detector.detect(in: "on 29.02.2025").isEmpty)
         #expect(detector.detect(in: "on 29.02.2024").count == 1)
+        // A month's name before digits that end in no year, and a price before a count.
+        #expect(detector.detect(in: "Jun 720271 rows").isEmpty)
+        #expect(detector.detect(in: "May 12345").isEmpty)
+        #expect(detector.detect(in: "costs 12.50 2024 units").isEmpty)
     }
 
     @Test func moneyWithSymbolsAndCodesAsDecimalAmounts() throws {
@@ -141,8 +150,14 @@ struct DataDetectorTests {
         #expect(try only("keep at 20 °C", .measurement).value == .measurement(value: 20, unit: "°C"))
         #expect(try only("at 10 mph", .measurement).value == .measurement(value: 10, unit: "mph"))
         #expect(try only("250ml bottle", .measurement).value == .measurement(value: 250, unit: "ml"))
-        // A number followed by a word that merely starts like a unit is not a measurement.
+        // As a recognizer reads them: a full stop before the unit, "kq" for "kg".
+        #expect(try only("is 25.3.cm deep", .measurement).value == .measurement(value: 25.3, unit: "cm"))
+        #expect(try only("is 14.1. cm deep", .measurement).value == .measurement(value: 14.1, unit: "cm"))
+        #expect(try only("weighs 10 kq", .measurement).value == .measurement(value: 10, unit: "kg"))
+        // A number followed by a word that merely starts like a unit is not a measurement, nor
+        // a number, its full stop and a one-letter word.
         #expect(detector.detect(in: "5 miles of 3 gloves and 2 kites").isEmpty)
+        #expect(detector.detect(in: "see step 3. t is the time").isEmpty)
     }
 
     @Test func postalAddressesInUSAndEuropeanForms() throws {
