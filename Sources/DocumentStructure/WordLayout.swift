@@ -213,11 +213,17 @@ enum ListFinder {
         // angle drifts across the frame) and whose text starts as far from it as that item's
         // text from its marker is the next item, its marker misread ("5" for "5.", "N" for
         // "2.", a letter for a bullet, "©." for "c."), unless the row is a table's.
+        // A marker's last part read alone (")" of "2)") stands right of where markers start:
+        // such a row's text starts where the items' text does, and the word before it lies
+        // between the markers' left edge and that text.
         func placedAsItem(_ row: WordRow, markerX: Int, textLeft: Int) -> Bool {
             // A row of three cells or more is a table's (its first column numbered).
-            row.segments.count <= 2 && row.words.count >= 2 && Self.mayBeMarker(row.words[0].text)
-                && abs(Double(row.words[0].box.x - markerX)) <= row.height
-                && abs(Double((row.words[1].box.x - row.words[0].box.x) - (textLeft - markerX))) <= 0.5 * row.height
+            guard row.segments.count <= 2, row.words.count >= 2, Self.mayBeMarker(row.words[0].text) else { return false }
+            let (marker, text) = (row.words[0].box, row.words[1].box)
+            return (abs(Double(marker.x - markerX)) <= row.height
+                && abs(Double((text.x - marker.x) - (textLeft - markerX))) <= 0.5 * row.height)
+                || (Double(marker.x) >= Double(markerX) - row.height && marker.maxX <= textLeft
+                    && abs(Double(text.x - textLeft)) <= 0.5 * row.height)
         }
         func misreadStart(_ index: Int) -> (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)? {
             guard let list = current, startRows[index] == nil else { return nil }
@@ -226,6 +232,38 @@ enum ListFinder {
             let marker = row.words[0]
             let text = Self.nextMarker(after: list.items.last!.marker, kind: list.kind) ?? marker.text
             return (index, list.kind, PlacedWord(text: text, box: marker.box, block: marker.block, paragraph: marker.paragraph, line: marker.line), 1, row.words[1].box.x)
+        }
+        // Items whose markers were all dropped: a list of numbers or letters resumes k markers
+        // on (k ≥ 2: "3." then "6.") where its markers stand, after rows that all start at its
+        // items' text edge, each within the items' spacing of the next: those rows are the
+        // k − 1 items between, split at the k − 2 widest gaps between them.
+        func skippedItems(before start: (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)) -> [(marker: String, rows: [Int])]? {
+            guard let list = current, list.kind == start.kind, list.kind != .bullet, let lastRow = list.rows.max() else { return nil }
+            let height = rows[start.row].height
+            guard abs(Double(start.marker.box.x - list.markerX)) <= 1.5 * height else { return nil }
+            var markers: [String] = []
+            var marker = list.items.last!.marker
+            while markers.count < 8, let next = Self.nextMarker(after: marker, kind: list.kind), next != start.marker.text {
+                markers.append(next)
+                marker = next
+            }
+            let between = Array((lastRow + 1)..<start.row)
+            guard !markers.isEmpty, Self.nextMarker(after: marker, kind: list.kind) == start.marker.text, between.count >= markers.count else { return nil }
+            var tops = [list.lastBottom] + between.map { rows[$0].box.maxY }
+            tops.removeLast()
+            let gaps = zip(between, tops).map { rows[$0.0].box.y - $0.1 }
+            guard between.allSatisfy({ row in
+                startRows[row] == nil && rows[row].segments.count <= 2 && abs(Double(rows[row].box.x - list.textLeft)) <= 1.2 * height
+                    && abs(rows[row].box.x - list.textLeft) < abs(rows[row].box.x - list.markerX)
+            }), gaps.allSatisfy({ Double($0) <= 2.5 * height }), Double(rows[start.row].box.y - rows[between.last!].box.maxY) <= 2.5 * height
+            else { return nil }
+            // Item boundaries: before the first row, and at the widest gaps between the others.
+            let splits = Set(between.indices.dropFirst().sorted { gaps[$0] > gaps[$1] }.prefix(markers.count - 1))
+            var items: [(marker: String, rows: [Int])] = []
+            for (position, row) in between.enumerated() {
+                if position == 0 || splits.contains(position) { items.append((markers[items.count], [row])) } else { items[items.count - 1].rows.append(row) }
+            }
+            return items
         }
         var index = 0
         while index < rows.count {
@@ -257,6 +295,19 @@ enum ListFinder {
             if let list = current, list.kind == start.kind, abs(Double(start.marker.box.x - list.markerX)) <= 1.5 * row.height,
                 Double(row.box.y - list.lastBottom) <= 2.5 * row.height
             {
+                current!.items.append(item)
+                current!.words.append(words)
+                current!.rows.formUnion(itemRows)
+                current!.lastBottom = bottom
+                current!.textLeft = start.textLeft
+                current!.markerX = start.marker.box.x
+            } else if let skipped = skippedItems(before: start) {
+                for missing in skipped {
+                    let words = missing.rows.flatMap { rows[$0].words }
+                    current!.items.append(DocumentList.Item(marker: missing.marker, text: words.map(\.text).joined(separator: " "), box: PixelRect.enclosing(words.map(\.box))!))
+                    current!.words.append(words)
+                    current!.rows.formUnion(missing.rows)
+                }
                 current!.items.append(item)
                 current!.words.append(words)
                 current!.rows.formUnion(itemRows)

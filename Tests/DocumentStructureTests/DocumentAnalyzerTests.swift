@@ -349,6 +349,45 @@ struct DocumentAnalyzerTests {
         #expect(document.paragraphs.map(\.text) == ["Terms apply"])
     }
 
+    @Test func itemsWhoseMarkersWereDroppedLieBetweenTheNumbersAroundThem() throws {
+        // Items 50 pixels apart (words 22 high): "1." and "2.", then three lines at the items'
+        // text edge without markers (the last two 26 apart, one item's two lines), then "5.":
+        // items 3 and 4.
+        func row(_ y: Int, _ marker: String?, _ text: String) -> [(String, PixelRect)] {
+            (marker.map { [($0, PixelRect(x: 100, y: y, width: 20, height: 22))] } ?? []) + [(text, PixelRect(x: 130, y: y, width: 14 * text.count, height: 22))]
+        }
+        let rows = [row(100, "1.", "Sign"), row(150, "2.", "Pay"), row(200, nil, "Collect"), row(250, nil, "Leave"), row(276, nil, "early"), row(326, "5.", "Return")]
+        var image = Self.page()
+        Self.print(&image, under: rows)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let list = try #require(document.lists.first)
+        #expect(document.lists.count == 1)
+        #expect(list.items.map(\.marker) == ["1.", "2.", "3.", "4.", "5."])
+        #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect", "Leave early", "Return"])
+        #expect(document.paragraphs.isEmpty)
+        // Fewer lines than the markers skipped: the list ends before them, and they and the
+        // lone "6." item stay the paragraph the recognizer gave.
+        let short = [row(100, "1.", "Sign"), row(150, "2.", "Pay"), row(200, nil, "Collect"), row(250, "6.", "Return")]
+        var page = Self.page()
+        Self.print(&page, under: short)
+        let apart = analyzer.assemble(analyzer.prepare(page), observations: Self.lines(short, size: page.size))
+        #expect(apart.lists.first?.items.map(\.marker) == ["1.", "2."])
+        #expect(apart.paragraphs.map(\.text) == ["Collect 6. Return"])
+    }
+
+    @Test func aMarkersLastPartReadAloneStartsAnItem() throws {
+        // "2)" read as ")" alone, 15 pixels right of where markers start: its text starts where
+        // the items' text does.
+        var rows = Self.items([("1)", "Sign"), ("", "Pay"), ("3)", "Collect")])
+        rows[1][0] = (")", PixelRect(x: 115, y: 136, width: 6, height: 22))
+        var image = Self.page()
+        Self.print(&image, under: rows)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let list = try #require(document.lists.first)
+        #expect(list.items.map(\.marker) == ["1)", "2)", "3)"])
+        #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
+    }
+
     @Test func aMisreadMarkerIsFoundInAListThatDriftsAcrossThePage() throws {
         // A page photographed at an angle: each row's marker and text 15 pixels right of the
         // row above (over half a row's height), the third marker read as "©.".
