@@ -277,7 +277,13 @@ enum ListFinder {
             var words = Array(row.words.dropFirst(start.markerWords))
             var bottom = row.box.maxY
             var next = index + 1
-            while next < rows.count, startRows[next] == nil {
+            // A letter taken for a bullet by its fill ("a", "o") where the item's text starts is
+            // the first word of the item's next line.
+            func continuesText(_ candidate: Int) -> Bool {
+                guard let other = startRows[candidate], other.kind == .bullet, !other.marker.text.allSatisfy(bulletCharacters.contains) else { return false }
+                return abs(Double(other.marker.box.x - start.textLeft)) <= 0.5 * row.height
+            }
+            while next < rows.count, startRows[next] == nil || continuesText(next) {
                 let candidate = rows[next]
                 if placedAsItem(candidate, markerX: start.marker.box.x, textLeft: start.textLeft) { break }
                 guard Double(candidate.box.y - bottom) <= 0.9 * row.height,

@@ -375,6 +375,24 @@ struct DocumentAnalyzerTests {
         #expect(apart.paragraphs.map(\.text) == ["Collect 6. Return"])
     }
 
+    @Test func aSolidLetterWhereTheItemsTextStartsContinuesTheItem() throws {
+        // Item 1's second line starts with "a", printed solid (as a bold letter blurred): by
+        // its fill it could be a bullet, but it stands where the item's text starts.
+        let rows: [[(String, PixelRect)]] = [
+            [("1.", PixelRect(x: 100, y: 100, width: 20, height: 22)), ("Sign", PixelRect(x: 130, y: 100, width: 56, height: 22))],
+            [("a", PixelRect(x: 130, y: 142, width: 12, height: 14)), ("copy", PixelRect(x: 150, y: 136, width: 56, height: 22))],
+            [("2.", PixelRect(x: 100, y: 172, width: 20, height: 22)), ("Pay", PixelRect(x: 130, y: 172, width: 42, height: 22))],
+        ]
+        var image = Self.page()
+        Self.print(&image, under: rows)
+        for y in 142..<156 { for x in 130..<142 { image[x, y, 0] = 40 } }
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let list = try #require(document.lists.first)
+        #expect(document.lists.count == 1)
+        #expect(list.items.map(\.marker) == ["1.", "2."])
+        #expect(list.items.map(\.text) == ["Sign a copy", "Pay"])
+    }
+
     @Test func aMarkersLastPartReadAloneStartsAnItem() throws {
         // "2)" read as ")" alone, 15 pixels right of where markers start: its text starts where
         // the items' text does.
