@@ -298,16 +298,11 @@ enum ListFinder {
             // A bullet known by its shape (read as "e" or "@") is written as one.
             let markerText = start.kind == .bullet && !start.marker.text.allSatisfy(bulletCharacters.contains) ? "•" : start.marker.text
             let item = DocumentList.Item(marker: markerText, text: words.map(\.text).joined(separator: " "), box: box)
-            if let list = current, list.kind == start.kind, abs(Double(start.marker.box.x - list.markerX)) <= 1.5 * row.height,
-                Double(row.box.y - list.lastBottom) <= 2.5 * row.height
-            {
-                current!.items.append(item)
-                current!.words.append(words)
-                current!.rows.formUnion(itemRows)
-                current!.lastBottom = bottom
-                current!.textLeft = start.textLeft
-                current!.markerX = start.marker.box.x
-            } else if let skipped = skippedItems(before: start) {
+            let follows = current.map { list in
+                list.kind == start.kind && abs(Double(start.marker.box.x - list.markerX)) <= 1.5 * row.height
+                    && Double(row.box.y - list.lastBottom) <= 2.5 * row.height
+            } ?? false
+            if let skipped = follows ? [] : skippedItems(before: start) {
                 for missing in skipped {
                     let words = missing.rows.flatMap { rows[$0].words }
                     current!.items.append(DocumentList.Item(marker: missing.marker, text: words.map(\.text).joined(separator: " "), box: PixelRect.enclosing(words.map(\.box))!))
