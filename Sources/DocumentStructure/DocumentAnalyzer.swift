@@ -277,7 +277,7 @@ public struct DocumentAnalyzer: Sendable {
                 cells.append(Table.Cell(row: cell.row, column: cell.column, rowSpan: cell.rowSpan, columnSpan: cell.columnSpan, text: text, box: box))
             }
             let table = Table(rows: grid.rows, columns: grid.columns, cells: cells, box: page.ink.fullResolution(grid.box, within: page.size), ruling: .grid)
-            elements.append(.table(table, Self.tableWords(table, cellWordsByTable[index], grid: grid)))
+            elements.append(Self.numbersWithoutStrayStops(table, Self.tableWords(table, cellWordsByTable[index], grid: grid)))
         }
 
         // Lists, then tables without a grid, from the rows of the remaining words; the rest is paragraphs.
@@ -303,7 +303,7 @@ public struct DocumentAnalyzer: Sendable {
         }
         for found in AlignedTables.tables(in: rows, skipping: taken, rules: rules, cellGap: cellGap) {
             taken.formUnion(found.rows)
-            elements.append(.table(found.table, found.cellWords))
+            elements.append(Self.numbersWithoutStrayStops(found.table, found.cellWords))
         }
         let takenWords = Set(taken.flatMap { rows[$0].words.map { WordKey($0) } })
         let rest = free.filter { !takenWords.contains(WordKey($0)) }
@@ -338,6 +338,24 @@ public struct DocumentAnalyzer: Sendable {
             case .table(let table, _): table.box
             }
         }
+    }
+
+    /// A table and its cells' words, with the stray stop after a lone number taken off in a
+    /// column of lone numbers that mostly have none: a recognizer reads a speck beside a row
+    /// number as a full stop or a comma ("3." among "1", "2" and "4").
+    static func numbersWithoutStrayStops(_ table: Table, _ cellWords: [[PlacedWord]]) -> Element {
+        var (table, cellWords) = (table, cellWords)
+        for column in 0..<table.columns {
+            let cells = table.cells.indices.filter { table.cells[$0].column == column && table.cells[$0].columnSpan == 1 }
+            let bare = cells.filter { table.cells[$0].text.wholeMatch(of: /\d{1,3}/) != nil }
+            let stopped = cells.filter { table.cells[$0].text.wholeMatch(of: /\d{1,3}[.,:]/) != nil && cellWords[$0].count == 1 }
+            guard bare.count >= 2, bare.count > stopped.count else { continue }
+            for cell in stopped {
+                table.cells[cell].text.removeLast()
+                cellWords[cell][0].text.removeLast()
+            }
+        }
+        return .table(table, cellWords)
     }
 
     static func tableWords(_ table: Table, _ words: [[PlacedWord]], grid: GridTable) -> [[PlacedWord]] {

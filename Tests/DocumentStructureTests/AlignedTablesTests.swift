@@ -286,4 +286,24 @@ struct AlignedTablesTests {
         #expect((table.rows, table.columns) == (7, 2))
         #expect(table.cells.filter { $0.row == 4 }.map(\.text) == ["Outbrave downshift reversal annotate", "£1,234.00"])
     }
+    /// A column of row numbers of which one was read with a full stop ("3."): the stop is a
+    /// speck, and goes from the cell's text and its word; a column where most numbers carry
+    /// one keeps them.
+    @Test func aStrayStopAfterARowNumberGoesWhenTheColumnHasNone() throws {
+        func table(_ numbers: [String]) throws -> (Table, [[PlacedWord]]) {
+            let lines = numbers.enumerated().map { index, number in
+                [word(number, x: 0, y: 40 * index), word("Anna", x: 100, y: 40 * index)]
+            }
+            return try #require(AlignedTables.table(rows: lines.map { WordRow($0, gapFactor: 0.75) }, along: { x, _ in Double(x) }))
+        }
+        for (numbers, expected) in [(["1", "2", "3.", "4"], ["1", "2", "3", "4"]), (["1.", "2.", "3.", "4"], ["1.", "2.", "3.", "4"])] {
+            let (found, words) = try table(numbers)
+            guard case .table(let cleaned, let cleanedWords) = DocumentAnalyzer.numbersWithoutStrayStops(found, words) else {
+                Issue.record("not a table")
+                continue
+            }
+            #expect(cleaned.cells.filter { $0.column == 0 }.map(\.text) == expected)
+            #expect(cleanedWords.enumerated().filter { cleaned.cells[$0.offset].column == 0 }.map { $0.element.map(\.text) } == expected.map { [$0] })
+        }
+    }
 }
