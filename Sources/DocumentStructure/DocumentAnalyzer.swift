@@ -565,11 +565,7 @@ public struct PreparedPage: Sendable {
     /// Whether a run is the rest of a word read: it ends within a character height of the
     /// word, on the same line (a word's box that left out its last letters).
     static func continuesAWord(_ box: PixelRect, words: [PixelRect], character: Double) -> Bool {
-        words.contains { word in
-            let overlap = min(word.maxY, box.maxY) - max(word.y, box.y)
-            let gap = max(word.x - box.maxX, box.x - word.maxX)
-            return Double(overlap) >= 0.5 * Double(min(word.height, box.height)) && Double(gap) < character
-        }
+        words.contains { word in word.sharesRow(with: box) && Double(max(word.x - box.maxX, box.x - word.maxX)) < character }
     }
 
     /// Lone characters and list markers the page's reading missed that stand in a column
@@ -590,17 +586,16 @@ public struct PreparedPage: Sendable {
     /// `charactersToRead(after:)` from the unread ink, found already.
     public func charactersToRead(in unread: UnreadInk?) -> [PixelRect] {
         guard let (runs, words, character) = unread.map({ ($0.runs, $0.words, $0.character) }) else { return [] }
-        func sameRow(_ a: PixelRect, _ b: PixelRect) -> Bool { Double(min(a.maxY, b.maxY) - max(a.y, b.y)) >= 0.5 * Double(min(a.height, b.height)) }
         let lone = runs.indices.filter {
             runs[$0].count == 1 && Double(runs[$0].box.width) < 1.2 * character && !Self.continuesAWord(runs[$0].box, words: words, character: character)
         }
         let markers = runs.indices.filter { index in
             let box = runs[index].box
             guard runs[index].count <= 3, Double(box.width) <= 1.5 * character,
-                words.contains(where: { sameRow($0, box) && Double($0.x - box.maxX) >= 0.15 * character && Double($0.x - box.maxX) <= 3 * character })
+                words.contains(where: { $0.sharesRow(with: box) && Double($0.x - box.maxX) >= 0.15 * character && Double($0.x - box.maxX) <= 3 * character })
             else { return false }
-            let before = words + runs.indices.filter { $0 != index }.map { runs[$0].box }
-            return !before.contains { sameRow($0, box) && $0.maxX <= box.x + 1 && Double(box.x - $0.maxX) <= 2 * character }
+            func isBefore(_ other: PixelRect) -> Bool { other.sharesRow(with: box) && other.maxX <= box.x + 1 && Double(box.x - other.maxX) <= 2 * character }
+            return !words.contains(where: isBefore) && !runs.indices.contains { $0 != index && isBefore(runs[$0].box) }
         }
         let loneColumn = lone.filter { run in
             lone.filter { abs(Double(runs[$0].box.centerX - runs[run].box.centerX)) <= character }.count >= 3
@@ -652,9 +647,7 @@ public struct PreparedPage: Sendable {
         // choose between the two readings of the row.
         let besideGrids = words.filter { word in !gridBoxes.contains { $0.contains(x: word.centerX, y: word.centerY) } }
         func wholeRow(_ run: PixelRect) -> PixelRect {
-            let onRow = besideGrids.filter { word in
-                Double(min(word.maxY, run.maxY) - max(word.y, run.y)) >= 0.5 * Double(min(word.height, run.height))
-            }
+            let onRow = besideGrids.filter { $0.sharesRow(with: run) }
             var row = run
             var grew = true
             while grew {
@@ -783,6 +776,11 @@ extension PageInk {
 
 extension PixelRect {
     func contains(x px: Int, y py: Int) -> Bool { px >= x && py >= y && px < x + width && py < y + height }
+
+    /// Whether two boxes stand on one row: they overlap vertically by half the lower one's height.
+    func sharesRow(with other: PixelRect) -> Bool {
+        Double(Swift.min(maxY, other.maxY) - Swift.max(y, other.y)) >= 0.5 * Double(Swift.min(height, other.height))
+    }
 
     func clipped(to size: ImageSize) -> PixelRect {
         let x0 = Swift.max(0, x), y0 = Swift.max(0, y)

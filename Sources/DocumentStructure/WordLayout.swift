@@ -82,8 +82,7 @@ struct WordRow {
                 if let best, gap > best.gap { break }
                 var b = words[j].box
                 b.y -= Int((Double(b.centerX - a.centerX) * slope).rounded())
-                let overlap = min(a.maxY, b.maxY) - max(a.y, b.y)
-                guard Double(overlap) >= 0.5 * Double(min(a.height, b.height)) else { continue }
+                guard a.sharesRow(with: b) else { continue }
                 // A much taller or shorter neighbour is another line's word crossing this one,
                 // unless the smaller sits within the larger's height (a bullet, a dash, a comma).
                 let (small, large) = a.height <= b.height ? (a, b) : (b, a)
@@ -225,6 +224,11 @@ enum ListFinder {
                 || (Double(marker.x) >= Double(markerX) - row.height && marker.maxX <= textLeft
                     && abs(Double(text.x - textLeft)) <= 0.5 * row.height)
         }
+        // A row whose words start at the items' text edge (nearer it than the markers' edge),
+        // not a table's: an item's line whose marker is not there.
+        func atTextEdge(_ row: WordRow, markerX: Int, textLeft: Int, height: Double) -> Bool {
+            row.segments.count <= 2 && abs(Double(row.box.x - textLeft)) <= 1.2 * height && abs(row.box.x - textLeft) < abs(row.box.x - markerX)
+        }
         func misreadStart(_ index: Int) -> (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)? {
             guard let list = current, startRows[index] == nil else { return nil }
             let row = rows[index]
@@ -252,10 +256,7 @@ enum ListFinder {
             var tops = [list.lastBottom] + between.map { rows[$0].box.maxY }
             tops.removeLast()
             let gaps = zip(between, tops).map { rows[$0.0].box.y - $0.1 }
-            guard between.allSatisfy({ row in
-                startRows[row] == nil && rows[row].segments.count <= 2 && abs(Double(rows[row].box.x - list.textLeft)) <= 1.2 * height
-                    && abs(rows[row].box.x - list.textLeft) < abs(rows[row].box.x - list.markerX)
-            }), gaps.allSatisfy({ Double($0) <= 2.5 * height }), Double(rows[start.row].box.y - rows[between.last!].box.maxY) <= 2.5 * height
+            guard between.allSatisfy({ startRows[$0] == nil && atTextEdge(rows[$0], markerX: list.markerX, textLeft: list.textLeft, height: height) }), gaps.allSatisfy({ Double($0) <= 2.5 * height }), Double(rows[start.row].box.y - rows[between.last!].box.maxY) <= 2.5 * height
             else { return nil }
             // Item boundaries: before the first row, and at the widest gaps between the others.
             let splits = Set(between.indices.dropFirst().sorted { gaps[$0] > gaps[$1] }.prefix(markers.count - 1))
@@ -345,9 +346,7 @@ enum ListFinder {
                     markerWords = 1
                     break
                 }
-                guard row.segments.count <= 2, abs(Double(row.box.x - textLeft)) <= 1.2 * height,
-                    abs(row.box.x - textLeft) < abs(row.box.x - markerX)
-                else { break }
+                guard atTextEdge(row, markerX: markerX, textLeft: textLeft, height: height) else { break }
                 itemRows.insert(above, at: 0)
                 top = row.box.y
                 above -= 1
