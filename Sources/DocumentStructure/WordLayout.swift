@@ -455,6 +455,23 @@ enum AlignedTables {
                     index = max(index, below + 1)
                 }
             }
+            // A table straight under the last one, with as many columns, is the same table when
+            // its rows and the last one's make one table of all their rows and those columns:
+            // specks read as marks between two rows (at most two rows, none wider or taller
+            // than the rows are high) broke the run. It stands as near as the run's rows do.
+            if let previous = found.last, let previousLast = previous.rows.max(), previousLast < members.first!,
+                previous.table.columns == table.columns,
+                case let between = (previousLast + 1)..<members.first!, between.count <= 2,
+                case let height = rows[members.first!].height,
+                Double(rows[members.first!].box.y - rows[previousLast].box.maxY) <= 2.5 * height,
+                between.allSatisfy({ !taken.contains($0) && Double(rows[$0].box.width) <= height && Double(rows[$0].box.height) <= height }),
+                let (whole, wholeWords) = Self.table(
+                    rows: (previous.rows.sorted() + members).map { rows[$0] }, along: along, rules: rules, cellGap: cellGap),
+                whole.rows == previous.table.rows + table.rows, whole.columns == table.columns
+            {
+                found[found.count - 1] = Found(table: whole, cellWords: wholeWords, rows: previous.rows.union(members))
+                continue
+            }
             found.append(Found(table: table, cellWords: cellWords, rows: Set(members)))
         }
         return found

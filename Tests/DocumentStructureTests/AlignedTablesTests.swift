@@ -306,4 +306,27 @@ struct AlignedTablesTests {
             #expect(cleanedWords.enumerated().filter { cleaned.cells[$0.offset].column == 0 }.map { $0.element.map(\.text) } == expected.map { [$0] })
         }
     }
+
+    /// A price list whose rows stand 40 pixels apart, with a speck read as a mark of its own
+    /// (3 × 2 pixels) left of the table between its third and fourth rows: the speck's own
+    /// height is too little for the rows under it to follow on, so the rows are found as two
+    /// tables, which are one table of five rows. A piece of a rule as wide as a cell there
+    /// is no speck, and the two stay apart.
+    @Test func aSpeckBetweenTwoRowsDoesNotSplitTheTable() throws {
+        func sheet(between: PixelRect) -> [WordRow] {
+            var rows = ["Item", "Fluent", "Sabotage", "Curfew", "Lantern"].enumerated().map { index, name in
+                [word(name, x: 0, y: 40 * index), word("\(index)", x: 300, y: 40 * index), word("€\(index)0,00", x: 500, y: 40 * index)]
+            }
+            rows.insert([PlacedWord(text: "•", box: between, block: 0, paragraph: 0, line: 0)], at: 3)
+            return rows.map { WordRow($0, gapFactor: 0.75) }
+        }
+        let found = AlignedTables.tables(in: sheet(between: PixelRect(x: -40, y: 108, width: 3, height: 2)), skipping: [])
+        #expect(found.count == 1)
+        let table = try #require(found.first)
+        #expect((table.table.rows, table.table.columns) == (5, 3))
+        #expect(table.rows == [0, 1, 2, 4, 5])
+        #expect(table.table.cells.filter { $0.column == 0 }.map(\.text) == ["Item", "Fluent", "Sabotage", "Curfew", "Lantern"])
+        let rule = AlignedTables.tables(in: sheet(between: PixelRect(x: -40, y: 108, width: 120, height: 2)), skipping: [])
+        #expect(rule.map(\.rows) == [[0, 1, 2], [4, 5]])
+    }
 }
