@@ -679,7 +679,9 @@ extension PageInk {
     /// List markers the recognizer did not read: for each word that starts a visual line, an
     /// unread piece of ink just left of it (its gap 0.15 to 3 of the word's height, its middle
     /// within the word's height), solid (at least half of its box is ink), smaller than a
-    /// capital (at most 0.75 of the word's height high and 1.3 wide), at least a tenth high or,
+    /// capital (at most 0.75 of the word's height high, 0.9 when it is no taller than twice
+    /// its width: a large square bullet that a photo's blur grew, where a bar that tall is a
+    /// "1"; and at most 1.3 wide), at least a tenth high or,
     /// twice as wide as high, a third of the word's height wide (a light font's hairline dash),
     /// with no word within 4 of the word's heights left of it (a list's marker starts its line;
     /// a column beside it is further away), and no ink within 2 heights left of it nor between
@@ -697,7 +699,8 @@ extension PageInk {
             let band = words.filter { box.centerY >= $0.box.y && box.centerY < $0.box.maxY }
             guard let next = band.filter({ $0.box.x >= box.maxX }).min(by: { $0.box.x < $1.box.x }) else { continue }
             let height = Double(next.box.height), gap = Double(next.box.x - box.maxX)
-            guard gap >= 0.15 * height, gap <= 3 * height, Double(box.height) <= 0.75 * height,
+            guard gap >= 0.15 * height, gap <= 3 * height,
+                Double(box.height) <= (box.height <= 2 * box.width ? 0.9 : 0.75) * height,
                 Double(box.height) >= 0.1 * height || (box.width >= 2 * box.height && Double(box.width) >= 0.3 * height),
                 Double(box.width) <= 1.3 * height,
                 !band.contains(where: { $0.box.maxX <= box.x && Double(box.x - $0.box.maxX) <= 4 * height })

@@ -448,7 +448,9 @@ struct DocumentAnalyzerTests {
         // Squares of 8 × 8 pixels: bullets; dashes of 12 × 3: dashes; and hairline dashes of
         // 12 × 2 and 12 × 1 (under a tenth of the words' 22 pixels high, but over a third of
         // it wide: a light font's dash).
-        for (size, marker) in [((8, 8), "•"), ((12, 3), "–"), ((12, 2), "–"), ((12, 1), "–")] {
+        // Squares of 18 × 18, nearly the words' height (a large square bullet, grown by a
+        // photo's blur): bullets too.
+        for (size, marker) in [((8, 8), "•"), ((18, 18), "•"), ((12, 3), "–"), ((12, 2), "–"), ((12, 1), "–")] {
             let (image, rows) = Self.unreadMarkers(width: size.0, height: size.1)
             let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
             let list = try #require(document.lists.first)
@@ -457,6 +459,15 @@ struct DocumentAnalyzerTests {
             #expect(list.items.map(\.text) == ["Bring gloves", "Water beds", "Return tools"])
             #expect(document.paragraphs.isEmpty)
         }
+    }
+
+    @Test func aBarAlmostAsTallAsTheWordsIsNoMarker() {
+        // Bars of 6 × 18 pixels before words 22 high: a table's "1", not a bullet (a square
+        // of that height is one).
+        let (image, rows) = Self.unreadMarkers(width: 6, height: 18)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        #expect(document.lists.isEmpty)
+        #expect(document.paragraphs.map(\.text) == ["Bring gloves Water beds Return tools"])
     }
 
     @Test func aMarkOfInkWithInkJustLeftOfItIsNoMarker() {
