@@ -185,11 +185,14 @@ enum ListFinder {
             var firstText = 1
             // A number or letter and its full stop or bracket read as two words ("2" "."), the
             // stop just after it: one marker.
-            if row.words.count >= 3, first.text.wholeMatch(of: /\(?(\d{1,2}|[a-zA-Z])/) != nil, [".", ",", ")"].contains(row.words[1].text),
+            // (A marker read whole with its stop read again after it, "a." ".", is one too.)
+            if row.words.count >= 3, first.text.wholeMatch(of: /\(?(\d{1,2}|[a-zA-Z])[.,)]?/) != nil, [".", ",", ")"].contains(row.words[1].text),
                 Double(row.words[1].box.x - first.box.maxX) <= 0.5 * row.height
             {
+                let stopped = first.text.last.map { [".", ",", ")"].contains($0) } ?? false
                 first = PlacedWord(
-                    text: first.text + row.words[1].text, box: first.box.union(row.words[1].box), block: first.block, paragraph: first.paragraph, line: first.line)
+                    text: stopped ? first.text : first.text + row.words[1].text, box: first.box.union(row.words[1].box), block: first.block,
+                    paragraph: first.paragraph, line: first.line)
                 firstText = 2
             }
             guard let kind = marker(first, rowHeight: row.height, fill: fill(first.box)) else { continue }

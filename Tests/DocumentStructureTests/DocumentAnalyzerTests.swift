@@ -312,6 +312,20 @@ struct DocumentAnalyzerTests {
         }
     }
 
+    @Test func aMarkersStopReadAgainAfterItIsPartOfTheMarker() throws {
+        // The first item read as "a." and "." (the stop twice: the marker's box, then the stop
+        // alone, 2 pixels after it, 6 by 8) before its text: the marker is "a.", the text "Sign".
+        var rows = Self.items([("a.", "Sign"), ("b.", "Pay"), ("c.", "Collect")])
+        rows[0] = [("a.", PixelRect(x: 100, y: 100, width: 12, height: 22)), (".", PixelRect(x: 114, y: 112, width: 6, height: 8)), rows[0][1]]
+        var image = Self.page()
+        Self.print(&image, under: rows)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let list = try #require(document.lists.first)
+        #expect(document.lists.count == 1)
+        #expect(list.items.map(\.marker) == ["a.", "b.", "c."])
+        #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
+    }
+
     @Test func aListsFirstItemWhoseMarkerWasMisreadOrDroppedStartsIt() throws {
         // The list reads from "2." or "b)": the line above it is its first item, whether its
         // marker was read as "L_" where the markers stand or not read at all (its text where
