@@ -195,6 +195,9 @@ enum ListFinder {
                     paragraph: first.paragraph, line: first.line)
                 firstText = 2
             }
+            // A lone full stop or comma low on its row is the stop of a marker whose number was
+            // not read ("." for "5."), not a bullet: `misreadStart` places it.
+            if [".", ","].contains(first.text), 3 * (first.box.centerY - row.box.y) > 2 * row.box.height { continue }
             guard let kind = marker(first, rowHeight: row.height, fill: fill(first.box)) else { continue }
             // The marker stands apart from the text after it.
             guard Double(row.words[firstText].box.x - first.box.maxX) >= 0.15 * row.height else { continue }

@@ -326,6 +326,25 @@ struct DocumentAnalyzerTests {
         #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
     }
 
+    @Test func aFullStopLowOnItsRowWhereMarkersStandIsTheNextItemsMarker() throws {
+        // Four items, then a row whose "5" was not read: its stop alone (a solid 6 × 8 mark
+        // at the foot of the row, between the markers' edge and the text) is the fifth marker,
+        // not a bullet starting a list of its own.
+        var rows = Self.items([("1.", "Sign"), ("2.", "Pay"), ("3.", "Collect"), ("4.", "Leave")])
+        var image = Self.page()
+        Self.print(&image, under: rows)
+        let stop = PixelRect(x: 112, y: 100 + 36 * 4 + 14, width: 6, height: 8)
+        for y in stop.y..<stop.maxY { for x in stop.x..<stop.maxX { image[x, y, 0] = 40 } }
+        let text = ("Return", PixelRect(x: 130, y: 100 + 36 * 4, width: 84, height: 22))
+        Self.print(&image, under: [[text]])
+        rows.append([(".", stop), text])
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let list = try #require(document.lists.first)
+        #expect(document.lists.count == 1)
+        #expect(list.items.map(\.marker) == ["1.", "2.", "3.", "4.", "5."])
+        #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect", "Leave", "Return"])
+    }
+
     @Test func aListsFirstItemWhoseMarkerWasMisreadOrDroppedStartsIt() throws {
         // The list reads from "2." or "b)": the line above it is its first item, whether its
         // marker was read as "L_" where the markers stand or not read at all (its text where
