@@ -195,9 +195,11 @@ enum ListFinder {
                     paragraph: first.paragraph, line: first.line)
                 firstText = 2
             }
-            // A lone full stop or comma low on its row is the stop of a marker whose number was
-            // not read ("." for "5."), not a bullet: `misreadStart` places it.
-            if [".", ","].contains(first.text), 3 * (first.box.centerY - row.box.y) > 2 * row.box.height { continue }
+            // A lone full stop or comma low beside the text after it (its middle a quarter of
+            // the row's height or more below the word's) is the stop of a marker whose number
+            // was not read ("." for "5."), not a bullet: `misreadStart` places it. A middle dot
+            // stands level with the word's middle.
+            if [".", ","].contains(first.text), Double(first.box.centerY - row.words[firstText].box.centerY) >= 0.25 * row.height { continue }
             guard let kind = marker(first, rowHeight: row.height, fill: fill(first.box)) else { continue }
             // The marker stands apart from the text after it.
             guard Double(row.words[firstText].box.x - first.box.maxX) >= 0.15 * row.height else { continue }
@@ -463,11 +465,13 @@ enum AlignedTables {
             }
             // A table straight under the last one, with as many columns, is the same table when
             // its rows and the last one's make one table of all their rows and those columns:
-            // specks read as marks between two rows (at most two rows, none wider or taller
+            // specks read as marks between two rows (one or two rows, none wider or taller
             // than the rows are high) broke the run. It stands as near as the run's rows do.
+            // (A speck above a table's last row or below its first leaves a run of one row,
+            // which is no table: it stays out.)
             if let previous = found.last, let previousLast = previous.rows.max(), previousLast < members.first!,
                 previous.table.columns == table.columns,
-                case let between = (previousLast + 1)..<members.first!, between.count <= 2,
+                case let between = (previousLast + 1)..<members.first!, (1...2).contains(between.count),
                 case let height = rows[members.first!].height,
                 Double(rows[members.first!].box.y - rows[previousLast].box.maxY) <= 2.5 * height,
                 between.allSatisfy({ !taken.contains($0) && Double(rows[$0].box.width) <= height && Double(rows[$0].box.height) <= height }),
