@@ -469,12 +469,10 @@ enum AlignedTables {
             // than the rows are high) broke the run. It stands as near as the run's rows do.
             // (A speck above a table's last row or below its first leaves a run of one row,
             // which is no table: it stays out.)
-            if let previous = found.last, let previousLast = previous.rows.max(), previousLast < members.first!,
-                previous.table.columns == table.columns,
-                case let between = (previousLast + 1)..<members.first!, (1...2).contains(between.count),
-                case let height = rows[members.first!].height,
-                Double(rows[members.first!].box.y - rows[previousLast].box.maxY) <= 2.5 * height,
-                between.allSatisfy({ !taken.contains($0) && Double(rows[$0].box.width) <= height && Double(rows[$0].box.height) <= height }),
+            let top = members[0], height = rows[members[0]].height
+            if let previous = found.last, let previousLast = previous.rows.max(), previous.table.columns == table.columns,
+                (2...3).contains(top - previousLast), Double(rows[top].box.y - rows[previousLast].box.maxY) <= 2.5 * height,
+                ((previousLast + 1)..<top).allSatisfy({ !taken.contains($0) && Double(rows[$0].box.width) <= height && Double(rows[$0].box.height) <= height }),
                 let (whole, wholeWords) = Self.table(
                     rows: (previous.rows.sorted() + members).map { rows[$0] }, along: along, rules: rules, cellGap: cellGap),
                 whole.rows == previous.table.rows + table.rows, whole.columns == table.columns
