@@ -312,9 +312,23 @@ public struct PageGeometry: Sendable, Equatable {
                     let bottom = Double(r1[x0 * channels]) * (1 - ax) + Double(r1[x1 * channels]) * ax
                     return UInt8(min(255, top * (1 - ay) + bottom * ay + 0.5))
                 }
-                // The map of four pixels at a time, one division each (by the reciprocal of
-                // the projective denominator); the same arithmetic lane by lane at a row's end.
+                // Four pixels at a time: the map, one division each (by the reciprocal of the
+                // projective denominator), and the interpolation, in lanes, each lane the same
+                // arithmetic in the same order as `sample` (so the same pixels); `sample` at a
+                // row's end and where the map is not finite. Doubles holding whole numbers
+                // from 0 to 2⁵¹ pass to and from integers through the bits of 2⁵² + n
+                // (`wholeBits`), without the checks of the standard library's conversions.
                 let lanes = SIMD4<Double>(0.5, 1.5, 2.5, 3.5)
+                let (lowest, highX, highY) = (SIMD4<Double>(repeating: 0), SIMD4<Double>(repeating: maxX), SIMD4<Double>(repeating: maxY))
+                let (lastX, lastY) = (SIMD4<UInt64>(repeating: UInt64(sw - 1)), SIMD4<UInt64>(repeating: UInt64(sh - 1)))
+                let whole = SIMD4<Double>(repeating: 4_503_599_627_370_496), wholeBits = SIMD4<UInt64>(repeating: 0x4330_0000_0000_0000)
+                @inline(__always) func integers(_ value: SIMD4<Double>) -> SIMD4<UInt64> {
+                    unsafeBitCast(value + whole, to: SIMD4<UInt64>.self) & 0x000F_FFFF_FFFF_FFFF
+                }
+                @inline(__always) func doubles(_ value: SIMD4<UInt64>) -> SIMD4<Double> {
+                    unsafeBitCast(value | wholeBits, to: SIMD4<Double>.self) - whole
+                }
+                let (pitch, step) = (UInt64(stride), UInt64(channels))
                 for y in 0..<ph {
                     let v = Double(y) + 0.5
                     let (m1v, m4v, m7v) = (m1 * v, m4 * v, m7 * v)
@@ -324,7 +338,30 @@ public struct PageGeometry: Sendable, Equatable {
                         let u = Double(x) + lanes
                         let r = 1 / (m6 * u + m7v + 1)
                         let sx = (m0 * u + m1v + m2) * r, sy = (m3 * u + m4v + m5) * r
-                        for lane in 0..<4 { row[x + lane] = sample(sx[lane], sy[lane]) }
+                        // A lane is finite when it times 0 is 0 (not NaN).
+                        guard all(sx * 0 .== lowest .& sy * 0 .== lowest) else {
+                            for lane in 0..<4 { row[x + lane] = sample(sx[lane], sy[lane]) }
+                            x += 4
+                            continue
+                        }
+                        let fx = (sx - 0.5).clamped(lowerBound: lowest, upperBound: highX)
+                        let fy = (sy - 0.5).clamped(lowerBound: lowest, upperBound: highY)
+                        let wx = fx.rounded(.towardZero), wy = fy.rounded(.towardZero)
+                        let (x0, y0) = (integers(wx), integers(wy))
+                        let x1 = pointwiseMin(x0 &+ 1, lastX), y1 = pointwiseMin(y0 &+ 1, lastY)
+                        let ax = fx - wx, ay = fy - wy
+                        let (r0, r1, c0, c1) = (y0 &* pitch, y1 &* pitch, x0 &* step, x1 &* step)
+                        var p00 = SIMD4<UInt64>(), p01 = p00, p10 = p00, p11 = p00
+                        for lane in 0..<4 {
+                            p00[lane] = UInt64(pixels[Int(truncatingIfNeeded: r0[lane] &+ c0[lane])])
+                            p01[lane] = UInt64(pixels[Int(truncatingIfNeeded: r0[lane] &+ c1[lane])])
+                            p10[lane] = UInt64(pixels[Int(truncatingIfNeeded: r1[lane] &+ c0[lane])])
+                            p11[lane] = UInt64(pixels[Int(truncatingIfNeeded: r1[lane] &+ c1[lane])])
+                        }
+                        let top = doubles(p00) * (1 - ax) + doubles(p01) * ax
+                        let bottom = doubles(p10) * (1 - ax) + doubles(p11) * ax
+                        let level = integers(pointwiseMin(top * (1 - ay) + bottom * ay + 0.5, SIMD4(repeating: 255)).rounded(.towardZero))
+                        for lane in 0..<4 { row[x + lane] = UInt8(truncatingIfNeeded: level[lane]) }
                         x += 4
                     }
                     while x < pw {

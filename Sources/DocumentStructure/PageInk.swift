@@ -62,7 +62,7 @@ struct PageInk: Sendable {
         var ink = Self.darker(luma, than: background) { mean, value in
             mean - value >= Self.minimumContrast && Double(value) < Double(mean) * (1 - Self.darkerBy)
         }
-        let paper = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60), where: ink.map { !$0 })
+        let paper = Self.localMean(luma, width: width, height: height, radius: max(8, max(width, height) / 60), excluding: ink)
         self.paper = paper
         // Faint ink: half as much darker than the paper alone (the mean of every pixel is
         // pulled down by the ink around it). A thin line resampled at a slant comes out in
@@ -105,74 +105,115 @@ struct PageInk: Sendable {
     /// varies over tens of pixels, and a mean per block costs a sixteenth of one per pixel.
     static let meanBlock = 4
 
-    /// The mean of the pixels where `mask` holds (all pixels without one) in a square window
-    /// of about `radius` around each pixel, at block resolution: block sums and counts, an
-    /// integral image over the blocks, each pixel given its block's mean. Where a window holds
-    /// no pixel of the mask, the pixel's own value.
-    static func localMean(_ luma: [UInt8], width: Int, height: Int, radius: Int, where mask: [Bool]? = nil) -> [UInt8] {
+    /// The mean of the pixels `excluded` does not mark (all pixels without it) in a square
+    /// window of about `radius` around each pixel, at block resolution: block sums and counts,
+    /// an integral image over the blocks, each pixel given its block's mean. Where a window
+    /// holds no pixel counted, the pixel's own value.
+    static func localMean(_ luma: [UInt8], width: Int, height: Int, radius: Int, excluding excluded: [Bool]? = nil) -> [UInt8] {
+        guard width > 0, height > 0 else { return luma }
         let block = meanBlock
         let bw = (width + block - 1) / block, bh = (height + block - 1) / block
         var sums = [Int](repeating: 0, count: bw * bh), counts = [Int](repeating: 0, count: bw * bh)
-        // (Sums of at most 255 × the page's pixels: no overflow to check.)
+        // The `block` rows of each row of blocks summed column by column, then each run of
+        // `block` columns into its block (sums of at most 255 × the page's pixels, and a
+        // column's of `block` × 255: no overflow to check).
+        var columnSums = [UInt16](repeating: 0, count: width), columnCounts = columnSums
         sums.withUnsafeMutableBufferPointer { sums in
             counts.withUnsafeMutableBufferPointer { counts in
-                luma.withUnsafeBufferPointer { luma in
-                    for y in 0..<height {
-                        let row = (y / block) * bw, first = y * width
-                        if let mask {
-                            mask.withUnsafeBufferPointer { mask in
-                                for x in 0..<width {
-                                    let on = mask[first &+ x]
-                                    sums[row &+ x / block] &+= on ? Int(luma[first &+ x]) : 0
-                                    counts[row &+ x / block] &+= on ? 1 : 0
+                columnSums.withUnsafeMutableBufferPointer { columnSums in
+                    columnCounts.withUnsafeMutableBufferPointer { columnCounts in
+                        luma.withUnsafeBufferPointer { luma in
+                            (excluded ?? []).withUnsafeBufferPointer { excluded in
+                                for by in 0..<bh {
+                                    for x in 0..<width { (columnSums[x], columnCounts[x]) = (0, 0) }
+                                    for y in (by * block)..<min(height, by * block + block) {
+                                        let first = y * width
+                                        if excluded.isEmpty {
+                                            for x in 0..<width { columnSums[x] &+= UInt16(luma[first &+ x]) }
+                                        } else {
+                                            // (A Bool is stored as a byte, 0 or 1: read as one, the
+                                            // loop is arithmetic without branches.)
+                                            excluded.withMemoryRebound(to: UInt8.self) { excluded in
+                                                for x in 0..<width {
+                                                    let on = 1 &- UInt16(excluded[first &+ x])
+                                                    columnSums[x] &+= on &* UInt16(luma[first &+ x])
+                                                    columnCounts[x] &+= on
+                                                }
+                                            }
+                                        }
+                                    }
+                                    let rows = min(height, by * block + block) - by * block
+                                    for bx in 0..<bw {
+                                        var sum = 0, count = 0
+                                        for x in (bx &* block)..<min(width, bx &* block &+ block) {
+                                            sum &+= Int(columnSums[x])
+                                            count &+= excluded.isEmpty ? rows : Int(columnCounts[x])
+                                        }
+                                        (sums[by &* bw &+ bx], counts[by &* bw &+ bx]) = (sum, count)
+                                    }
                                 }
-                            }
-                        } else {
-                            for x in 0..<width {
-                                sums[row &+ x / block] &+= Int(luma[first &+ x])
-                                counts[row &+ x / block] &+= 1
                             }
                         }
                     }
                 }
             }
         }
-        // Integral images over the blocks.
+        // Integral images over the blocks, then each block's window mean (-1 where its
+        // window counted no pixel).
+        let reach = max(1, radius / block), stride = bw + 1
         var sumTable = [Int](repeating: 0, count: (bw + 1) * (bh + 1)), countTable = sumTable
-        for by in 0..<bh {
-            var rowSum = 0, rowCount = 0
-            for bx in 0..<bw {
-                rowSum += sums[by * bw + bx]
-                rowCount += counts[by * bw + bx]
-                sumTable[(by + 1) * (bw + 1) + bx + 1] = sumTable[by * (bw + 1) + bx + 1] + rowSum
-                countTable[(by + 1) * (bw + 1) + bx + 1] = countTable[by * (bw + 1) + bx + 1] + rowCount
-            }
-        }
-        let reach = max(1, radius / block)
         var blockMean = [Int](repeating: -1, count: bw * bh)
-        for by in 0..<bh {
-            let y0 = max(0, by - reach), y1 = min(bh, by + reach + 1)
-            for bx in 0..<bw {
-                let x0 = max(0, bx - reach), x1 = min(bw, bx + reach + 1)
-                func box(_ table: [Int]) -> Int {
-                    table[y1 * (bw + 1) + x1] - table[y0 * (bw + 1) + x1] - table[y1 * (bw + 1) + x0] + table[y0 * (bw + 1) + x0]
+        sumTable.withUnsafeMutableBufferPointer { sumTable in
+            countTable.withUnsafeMutableBufferPointer { countTable in
+                for by in 0..<bh {
+                    var rowSum = 0, rowCount = 0
+                    for bx in 0..<bw {
+                        rowSum &+= sums[by &* bw &+ bx]
+                        rowCount &+= counts[by &* bw &+ bx]
+                        sumTable[(by &+ 1) &* stride &+ bx &+ 1] = sumTable[by &* stride &+ bx &+ 1] &+ rowSum
+                        countTable[(by &+ 1) &* stride &+ bx &+ 1] = countTable[by &* stride &+ bx &+ 1] &+ rowCount
+                    }
                 }
-                let count = box(countTable)
-                if count > 0 { blockMean[by * bw + bx] = box(sumTable) / count }
+                blockMean.withUnsafeMutableBufferPointer { blockMean in
+                    for by in 0..<bh {
+                        let y0 = max(0, by - reach), y1 = min(bh, by + reach + 1)
+                        for bx in 0..<bw {
+                            let x0 = max(0, bx - reach), x1 = min(bw, bx + reach + 1)
+                            func box(_ table: UnsafeMutableBufferPointer<Int>) -> Int {
+                                table[y1 &* stride &+ x1] &- table[y0 &* stride &+ x1] &- table[y1 &* stride &+ x0] &+ table[y0 &* stride &+ x0]
+                            }
+                            let count = box(countTable)
+                            if count > 0 { blockMean[by &* bw &+ bx] = box(sumTable) / count }
+                        }
+                    }
+                }
             }
         }
-        // Each pixel its block's mean, a run of `block` pixels at a time; the pixel's own value
-        // where the block's window held no pixel of the mask.
-        var mean = luma
+        // Each pixel its block's mean: a row of them made once per row of blocks and copied
+        // to each of its rows; the pixel's own value where the block's window counted no pixel.
+        var mean = [UInt8](repeating: 0, count: luma.count)
+        var levels = [UInt8](repeating: 0, count: width)
         mean.withUnsafeMutableBufferPointer { mean in
-            blockMean.withUnsafeBufferPointer { blockMean in
-                for y in 0..<height {
-                    let row = (y / block) * bw, first = y * width
-                    for bx in 0..<bw {
-                        let value = blockMean[row &+ bx]
-                        guard value >= 0 else { continue }
-                        let level = UInt8(value)
-                        for x in (bx * block)..<min(width, bx * block + block) { mean[first &+ x] = level }
+            levels.withUnsafeMutableBufferPointer { levels in
+                luma.withUnsafeBufferPointer { luma in
+                    blockMean.withUnsafeBufferPointer { blockMean in
+                        for by in 0..<bh {
+                            var everyBlock = true
+                            for bx in 0..<bw {
+                                let value = blockMean[by &* bw &+ bx]
+                                everyBlock = everyBlock && value >= 0
+                                let level = UInt8(truncatingIfNeeded: max(0, value))
+                                for x in (bx &* block)..<min(width, bx &* block &+ block) { levels[x] = level }
+                            }
+                            for y in (by * block)..<min(height, by * block + block) {
+                                let first = y * width
+                                (mean.baseAddress! + first).update(from: levels.baseAddress!, count: width)
+                                guard !everyBlock else { continue }
+                                for bx in 0..<bw where blockMean[by &* bw &+ bx] < 0 {
+                                    for x in (bx &* block)..<min(width, bx &* block &+ block) { mean[first &+ x] = luma[first &+ x] }
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -207,7 +248,13 @@ struct PageInk: Sendable {
     static func markThinLines(_ ink: inout [Bool], luma: [UInt8], paper: [UInt8], width: Int, height: Int, minimumLength: Int) {
         guard width > thinLineRun + 8, height > thinLineRun + 8 else { return }
         var darkness = [UInt8](repeating: 0, count: width * height)
-        for index in darkness.indices where paper[index] > luma[index] { darkness[index] = paper[index] - luma[index] }
+        darkness.withUnsafeMutableBufferPointer { darkness in
+            paper.withUnsafeBufferPointer { paper in
+                luma.withUnsafeBufferPointer { luma in
+                    for index in 0..<darkness.count { darkness[index] = paper[index] > luma[index] ? paper[index] &- luma[index] : 0 }
+                }
+            }
+        }
         // Lines along the rows, then along the columns as rows of the darkness turned over its
         // diagonal (every pass then reads memory in order); the ink is marked where it is.
         markThinLines(&ink, darkness: darkness, count: height, length: width, minimumLength: minimumLength) { $0 }
@@ -232,31 +279,36 @@ struct PageInk: Sendable {
         var thinCount = [Int](repeating: 0, count: count)
         darkness.withUnsafeBufferPointer { dark in
             along.withUnsafeMutableBufferPointer { along in
-                // (Sums of at most 7 × 255: no overflow to check.)
+                // Each position's sum of the `thinLineRun` pixels centred on it, where the run
+                // fits in the row (0 elsewhere); at most 7 × 255: no overflow to check.
                 for row in 0..<count {
                     let base = row * length
-                    var sum: UInt16 = 0
-                    for position in 0..<run { sum &+= UInt16(dark[base + position]) }
-                    for position in half..<(length - half - 1) {
-                        along[base + position] = sum
-                        sum = sum &+ UInt16(dark[base + position + half + 1]) &- UInt16(dark[base + position - half])
+                    for position in half..<(length - half) {
+                        var sum: UInt16 = 0
+                        for offset in -half...half { sum &+= UInt16(dark[base &+ position &+ offset]) }
+                        along[base &+ position] = sum
                     }
-                    along[base + length - half - 1] = sum
                 }
             }
+            // Written without branches, so that it runs many positions at a time: sums of
+            // two bands at most 2 × 7 × 255, times `thinLineContrast` within 16 bits.
             along.withUnsafeBufferPointer { along in
                 state.withUnsafeMutableBufferPointer { state in
+                    let threshold = UInt16(threshold), darkEnough = UInt16(thinLineDarkness), contrast = UInt16(contrast)
                     for row in 3..<(count - 4) {
                         let at = row * length
+                        var thinHere = 0
                         for position in 0..<length {
-                            let band = Int(along[at &+ position]) &+ Int(along[at &+ length &+ position])
-                            guard band >= threshold, 2 &* (Int(dark[at &+ position]) &+ Int(dark[at &+ length &+ position])) >= thinLineDarkness else { continue }
-                            let before = Int(along[at &- 3 &* length &+ position]) &+ Int(along[at &- 2 &* length &+ position])
-                            let after = Int(along[at &+ 3 &* length &+ position]) &+ Int(along[at &+ 4 &* length &+ position])
-                            let thin = contrast * before <= band && contrast * after <= band
-                            state[at + position] = thin ? 2 : 1
-                            if thin { thinCount[row] += 1 }
+                            let band = along[at &+ position] &+ along[at &+ length &+ position]
+                            let pair = UInt16(dark[at &+ position]) &+ UInt16(dark[at &+ length &+ position])
+                            let before = along[at &- 3 &* length &+ position] &+ along[at &- 2 &* length &+ position]
+                            let after = along[at &+ 3 &* length &+ position] &+ along[at &+ 4 &* length &+ position]
+                            let isDark = band >= threshold && 2 &* pair >= darkEnough
+                            let thin = isDark && contrast &* before <= band && contrast &* after <= band
+                            state[at &+ position] = (isDark ? 1 : 0) &+ (thin ? 1 : 0)
+                            thinHere &+= thin ? 1 : 0
                         }
+                        thinCount[row] = thinHere
                     }
                 }
             }
@@ -359,46 +411,56 @@ struct PageInk: Sendable {
     /// otherwise is not touched: its runs are short, and the paper between letters is not
     /// faint ink.
     static func bridgeLines(_ ink: inout [Bool], faint: [Bool], width: Int, height: Int, minimumLength: Int) {
-        func bridge(count: Int, length: Int, index: (Int, Int) -> Int) {
-            var pieces: [(start: Int, end: Int, faintBefore: Bool)] = []
-            for line in 0..<count {
-                // The pieces of the line, and whether the gap before each is faint ink throughout.
-                pieces.removeAll(keepingCapacity: true)
-                var faintSinceEnd = true
-                for position in 0..<length {
-                    let at = index(line, position)
-                    if ink[at] {
-                        if let last = pieces.last, position - last.end - 1 <= lineGap {
-                            pieces[pieces.count - 1].end = position
-                        } else {
-                            let gap = position - (pieces.last?.end ?? -faintGap - 2) - 1
-                            pieces.append((position, position, faintSinceEnd && gap <= faintGap))
+        bridgeRows(&ink, faint: faint, count: height, length: width, minimumLength: minimumLength)
+        // The columns as rows of the planes turned over their diagonal (the pass then reads
+        // memory in order), the ink turned back after.
+        var turned = transposed(ink, width: width, height: height)
+        bridgeRows(&turned, faint: transposed(faint, width: width, height: height), count: width, length: height, minimumLength: minimumLength)
+        ink = transposed(turned, width: height, height: width)
+    }
+
+    /// `bridgeLines` along the `count` rows of `length` pixels of row-major planes.
+    static func bridgeRows(_ ink: inout [Bool], faint: [Bool], count: Int, length: Int, minimumLength: Int) {
+        var pieces: [(start: Int, end: Int, faintBefore: Bool)] = []
+        ink.withUnsafeMutableBufferPointer { ink in
+            faint.withUnsafeBufferPointer { faint in
+                for line in 0..<count {
+                    let base = line * length
+                    // The pieces of the line, and whether the gap before each is faint ink throughout.
+                    pieces.removeAll(keepingCapacity: true)
+                    var faintSinceEnd = true
+                    for position in 0..<length {
+                        if ink[base &+ position] {
+                            if let last = pieces.last, position - last.end - 1 <= lineGap {
+                                pieces[pieces.count - 1].end = position
+                            } else {
+                                let gap = position - (pieces.last?.end ?? -faintGap - 2) - 1
+                                pieces.append((position, position, faintSinceEnd && gap <= faintGap))
+                            }
+                            faintSinceEnd = true
+                        } else if !faint[base &+ position] {
+                            faintSinceEnd = false
                         }
-                        faintSinceEnd = true
-                    } else if !faint[at] {
-                        faintSinceEnd = false
                     }
-                }
-                func fill(_ start: Int, _ end: Int) {
-                    for p in start...end { ink[index(line, p)] = true }
-                }
-                var first = 0
-                while first < pieces.count {
-                    var last = first
-                    while last + 1 < pieces.count && pieces[last + 1].faintBefore { last += 1 }
-                    let span = pieces[last].end - pieces[first].start + 1
-                    let longest = pieces[first...last].map { $0.end - $0.start + 1 }.max()!
-                    if last - first >= 2, 2 * longest <= span, span >= minimumLength {
-                        fill(pieces[first].start, pieces[last].end)
-                    } else {
-                        for piece in pieces[first...last] where piece.end - piece.start + 1 >= minimumLength { fill(piece.start, piece.end) }
+                    func fill(_ start: Int, _ end: Int) {
+                        for p in start...end { ink[base + p] = true }
                     }
-                    first = last + 1
+                    var first = 0
+                    while first < pieces.count {
+                        var last = first
+                        while last + 1 < pieces.count && pieces[last + 1].faintBefore { last += 1 }
+                        let span = pieces[last].end - pieces[first].start + 1
+                        let longest = pieces[first...last].map { $0.end - $0.start + 1 }.max()!
+                        if last - first >= 2, 2 * longest <= span, span >= minimumLength {
+                            fill(pieces[first].start, pieces[last].end)
+                        } else {
+                            for piece in pieces[first...last] where piece.end - piece.start + 1 >= minimumLength { fill(piece.start, piece.end) }
+                        }
+                        first = last + 1
+                    }
                 }
             }
         }
-        bridge(count: height, length: width) { y, x in y * width + x }
-        bridge(count: width, length: height) { x, y in y * width + x }
     }
 
 
