@@ -76,13 +76,21 @@ public struct PageGeometry: Sendable, Equatable {
             Double(page.area) >= 0.2 * Double(w * h)
         else { return nil }
         // The corners: the page's points furthest along each diagonal.
-        var best: [(score: Int, x: Int, y: Int)] = Array(repeating: (Int.min, 0, 0), count: 4)
-        for y in page.minY...page.maxY {
-            for x in page.minX...page.maxX where labels[y * w + x] == Int32(index + 1) {
-                let scores = [-(x + y), x - y, x + y, y - x]  // top left, top right, bottom right, bottom left
-                for corner in 0..<4 where scores[corner] > best[corner].score { best[corner] = (scores[corner], x, y) }
+        // (Top left, top right, bottom right, bottom left: the first point of the scan
+        // scoring highest, each score tested apart.)
+        var (topLeft, topRight, bottomRight, bottomLeft) = ((score: Int.min, x: 0, y: 0), (score: Int.min, x: 0, y: 0), (score: Int.min, x: 0, y: 0), (score: Int.min, x: 0, y: 0))
+        let label = Int32(index + 1)
+        labels.withUnsafeBufferPointer { labels in
+            for y in page.minY...page.maxY {
+                for x in page.minX...page.maxX where labels[y * w + x] == label {
+                    if -(x + y) > topLeft.score { topLeft = (-(x + y), x, y) }
+                    if x - y > topRight.score { topRight = (x - y, x, y) }
+                    if x + y > bottomRight.score { bottomRight = (x + y, x, y) }
+                    if y - x > bottomLeft.score { bottomLeft = (y - x, x, y) }
+                }
             }
         }
+        let best = [topLeft, topRight, bottomRight, bottomLeft]
         let corners = best.map { (Double($0.x) * Double(factor) + Double(factor) / 2, Double($0.y) * Double(factor) + Double(factor) / 2) }
         // Square already: each corner within 1.5% of the page's bounding box's corner.
         let xs = corners.map(\.0), ys = corners.map(\.1)

@@ -323,7 +323,19 @@ struct PageInk: Sendable {
             for row in 4..<(count - 5) where thinCount[row - 1] + thinCount[row] + thinCount[row + 1] >= fewestThin {
                 let at = row * length
                 var runStart = -1, lastOn = -1
-                for position in 0...length {
+                var position = -1
+                while position < length {
+                    position += 1
+                    // Outside a run, eight positions at a time are passed over when none of
+                    // the three bands is thin and dark at any (no state byte holds 2's bit).
+                    while runStart < 0, position + 8 <= length {
+                        let raw = UnsafeRawPointer(state.baseAddress!)
+                        let words = raw.loadUnaligned(fromByteOffset: at - length + position, as: UInt64.self)
+                            | raw.loadUnaligned(fromByteOffset: at + position, as: UInt64.self)
+                            | raw.loadUnaligned(fromByteOffset: at + length + position, as: UInt64.self)
+                        guard words & 0x0202_0202_0202_0202 == 0 else { break }
+                        position += 8
+                    }
                     let best = position < length ? max(state[at + position], state[at - length + position], state[at + length + position]) : 0
                     if best == 2 {
                         if runStart < 0 { runStart = position }
@@ -429,7 +441,19 @@ struct PageInk: Sendable {
                     // The pieces of the line, and whether the gap before each is faint ink throughout.
                     pieces.removeAll(keepingCapacity: true)
                     var faintSinceEnd = true
-                    for position in 0..<length {
+                    var position = 0
+                    while position < length {
+                        defer { position += 1 }
+                        // Eight positions without ink at a time (a Bool is a byte, 0 or 1): the
+                        // gap stays faint throughout only if all eight are faint ink.
+                        while position + 8 <= length {
+                            let inkWord = UnsafeRawPointer(ink.baseAddress!).loadUnaligned(fromByteOffset: base + position, as: UInt64.self)
+                            guard inkWord == 0 else { break }
+                            let faintWord = UnsafeRawPointer(faint.baseAddress!).loadUnaligned(fromByteOffset: base + position, as: UInt64.self)
+                            faintSinceEnd = faintSinceEnd && faintWord == 0x0101_0101_0101_0101
+                            position += 8
+                        }
+                        guard position < length else { break }
                         if ink[base &+ position] {
                             if let last = pieces.last, position - last.end - 1 <= lineGap {
                                 pieces[pieces.count - 1].end = position
