@@ -333,6 +333,12 @@ public struct PageGeometry: Sendable, Equatable {
                 @inline(__always) func integers(_ value: SIMD4<Double>) -> SIMD4<UInt64> {
                     unsafeBitCast(value + whole, to: SIMD4<UInt64>.self) & 0x000F_FFFF_FFFF_FFFF
                 }
+                // Each lane as `min(max(value, 0), high)` gives it (the standard library's
+                // generic `pointwiseMin` and `clamped` are not specialised for lanes of doubles).
+                @inline(__always) func clamp(_ value: SIMD4<Double>, _ high: SIMD4<Double>) -> SIMD4<Double> {
+                    let low = value.replacing(with: lowest, where: value .< lowest)
+                    return low.replacing(with: high, where: low .> high)
+                }
                 @inline(__always) func doubles(_ value: SIMD4<UInt64>) -> SIMD4<Double> {
                     unsafeBitCast(value | wholeBits, to: SIMD4<Double>.self) - whole
                 }
@@ -352,11 +358,10 @@ public struct PageGeometry: Sendable, Equatable {
                             x += 4
                             continue
                         }
-                        let fx = (sx - 0.5).clamped(lowerBound: lowest, upperBound: highX)
-                        let fy = (sy - 0.5).clamped(lowerBound: lowest, upperBound: highY)
+                        let fx = clamp(sx - 0.5, highX), fy = clamp(sy - 0.5, highY)
                         let wx = fx.rounded(.towardZero), wy = fy.rounded(.towardZero)
                         let (x0, y0) = (integers(wx), integers(wy))
-                        let x1 = pointwiseMin(x0 &+ 1, lastX), y1 = pointwiseMin(y0 &+ 1, lastY)
+                        let x1 = (x0 &+ 1).replacing(with: lastX, where: x0 .>= lastX), y1 = (y0 &+ 1).replacing(with: lastY, where: y0 .>= lastY)
                         let ax = fx - wx, ay = fy - wy
                         let (r0, r1, c0, c1) = (y0 &* pitch, y1 &* pitch, x0 &* step, x1 &* step)
                         var p00 = SIMD4<UInt64>(), p01 = p00, p10 = p00, p11 = p00
@@ -368,7 +373,8 @@ public struct PageGeometry: Sendable, Equatable {
                         }
                         let top = doubles(p00) * (1 - ax) + doubles(p01) * ax
                         let bottom = doubles(p10) * (1 - ax) + doubles(p11) * ax
-                        let level = integers(pointwiseMin(top * (1 - ay) + bottom * ay + 0.5, SIMD4(repeating: 255)).rounded(.towardZero))
+                        let value = top * (1 - ay) + bottom * ay + 0.5
+                        let level = integers(value.replacing(with: 255, where: value .> 255).rounded(.towardZero))
                         for lane in 0..<4 { row[x + lane] = UInt8(truncatingIfNeeded: level[lane]) }
                         x += 4
                     }

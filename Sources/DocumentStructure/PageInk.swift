@@ -389,19 +389,39 @@ struct PageInk: Sendable {
         }
     }
 
-    /// A row-major plane of `width` × `height` turned over its diagonal: `height` × `width`.
+    /// A row-major plane of bytes (levels, or Bools: one byte each) of `width` × `height`
+    /// turned over its diagonal: `height` × `width`.
+    ///
+    /// Blocks of 8 × 8 are turned in eight 64-bit words, one a row: the top right and bottom
+    /// left 4 × 4 quarters swapped, then the 2 × 2 quarters of each, then single bytes; each
+    /// word is then a column. What the blocks leave at the right and bottom edges is turned
+    /// a byte at a time.
     static func transposed<Element>(_ plane: [Element], width: Int, height: Int) -> [Element] {
+        precondition(MemoryLayout<Element>.stride == 1, "bytes only")
         guard let first = plane.first else { return plane }
         var turned = [Element](repeating: first, count: plane.count)
-        let tile = 32
-        plane.withUnsafeBufferPointer { source in
-            turned.withUnsafeMutableBufferPointer { target in
-                for y0 in stride(from: 0, to: height, by: tile) {
-                    for x0 in stride(from: 0, to: width, by: tile) {
-                        for y in y0..<min(height, y0 + tile) {
-                            for x in x0..<min(width, x0 + tile) { target[x * height + y] = source[y * width + x] }
+        plane.withUnsafeBytes { source in
+            turned.withUnsafeMutableBytes { target in
+                let (fullWidth, fullHeight) = (width - width % 8, height - height % 8)
+                var rows = [UInt64](repeating: 0, count: 8)
+                rows.withUnsafeMutableBufferPointer { r in
+                    @inline(__always) func swap(_ i: Int, _ j: Int, _ shift: UInt64, _ mask: UInt64) {
+                        let t = ((r[i] >> shift) ^ r[j]) & mask
+                        r[i] ^= t << shift
+                        r[j] ^= t
+                    }
+                    for y0 in stride(from: 0, to: fullHeight, by: 8) {
+                        for x0 in stride(from: 0, to: fullWidth, by: 8) {
+                            for i in 0..<8 { r[i] = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: (y0 + i) * width + x0, as: UInt64.self)) }
+                            for i in 0..<4 { swap(i, i + 4, 32, 0x0000_0000_FFFF_FFFF) }
+                            for i in 0..<4 { swap(i + i / 2 * 2, i + i / 2 * 2 + 2, 16, 0x0000_FFFF_0000_FFFF) }  // 0, 1, 4, 5
+                            for i in 0..<4 { swap(2 * i, 2 * i + 1, 8, 0x00FF_00FF_00FF_00FF) }
+                            for k in 0..<8 { target.storeBytes(of: r[k].littleEndian, toByteOffset: (x0 + k) * height + y0, as: UInt64.self) }
                         }
                     }
+                }
+                for y in 0..<height {
+                    for x in (y < fullHeight ? fullWidth : 0)..<width { target[x * height + y] = source[y * width + x] }
                 }
             }
         }

@@ -86,6 +86,24 @@ struct PageInkTests {
         }
     }
 
+    /// A plane of 19 × 13 bytes (two 8 × 8 blocks across, one down, and edges left over)
+    /// turned over its diagonal: the byte at (x, y) is at (y, x), and turned back it is the
+    /// plane again; Bools alike.
+    @Test func aPlaneTurnedOverItsDiagonalHoldsEachByteAtItsMirror() {
+        let (width, height) = (19, 13)
+        let plane = (0..<(width * height)).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
+        let turned = PageInk.transposed(plane, width: width, height: height)
+        let mirrored = (0..<(width * height)).allSatisfy { index in
+            let (x, y) = (index % width, index / width)
+            return turned[x * height + y] == plane[index]
+        }
+        #expect(mirrored)
+        #expect(PageInk.transposed(turned, width: height, height: width) == plane)
+        let marks = plane.map { $0 % 3 == 0 }
+        let turnedMarks = PageInk.transposed(marks, width: width, height: height)
+        #expect(turnedMarks == turned.map { $0 % 3 == 0 })
+    }
+
     @Test func aDashedLineWithFaintGapsIsFilled() {
         // Four dashes of 5 with faint gaps of 5 and 6: one line of 36.
         let line = "..#####fffff#####ffffff#####fffff#####.."
