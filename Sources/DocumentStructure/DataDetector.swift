@@ -145,10 +145,11 @@ public struct DataDetector: Sendable {
 
     /// In priority order: the first kind wins an overlap.
     static let rules: [Rule] = [
-        // A space on either side of the `@` is how a recognizer often reads one (`name @example.com`):
-        // the match keeps it, the value does not.
-        Rule(.email, notAfter: #"\w.%+-"#, #"[A-Za-z0-9][A-Za-z0-9._%+-]* ?@ ?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])"#) { text, _, _ in
-            Found(value: .text(text.replacing(" ", with: "")))
+        // A space on either side of the `@` is how a recognizer often reads one (`name @example.com`),
+        // and a dot in the name read with a space after it (`info. anna@`) or as a comma
+        // (`info,anna@`): the match keeps them, the value has neither space nor comma.
+        Rule(.email, notAfter: #"\w.%+-"#, #"[A-Za-z0-9](?:[A-Za-z0-9._%+-]|\. (?=[A-Za-z0-9])|,(?=[A-Za-z0-9]))* ?@ ?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])"#) { text, _, _ in
+            Found(value: .text(text.replacing(" ", with: "").replacing(",", with: ".")))
         },
         // A space after the scheme's colon or after `www.` is how a recognizer often reads a
         // URL's punctuation (`https: //…`, `www. example.org`): the match keeps it, the value does not.

@@ -52,6 +52,18 @@ struct DataDetectorTests {
         #expect(detector.detect(in: "ask  @ example.org").allSatisfy { $0.kind != .email })
     }
 
+    @Test func aDotInAnEmailAddressesNameReadWithASpaceOrAsAComma() throws {
+        let spaced = try only("write to info. anna@example.org today", .email)
+        #expect(spaced.text == "info. anna@example.org")
+        #expect(spaced.value == .text("info.anna@example.org"))
+        #expect(try only("mail info,anna@example.org", .email).value == .text("info.anna@example.org"))
+        // A comma and a space part words: the name is the word after them.
+        #expect(try only("ask Anna, juana@example.org", .email).value == .text("juana@example.org"))
+        // Addresses listed with commas stay apart.
+        let listed = detector.detect(in: "a.berg@example.org,juana@example.net").filter { $0.kind == .email }
+        #expect(listed.map(\.value) == [.text("a.berg@example.org"), .text("juana@example.net")])
+    }
+
     @Test func aDatumSplitOverTableCellsIsFoundWhereTheCellsHoldNone() throws {
         // A form's label and value taken for a table row: the address runs over three cells.
         let found = detector.detect(in: "Address:\t2082 Main Street,\tAustin,\tTX 78701")
