@@ -171,7 +171,7 @@ public struct DataDetector: Sendable {
         Rule(.date, notAfter: #"\w.,/-"#, DateRule.pattern) { _, match, detector in
             DateRule.parse(match, region: detector.region)
         },
-        Rule(.phone, notAfter: #"\w.+/-"#, #"(?:\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,4}){1,4}|\(?\d{3}\) ?\d{3}[ .-]\d{4}|\d{3}[ .-]\d{3}[ .-]\d{4}|0\d{1,4}(?:[ /-]\d{2,8}){1,4}|0\d{2,4} ?\d{5,8})(?![\w.,/-]?\d)"#) { text, _, detector in
+        Rule(.phone, notAfter: #"\w.+/-"#, #"(?:[+*#]\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,4}){1,4}|\(?\d{3}\) ?\d{3}[ .-]\d{4}|\d{3}[ .-]\d{3}[ .-]\d{4}|0\d{1,4}(?:[ /-]\d{2,8}){1,4}|0\d{2,4} ?\d{5,8})(?![\w.,/-]?\d)"#) { text, _, detector in
             PhoneRule.parse(text, region: detector.region)
         },
         Rule(.measurement, notAfter: #"\w.,/:-"#, MeasurementRule.pattern) { _, match, _ in
@@ -373,11 +373,12 @@ enum DateRule {
     ]
     static let monthPattern = months.flatMap(\.names).sorted { $0.count > $1.count }.joined(separator: "|")
     /// ISO; day, month and year with dots or slashes; a month's name before or after the
-    /// day. As a recognizer reads them: the day and year run together after a month's name
-    /// ("May 102025": the year is the last four digits, 19xx or 20xx), and a day-first date's
+    /// day. As a recognizer reads them: the day run into a month's name before it ("Jul15
+    /// 1983"), the day and year run together after it ("May 102025": the year is the last
+    /// four digits, 19xx or 20xx), and a day-first date's
     /// second dot read as a space ("18.10 2001", day and month of two digits each).
     static let pattern =
-        #"(?:(\d{4})-(\d{2})-(\d{2})|(\d{1,2})([./])(\d{1,2})\5(\d{4})|(?i:("# + monthPattern + #"))\.? (\d{1,2})(?:(?:st|nd|rd|th)?,? |(?=(?:19|20)\d{2}))(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\.? (?i:("#
+        #"(?:(\d{4})-(\d{2})-(\d{2})|(\d{1,2})([./])(\d{1,2})\5(\d{4})|(?i:("# + monthPattern + #"))\.? ?(\d{1,2})(?:(?:st|nd|rd|th)?,? |(?=(?:19|20)\d{2}))(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\.? (?i:("#
         + monthPattern + #"))\.?,? (\d{4})|(\d{2})\.(\d{2}) (\d{4}))(?![\w]|[.,/-]\d)"#
 
     static func parse(_ match: DataDetector.Match, region: String) -> DataDetector.Found? {
@@ -428,7 +429,19 @@ enum PhoneRule {
         "IE": ("353", true), "SE": ("46", true), "PL": ("48", false), "PT": ("351", false), "DK": ("45", false), "NO": ("47", false),
     ]
 
+    /// A recognizer reads a leading `+` as `*` or `#`. A number read so is taken when it is
+    /// one beyond doubt: a North American number of 11 digits, or a country code of `regions`
+    /// standing as a group of its own with 10 to 13 digits in all.
     static func parse(_ text: String, region: String) -> DataDetector.Found? {
+        if let first = text.first, first == "*" || first == "#" {
+            let rest = text.dropFirst(), digits = Array(rest.filter(\.isNumber))
+            let code = rest.prefix { $0.isNumber }
+            let northAmerican = code == "1" && digits.count == 11 && digits[1] >= "2" && digits[4] >= "2"
+            let grouped = code != "1" && regions.values.contains { $0.code == code } && rest.dropFirst(code.count).first?.isNumber == false
+                && (10...13).contains(digits.count)
+            guard northAmerican || grouped else { return nil }
+            return parse("+" + rest, region: region)
+        }
         let digits = text.filter(\.isNumber)
         if text.hasPrefix("+") {
             // A "(0)" after the country code is the trunk prefix written for callers at home.

@@ -105,6 +105,17 @@ struct DataDetectorTests {
         #expect(afterYear.last?.value == .text("+12125550147"))
     }
 
+    @Test func aPlusReadAsAStarOrAHash() throws {
+        let star = try only("Tel. *1 206 555 0128", .phone)
+        #expect(star.text == "*1 206 555 0128")
+        #expect(star.value == .text("+12065550128"))
+        #expect(try only("Tel. #33 1 39 21 77 33", .phone).value == .text("+33139217733"))
+        // An order number is no phone number: no country code standing alone, or too few digits.
+        #expect(detector.detect(in: "Order #12 345 678").allSatisfy { $0.kind != .phone })
+        #expect(detector.detect(in: "Order #1 206 555").allSatisfy { $0.kind != .phone })
+        #expect(detector.detect(in: "Item #33 1 39 21").allSatisfy { $0.kind != .phone })
+    }
+
     @Test func anIPAddressOrAPartNumberIsNotAPhoneNumber() {
         #expect(detector.detect(in: "server 192.168.10.4 is up").isEmpty)
         #expect(detector.detect(in: "part 123-45-6789-0 in stock").allSatisfy { $0.kind != .phone })
@@ -118,6 +129,9 @@ struct DataDetectorTests {
         #expect(try only("due March 14, 2026", .date).value == .text("2026-03-14"))
         #expect(try only("due 14 March 2026", .date).value == .text("2026-03-14"))
         #expect(try only("due Mar 14 2026", .date).value == .text("2026-03-14"))
+        // The day run into the month's name, as a recognizer reads it.
+        #expect(try only("born Jul15 1983", .date).value == .text("1983-07-15"))
+        #expect(detector.detect(in: "in Jun2024").isEmpty)
         #expect(try only("due 14th Mar. 2026", .date).value == .text("2026-03-14"))
         // Slashes: month first in the US, day first elsewhere, unless the first number cannot be a month.
         #expect(try only("due 03/04/2026", .date).value == .text("2026-03-04"))
