@@ -16,6 +16,11 @@ public enum ConnectedComponents {
     /// 8-connected components of the set pixels by union–find over one pass, then a
     /// relabelling pass: each pixel's component number + 1 (0 where unset), and the
     /// components.
+    ///
+    /// A set pixel is joined to the set neighbours already visited that the scan has not
+    /// joined yet: the one above alone when it is set (the left and the upper left touch it,
+    /// so they were joined to it already), else the left one and the upper right, else the
+    /// upper left and the upper right.
     public static func label(_ ink: [Bool], width: Int, height: Int) -> ([Int32], [Component]) {
         var parent: [Int32] = [0]
         var labels = [Int32](repeating: 0, count: width * height)
@@ -37,45 +42,60 @@ public enum ConnectedComponents {
             parent[Int(high)] = low
             return low
         }
-        for y in 0..<height {
-            for x in 0..<width where ink[y * width + x] {
-                var current: Int32 = 0
-                // The neighbours already visited: left, and the three above.
-                func join(_ neighbour: Int32) {
-                    guard neighbour != 0 else { return }
-                    current = current == 0 ? find(neighbour) : union(current, neighbour)
+        ink.withUnsafeBufferPointer { ink in
+            labels.withUnsafeMutableBufferPointer { labels in
+                for y in 0..<height {
+                    let row = y * width, above = row - width
+                    for x in 0..<width where ink[row + x] {
+                        var current: Int32 = 0
+                        func join(_ neighbour: Int32) {
+                            guard neighbour != 0 else { return }
+                            current = current == 0 ? find(neighbour) : union(current, neighbour)
+                        }
+                        let up = y > 0 ? labels[above + x] : 0
+                        if up != 0 {
+                            join(up)
+                        } else {
+                            let left = x > 0 ? labels[row + x - 1] : 0
+                            join(left != 0 ? left : (y > 0 && x > 0 ? labels[above + x - 1] : 0))
+                            if y > 0 && x + 1 < width { join(labels[above + x + 1]) }
+                        }
+                        if current == 0 {
+                            current = Int32(parent.count)
+                            parent.append(current)
+                        }
+                        labels[row + x] = current
+                    }
                 }
-                if x > 0 { join(labels[y * width + x - 1]) }
-                if y > 0 {
-                    if x > 0 { join(labels[(y - 1) * width + x - 1]) }
-                    join(labels[(y - 1) * width + x])
-                    if x + 1 < width { join(labels[(y - 1) * width + x + 1]) }
-                }
-                if current == 0 {
-                    current = Int32(parent.count)
-                    parent.append(current)
-                }
-                labels[y * width + x] = current
             }
         }
+        // Components numbered in raster order of their first pixel; a run of pixels with one
+        // label shares its root.
         var number = [Int32](repeating: 0, count: parent.count)
         var components: [Component] = []
-        for y in 0..<height {
-            for x in 0..<width {
-                let label = labels[y * width + x]
-                guard label != 0 else { continue }
-                let root = Int(find(label))
-                if number[root] == 0 {
-                    components.append(Component())
-                    number[root] = Int32(components.count)
+        labels.withUnsafeMutableBufferPointer { labels in
+            var (lastLabel, lastIndex): (Int32, Int) = (0, 0)
+            for y in 0..<height {
+                let row = y * width
+                for x in 0..<width {
+                    let label = labels[row + x]
+                    guard label != 0 else { continue }
+                    if label != lastLabel {
+                        let root = Int(find(label))
+                        if number[root] == 0 {
+                            components.append(Component())
+                            number[root] = Int32(components.count)
+                        }
+                        (lastLabel, lastIndex) = (label, Int(number[root]))
+                    }
+                    let index = lastIndex
+                    labels[row + x] = Int32(index)
+                    components[index - 1].minX = min(components[index - 1].minX, x)
+                    components[index - 1].maxX = max(components[index - 1].maxX, x)
+                    components[index - 1].minY = min(components[index - 1].minY, y)
+                    components[index - 1].maxY = max(components[index - 1].maxY, y)
+                    components[index - 1].area += 1
                 }
-                let index = Int(number[root])
-                labels[y * width + x] = Int32(index)
-                components[index - 1].minX = min(components[index - 1].minX, x)
-                components[index - 1].maxX = max(components[index - 1].maxX, x)
-                components[index - 1].minY = min(components[index - 1].minY, y)
-                components[index - 1].maxY = max(components[index - 1].maxY, y)
-                components[index - 1].area += 1
             }
         }
         return (labels, components)

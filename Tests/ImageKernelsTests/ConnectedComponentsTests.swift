@@ -1,0 +1,40 @@
+import ImagingCore
+import Testing
+
+@testable import ImageKernels
+
+@Suite("Connected components")
+struct ConnectedComponentsTests {
+    /// A plane from rows of "#" (set) and "." (unset).
+    func plane(_ rows: [String]) -> ([Bool], Int, Int) {
+        (rows.flatMap { $0.map { $0 == "#" } }, rows[0].count, rows.count)
+    }
+
+    /// A U whose arms meet only at its foot (one piece), a diagonal chain, a piece whose
+    /// pixels touch at a corner only, and a lone pixel: numbered in raster order of their first pixel, 8-connected.
+    @Test func piecesAreEightConnectedAndNumberedByTheirFirstPixel() {
+        let (ink, width, height) = plane([
+            "#.#..#....",
+            "#.#...#..#",
+            "###....#..",
+            "........#.",
+            ".##.....#.",
+            "...#......",
+        ])
+        let (labels, components) = ConnectedComponents.label(ink, width: width, height: height)
+        let rows = (0..<height).map { y in (0..<width).map { x in String(labels[y * width + x]) }.joined() }
+        #expect(rows == [
+            "1010020000",
+            "1010002003",
+            "1110000200",
+            "0000000020",
+            "0440000020",
+            "0004000000",
+        ])
+        #expect(components.map(\.box) == [
+            PixelRect(x: 0, y: 0, width: 3, height: 3), PixelRect(x: 5, y: 0, width: 4, height: 5),
+            PixelRect(x: 9, y: 1, width: 1, height: 1), PixelRect(x: 1, y: 4, width: 3, height: 2),
+        ])
+        #expect(components.map(\.area) == [7, 5, 1, 3])
+    }
+}
