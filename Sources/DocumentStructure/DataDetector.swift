@@ -29,7 +29,7 @@ public struct DataDetector: Sendable {
     /// what that finds where the first reading found nothing is kept too.
     public func detect(in text: String) -> [DetectedData] {
         // The more specific kind first, then the longer match.
-        let priority = Dictionary(uniqueKeysWithValues: Self.rules.enumerated().map { ($1.kind, $0) })
+        let priority = Dictionary(Self.rules.enumerated().map { ($1.kind, $0) }, uniquingKeysWith: min)
         func byPrecedence(_ found: [DetectedData]) -> [DetectedData] {
             found.sorted { a, b in
                 let pa = priority[a.kind] ?? 99, pb = priority[b.kind] ?? 99
@@ -146,9 +146,10 @@ public struct DataDetector: Sendable {
     /// In priority order: the first kind wins an overlap.
     static let rules: [Rule] = [
         // A space on either side of the `@` is how a recognizer often reads one (`name @example.com`),
-        // and a dot in the name read with a space after it (`info. anna@`) or as a comma
-        // (`info,anna@`): the match keeps them, the value has neither space nor comma.
-        Rule(.email, notAfter: #"\w.%+-"#, #"[A-Za-z0-9](?:[A-Za-z0-9._%+-]|\. (?=[A-Za-z0-9])|,(?=[A-Za-z0-9]))* ?@ ?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])"#) { text, _, _ in
+        // and a dot in the name read as a comma (`info,anna@`): the match keeps them, the
+        // value has neither space nor comma. (A dot read with a space after it, `info. anna@`,
+        // is not joined: a sentence ending just before an address reads the same way.)
+        Rule(.email, notAfter: #"\w.%+-"#, #"[A-Za-z0-9](?:[A-Za-z0-9._%+-]|,(?=[A-Za-z0-9]))* ?@ ?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])"#) { text, _, _ in
             Found(value: .text(text.replacing(" ", with: "").replacing(",", with: ".")))
         },
         // A space after the scheme's colon or after `www.` is how a recognizer often reads a
@@ -171,7 +172,12 @@ public struct DataDetector: Sendable {
         Rule(.date, notAfter: #"\w.,/-"#, DateRule.pattern) { _, match, detector in
             DateRule.parse(match, region: detector.region)
         },
-        Rule(.phone, notAfter: #"\w.+/-"#, #"(?:[+*#]\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,4}){1,4}|\(?\d{3}\) ?\d{3}[ .-]\d{4}|\d{3}[ .-]\d{3}[ .-]\d{4}|0\d{1,4}(?:[ /-]\d{2,8}){1,4}|0\d{2,4} ?\d{5,8})(?![\w.,/-]?\d)"#) { text, _, detector in
+        Rule(.phone, notAfter: #"\w.+/-"#, #"(?:\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,4}){1,4}|\(?\d{3}\) ?\d{3}[ .-]\d{4}|\d{3}[ .-]\d{3}[ .-]\d{4}|0\d{1,4}(?:[ /-]\d{2,8}){1,4}|0\d{2,4} ?\d{5,8})(?![\w.,/-]?\d)"#) { text, _, detector in
+            PhoneRule.parse(text, region: detector.region)
+        },
+        // A leading `+` read as `*` or `#`: a rule of its own, so that a `#` it refuses
+        // (`Room #4 212-555-0147`) hides no number the rule above finds in it.
+        Rule(.phone, notAfter: #"\w.+/-"#, #"[*#]\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,4}){1,4}(?![\w.,/-]?\d)"#) { text, _, detector in
             PhoneRule.parse(text, region: detector.region)
         },
         Rule(.measurement, notAfter: #"\w.,/:-"#, MeasurementRule.pattern) { _, match, _ in

@@ -298,6 +298,7 @@ public struct PageGeometry: Sendable, Equatable {
     public func rectify(_ image: PixelBuffer<UInt8>) -> PixelBuffer<UInt8> {
         var out = PixelBuffer<UInt8>(width: pageSize.width, height: pageSize.height)
         let (sw, sh, stride, channels) = (image.width, image.height, image.rowStride, image.channels)
+        guard sw > 0, sh > 0 else { return out }
         let (pw, ph) = (pageSize.width, pageSize.height)
         // `toSource.apply` written out with its coefficients in registers and each row's
         // terms computed once.

@@ -290,8 +290,8 @@ struct PageInk: Sendable {
                     }
                 }
             }
-            // Written without branches, so that it runs many positions at a time: sums of
-            // two bands at most 2 × 7 × 255, times `thinLineContrast` within 16 bits.
+            // Written as selects, without jumps, so that it runs many positions at a time:
+            // sums of two bands at most 2 × 7 × 255, times `thinLineContrast` within 16 bits.
             along.withUnsafeBufferPointer { along in
                 state.withUnsafeMutableBufferPointer { state in
                     let threshold = UInt16(threshold), darkEnough = UInt16(thinLineDarkness), contrast = UInt16(contrast)

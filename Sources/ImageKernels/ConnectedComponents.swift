@@ -18,9 +18,9 @@ public enum ConnectedComponents {
     /// components.
     ///
     /// A set pixel is joined to the set neighbours already visited that the scan has not
-    /// joined yet: the one above alone when it is set (the left and the upper left touch it,
-    /// so they were joined to it already), else the left one and the upper right, else the
-    /// upper left and the upper right.
+    /// joined yet: the one above alone when it is set (the left, the upper left and the upper
+    /// right touch it, so they were joined to it already), else the left one and the upper
+    /// right, else the upper left and the upper right.
     public static func label(_ ink: [Bool], width: Int, height: Int) -> ([Int32], [Component]) {
         var parent: [Int32] = [0]
         var labels = [Int32](repeating: 0, count: width * height)

@@ -52,13 +52,14 @@ struct DataDetectorTests {
         #expect(detector.detect(in: "ask  @ example.org").allSatisfy { $0.kind != .email })
     }
 
-    @Test func aDotInAnEmailAddressesNameReadWithASpaceOrAsAComma() throws {
-        let spaced = try only("write to info. anna@example.org today", .email)
-        #expect(spaced.text == "info. anna@example.org")
-        #expect(spaced.value == .text("info.anna@example.org"))
-        #expect(try only("mail info,anna@example.org", .email).value == .text("info.anna@example.org"))
-        // A comma and a space part words: the name is the word after them.
+    @Test func aDotInAnEmailAddressesNameReadAsAComma() throws {
+        let comma = try only("mail info,anna@example.org", .email)
+        #expect(comma.text == "info,anna@example.org")
+        #expect(comma.value == .text("info.anna@example.org"))
+        // A comma and a space part words, and so does a full stop and a space (a sentence's
+        // end): the name is the word after them.
         #expect(try only("ask Anna, juana@example.org", .email).value == .text("juana@example.org"))
+        #expect(try only("Write to us. anna@example.org", .email).value == .text("anna@example.org"))
         // Addresses listed with commas stay apart.
         let listed = detector.detect(in: "a.berg@example.org,juana@example.net").filter { $0.kind == .email }
         #expect(listed.map(\.value) == [.text("a.berg@example.org"), .text("juana@example.net")])
@@ -114,6 +115,8 @@ struct DataDetectorTests {
         #expect(detector.detect(in: "Order #12 345 678").allSatisfy { $0.kind != .phone })
         #expect(detector.detect(in: "Order #1 206 555").allSatisfy { $0.kind != .phone })
         #expect(detector.detect(in: "Item #33 1 39 21").allSatisfy { $0.kind != .phone })
+        // A number after a `#` that is none is still found.
+        #expect(try only("Room #4 212-555-0147", .phone).value == .text("+12125550147"))
     }
 
     @Test func anIPAddressOrAPartNumberIsNotAPhoneNumber() {

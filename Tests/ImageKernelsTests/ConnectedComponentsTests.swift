@@ -37,4 +37,16 @@ struct ConnectedComponentsTests {
         ])
         #expect(components.map(\.area) == [7, 5, 1, 3])
     }
+
+    /// A V: its arms are two labels until the pixel between them joins its upper left and
+    /// upper right; a W joins three.
+    @Test func armsMeetingBelowAreOnePiece() {
+        for (rows, boxes) in [(["#.#", ".#."], [PixelRect(x: 0, y: 0, width: 3, height: 2)]),
+                              (["#.#.#", ".#.#."], [PixelRect(x: 0, y: 0, width: 5, height: 2)])] {
+            let (ink, width, height) = plane(rows)
+            let (labels, components) = ConnectedComponents.label(ink, width: width, height: height)
+            #expect(components.map(\.box) == boxes)
+            #expect(Set(labels.filter { $0 != 0 }) == [1])
+        }
+    }
 }
