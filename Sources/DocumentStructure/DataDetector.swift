@@ -381,8 +381,8 @@ enum DateRule {
     /// ISO; day, month and year with dots or slashes; a month's name before or after the
     /// day. As a recognizer reads them: the day run into a month's name before it ("Jul15
     /// 1983"), the day and year run together after it ("May 102025": the year is the last
-    /// four digits, 19xx or 20xx), and a day-first date's
-    /// second dot read as a space ("18.10 2001", day and month of two digits each).
+    /// four digits, 19xx or 20xx), and a day-first date's second dot read as a space
+    /// ("18.10 2001", day and month of two digits each).
     static let pattern =
         #"(?:(\d{4})-(\d{2})-(\d{2})|(\d{1,2})([./])(\d{1,2})\5(\d{4})|(?i:("# + monthPattern + #"))\.? ?(\d{1,2})(?:(?:st|nd|rd|th)?,? |(?=(?:19|20)\d{2}))(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\.? (?i:("#
         + monthPattern + #"))\.?,? (\d{4})|(\d{2})\.(\d{2}) (\d{4}))(?![\w]|[.,/-]\d)"#
