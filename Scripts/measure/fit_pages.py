@@ -69,6 +69,8 @@ CANDIDATES = {
     "logSkewSpread": (-1, lambda r: math.log(r["text"]["skewSpread"] + 0.1)),
     "ungrouped": (-1, lambda r: r["text"]["ungrouped"]),
     "logEdgeAnisotropy": (-1, lambda r: math.log(max(r["text"]["edgeAnisotropy"], 1))),
+    "binarized": (1, lambda r: r["text"]["binarized"]),
+    "logBinarized": (1, lambda r: math.log(max(r["text"]["binarized"], 0.02))),
 }
 FEATURES = {name: f for name, (_, f) in CANDIDATES.items()}
 # The measures only a layout probe gives.

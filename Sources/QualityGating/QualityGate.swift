@@ -612,6 +612,7 @@ public struct QualityGate: Sendable {
         case "logLineNoise": "noisy text"
         case "skew", "logSkewSpread": "skewed or curved lines"
         case "ungrouped": "text broken or distorted"
+        case "binarized", "logBinarized": "faint text, shadow or glare"
         case "logLaidOutShare", "logLaidOutLineLength": "text the recognizer does not find"
         default: GateReason.predictedAccuracy.words
         }

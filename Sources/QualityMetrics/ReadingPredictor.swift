@@ -92,6 +92,7 @@ public struct ReadingPredictor: Sendable, Equatable {
     public static let imageMeasures = [
         "logLegibility", "skew", "logSoftEdgeOverXHeight", "logXHeight", "logXHeightP10", "logLineBlur", "logLineBlurP90",
         "lineContrast", "lineContrastP10", "contrast", "logLineNoise", "logSkewSpread", "ungrouped", "logEdgeAnisotropy",
+        "binarized", "logBinarized",
     ]
     /// The names of the layout probe's measures, as `measures(_:probe:)` gives them.
     public static let probeMeasures = ["logLaidOutShare", "logLaidOutLineLength"]
@@ -142,6 +143,8 @@ public struct ReadingPredictor: Sendable, Equatable {
             "logSkewSpread": log(text.skewSpread + 0.1),
             "ungrouped": text.ungrouped,
             "logEdgeAnisotropy": log(max(text.edgeAnisotropy, 1)),
+            "binarized": text.binarized,
+            "logBinarized": log(max(text.binarized, 0.02)),
         ]
         if let probe, probe.error == nil {
             values["logLaidOutShare"] = log(max(probe.laidOutShare, smallestLaidOutShare))

@@ -73,6 +73,7 @@ public struct TextDetector: Detector {
         text.skew = lines.skew
         text.skewSpread = lines.skewSpread
         text.ungrouped = lines.ungrouped
+        text.binarized = lines.binarized
         if !text.showsPage && text.characters >= TextObservation.sheetCharacters && text.ungrouped < TextObservation.pageUngroupedBelow,
             let found = sheet(), found.isSheet {
             text.sheet = found.share
@@ -340,6 +341,10 @@ public struct TextObservation: DetectorObservation {
     public var skewSpread = 0.0
     /// Share of character-like marks no line took.
     public var ungrouped = 0.0
+    /// Mean over characters of the share of their line one threshold for the whole frame
+    /// (Otsu's, as Tesseract binarises by default) keeps: ink on the dark side, paper on the
+    /// bright (`TextLineStatistics.binarized`).
+    public var binarized = 0.0
     /// The share of the frame covered by a sheet of paper that stands out from a darker
     /// ground (`PaperSheet.isSheet`), 0 when there is none. Looked for only when the other
     /// page rules fail on `sheetCharacters` characters or more (else 0).
@@ -392,6 +397,7 @@ public struct TextObservation: DetectorObservation {
         .number("skew", \.skew, "median over characters of the absolute slope of their line's baseline", units: "degrees", range: 0...90),
         .number("skewSpread", \.skewSpread, "90th minus 10th percentile of the lines' baseline slopes: perspective or a curled page", units: "degrees", range: 0...180),
         .number("ungrouped", \.ungrouped, "share of the character-like marks that no line took", units: "fraction", range: 0...1),
+        .number("binarized", \.binarized, "mean over characters of the share of their line that one threshold for the whole frame (Otsu's, as Tesseract binarises a page by default) keeps: its ink pixels on the dark side times its paper pixels on the bright side (light text the other way round)", units: "fraction", range: 0...1),
         .number("sheet", \.sheet, "share of the frame covered by a sheet of paper standing out from a darker ground: the largest region brighter than the frame's Otsu threshold, holes filled, four-sided (overlap 0.9 with its corners' quadrilateral), on at most a quarter of the frame's edge, without colour (M < 20), 30 levels brighter than its ground, no hole over a tenth of it; looked for only when 10 characters are found and the other page rules fail, else 0", units: "fraction", range: 0...1),
         .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, or 30 spanning 1/9 of a frame of dark marks on light paper, or 10 on a sheet of paper covering 15% of the frame (sheet), with lines taking 8% of the marks or more; or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20) that is mostly paper (ink under half)"),
     ]

@@ -114,8 +114,10 @@ public enum TextFinder {
         }
         let characters = lines.flatMap(\.characters)
         result.characterCount = characters.count
+        // One threshold for the whole frame, as Tesseract binarises a page by default.
+        let threshold = OtsuSplit.otsu(Histogram(plane))
         result.lineStatistics = TextLineStatistics(
-            lines: lines.map { TextLineStatistics.measure(plane, box: $0.box, characters: $0.characters, scale: scale) },
+            lines: lines.map { TextLineStatistics.measure(plane, box: $0.box, characters: $0.characters, scale: scale, threshold: threshold) },
             ungrouped: 1 - Double(characters.count) / Double(max(candidates, characters.count)))
         result.characterHeight = median(characters.map { Double($0.height) }) * scale
         result.coverage = min(1, Double(lines.reduce(0) { $0 + $1.box.width * $1.box.height }) / Double(width * height))

@@ -21,6 +21,12 @@ import ImagingCore
 ///   contrast: grain and JPEG ringing on the ground the letters stand on.
 /// - **skew**: the slope of the characters' baselines (least squares through their bottoms),
 ///   in degrees.
+/// - **binarized**: how much of the line survives one threshold for the whole frame, as
+///   Tesseract binarises a page by default (Otsu's threshold of the frame's levels): the share
+///   of its ink pixels (beyond the midpoint between ink and paper) on the ink's side of the
+///   frame's threshold, times the share of its paper pixels on the paper's side. Light print on
+///   a page photographed on a dark desk lies above a threshold the desk pulls down and
+///   vanishes; paper in a shadow falls below it and turns to ink; glare lifts ink above it.
 ///
 /// The page's figures weigh each line by its characters: quantiles are over characters, so a
 /// long line of body text counts more than a heading.
@@ -47,6 +53,9 @@ public struct TextLineStatistics: Sendable, Equatable {
     /// Share of the character-like marks that no line took: text the finder saw but could
     /// not read as lines (too small, too blurred, too distorted).
     public var ungrouped = 0.0
+    /// Mean over characters of their line's share that one threshold for the whole frame
+    /// keeps (`binarized` above): about the share of the text a global binarisation leaves.
+    public var binarized = 0.0
 
     public init() {}
 
@@ -58,6 +67,7 @@ public struct TextLineStatistics: Sendable, Equatable {
         public var blur: Double
         public var noise: Double
         public var skew: Double
+        public var binarized: Double
     }
 
     /// The page's figures from its lines, and the share of character-like marks left ungrouped.
@@ -76,6 +86,8 @@ public struct TextLineStatistics: Sendable, Equatable {
         noise = quantile(\.noise, 0.5)
         skew = Self.weightedQuantile(lines.map { (abs($0.skew), Double($0.characters)) }, 0.5)
         skewSpread = quantile(\.skew, 0.9) - quantile(\.skew, 0.1)
+        let characters = lines.reduce(0.0) { $0 + Double($1.characters) }
+        binarized = characters > 0 ? lines.reduce(0.0) { $0 + $1.binarized * Double($1.characters) } / characters : 0
     }
 
     /// The smallest value whose cumulative weight reaches `fraction` of the total.
@@ -92,14 +104,15 @@ public struct TextLineStatistics: Sendable, Equatable {
     }
 
     /// The measures of one line of `characters` (boxes in plane pixels) on `plane`, whose
-    /// pixels are `scale` full-resolution pixels wide.
+    /// pixels are `scale` full-resolution pixels wide; `threshold` is Otsu's threshold of the
+    /// whole plane.
     static func measure(
-        _ plane: PixelBuffer<UInt8>, box: PixelRect, characters: [TextFinder.Mark], scale: Double
+        _ plane: PixelBuffer<UInt8>, box: PixelRect, characters: [TextFinder.Mark], scale: Double, threshold: Int
     ) -> Line {
         let x0 = max(0, box.x), y0 = max(0, box.y)
         let x1 = min(plane.width, box.x + box.width), y1 = min(plane.height, box.y + box.height)
         guard !characters.isEmpty, x1 > x0, y1 > y0 else {
-            return Line(characters: characters.count, xHeight: 0, contrast: 0, blur: 0, noise: 0, skew: 0)
+            return Line(characters: characters.count, xHeight: 0, contrast: 0, blur: 0, noise: 0, skew: 0, binarized: 0)
         }
         var levels = [Int](repeating: 0, count: 256)
         var slopes = [Int](repeating: 0, count: 256)
@@ -147,7 +160,30 @@ public struct TextLineStatistics: Sendable, Equatable {
         let noise = count > 0 && contrast > 0 ? roughness / Double(count) / contrast : 0
         return Line(
             characters: characters.count, xHeight: xHeight, contrast: contrast, blur: blur, noise: noise,
-            skew: baselineSlope(characters))
+            skew: baselineSlope(characters),
+            binarized: binarizedShare(histogram, midpoint: Int(midpoint), threshold: threshold))
+    }
+
+    /// The share of a line's pixels at or below `midpoint` that are at or below `threshold`,
+    /// times the share of those above it that are above `threshold`: ink and paper each on
+    /// their own side, whichever of them is the darker. 0 for a box without both.
+    static func binarizedShare(_ histogram: Histogram, midpoint: Int, threshold: Int) -> Double {
+        // Counts at or below a level, and above it.
+        func atOrBelow(_ level: Int) -> Int { level < 0 ? 0 : histogram.counts[...min(255, level)].reduce(0, +) }
+        let total = histogram.total
+        let belowMid = atOrBelow(midpoint), aboveMid = total - belowMid
+        guard belowMid > 0, aboveMid > 0 else { return 0 }
+        let darkKept: Double, brightKept: Double
+        if threshold < midpoint {
+            // Dark-side pixels above the threshold are read as bright.
+            darkKept = Double(atOrBelow(threshold)) / Double(belowMid)
+            brightKept = 1
+        } else {
+            // Bright-side pixels at or below the threshold are read as dark.
+            darkKept = 1
+            brightKept = Double(total - atOrBelow(threshold)) / Double(aboveMid)
+        }
+        return darkKept * brightKept
     }
 
     /// The slope, in degrees, of the least-squares line through the characters' bottoms

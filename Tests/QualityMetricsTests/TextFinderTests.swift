@@ -82,6 +82,48 @@ struct TextFinderTests {
         #expect(TextDetector.detail(of: image, found: few) == image.detail)
     }
 
+    /// A page on a dark desk, as Tesseract's default binarisation sees it: one Otsu threshold
+    /// for the whole frame falls between the desk and the paper. Black print stays below it;
+    /// the same print lightened to grey (ink at about 166 of 255) lies above it and is lost.
+    @Test func oneThresholdForTheFrameKeepsBlackPrintAndLosesGreyPrintOnADarkDesk() throws {
+        let page = try Self.luma("documents/images/page01_clean.png")
+        #expect(TextFinder.find(page, scale: 1).lineStatistics.binarized > 0.95)
+        func onDesk(ink: Double) -> PixelBuffer<UInt8> {
+            var frame = PixelBuffer<UInt8>(width: page.width * 2, height: page.height * 3 / 2)
+            for y in 0..<frame.height { for x in 0..<frame.width { frame[x, y] = 40 } }
+            let left = page.width / 2, top = page.height / 4
+            for y in 0..<page.height {
+                for x in 0..<page.width {
+                    // Paper stays at the page's level; ink is raised towards `ink`.
+                    let value = Double(page[x, y])
+                    frame[left + x, top + y] = UInt8((255 - (255 - value) * (255 - ink) / 255).rounded())
+                }
+            }
+            return frame
+        }
+        let black = TextFinder.find(onDesk(ink: 0), scale: 1), grey = TextFinder.find(onDesk(ink: 166), scale: 1)
+        #expect(black.characterCount >= 1000 && grey.characterCount >= 1000, "\(black.characterCount), \(grey.characterCount) characters")
+        #expect(black.lineStatistics.binarized > 0.9, "\(black.lineStatistics.binarized)")
+        #expect(grey.lineStatistics.binarized < 0.2, "\(grey.lineStatistics.binarized)")
+    }
+
+    /// The share a threshold keeps of a line's levels, on histograms with a known answer:
+    /// ink at 50 and paper at 220 split at 120 are both kept; a threshold under the ink loses
+    /// it; one over the midpoint turns the paper between them dark.
+    @Test func theShareAThresholdKeepsOfALine() {
+        var counts = [Int](repeating: 0, count: 256)
+        counts[50] = 100
+        counts[100] = 100
+        counts[220] = 600
+        counts[200] = 200
+        let histogram = Histogram(counts: counts)
+        #expect(TextLineStatistics.binarizedShare(histogram, midpoint: 135, threshold: 120) == 1)
+        #expect(TextLineStatistics.binarizedShare(histogram, midpoint: 135, threshold: 40) == 0)
+        #expect(TextLineStatistics.binarizedShare(histogram, midpoint: 135, threshold: 70) == 0.5)
+        #expect(TextLineStatistics.binarizedShare(histogram, midpoint: 135, threshold: 210) == 0.75)
+        #expect(TextLineStatistics.binarizedShare(Histogram(counts: [Int](repeating: 0, count: 255) + [10]), midpoint: 135, threshold: 120) == 0)
+    }
+
     /// Periodic structure: every scene repeats at a text-like period, and none is text.
     /// Small print softened by the lens: the page reduced to characters about 7 pixels tall
     /// and blurred (σ 0.6 px), so strokes thicken and the letters of each word touch. It is
