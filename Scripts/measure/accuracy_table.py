@@ -275,7 +275,7 @@ def main():
                         help="a Debian package of photographs, scored when installed")
     parser.add_argument("--sources", action="store_true", help="add a per-source breakdown")
     parser.add_argument("--page-corpus", metavar="DIR",
-                        help="a page corpus (Scripts/corpus/make-page-corpus.sh): its held-out test documents, each read in its language")
+                        help="a page corpus (Scripts/corpus/make-page-corpus.sh, labelled by Scripts/corpus/read-page-corpus.py): its held-out test documents, each read in its language")
     parser.add_argument("--ladders", metavar="DIR",
                         help="graded distortion ladders (Scripts/corpus/make-ladders.sh): the aesthetic score on its test photos")
     parser.add_argument("--camera-corpus", metavar="DIR",
@@ -321,7 +321,13 @@ def main():
                          rows_of(os.path.join(ROOT, "Datasets", detector, "labels.csv"), test), None))
 
     if args.page_corpus:
-        sets.append(("page corpus test", "pages", rows_of(os.path.join(args.page_corpus, "labels.csv"), test), None))
+        # The pages as imgquality's own recognizer reads them (Scripts/corpus/read-page-corpus.py),
+        # what the reading predictor predicts; the tesseract program's labels when not made.
+        labels = os.path.join(args.page_corpus, "labels-imgquality.csv")
+        if not os.path.exists(labels):
+            print(f"{labels} not found: the page corpus is scored by the tesseract program's reading (labels.csv)", file=sys.stderr)
+            labels = os.path.join(args.page_corpus, "labels.csv")
+        sets.append(("page corpus test", "pages", rows_of(labels, test), None))
 
     # Documents are read in their language (the issue of the docs-phone-dev set: Russian);
     # photos are never probed, and English stands for them.

@@ -4,11 +4,13 @@ corpora (Scripts/corpus/PAGES.md) and reports how it ranks and gates pages it wa
 
     Scripts/corpus/make-page-corpus.sh --out CORPUS
     Scripts/corpus/score-page-corpus.sh CORPUS            # CORPUS/score.jsonl, with the layout probe
+    Scripts/corpus/read-page-corpus.py CORPUS             # CORPUS/labels-imgquality.csv: what imgquality reads
     imgquality score --format jsonl --languages en Datasets/documents > DOCS.jsonl
     Scripts/measure/fit_pages.py CORPUS [CORPUS ...] --documents DOCS.jsonl [--report LABELS RECORDS] [--write-model]
 
 What it fits, on the corpora's train documents only (split by source document, never by
-degradation), to the word F1 Tesseract reaches on each page (the corpus's `score`), by the
+degradation), to the word F1 imgquality's recognizer (Tesseract through libtesseract, on the
+page's luma) reaches on each page (`score` of labels-imgquality.csv), by the
 binomial likelihood, a logistic model in one of two forms: by default (`--knots 0`, the
 bundled model's form) each measure weighed as it is, with a ridge of `--smoothing` (1) on
 standardised measures; with `--knots K` each measure entering through a monotone curve
@@ -242,12 +244,15 @@ def main():
     parser.add_argument("--smoothing", type=float, default=1.0,
                         help="the ridge: on the standardised weights (--knots 0), or on the squared steps between a curve's knots")
     parser.add_argument("--loss", type=float, default=0.05, help="share of train pages read at 0.9 or better the threshold may reject")
+    parser.add_argument("--labels", default="labels-imgquality.csv", metavar="NAME",
+                        help="each corpus's labels file: by default the pages as imgquality's own recognizer reads them "
+                             "(Scripts/corpus/read-page-corpus.py); labels.csv for the tesseract program's reading")
     parser.add_argument("--write-model", action="store_true", help="write Sources/QualityMetrics/Models/text.json")
     args = parser.parse_args()
 
     train, test, photos = [], [], 0
     for corpus in args.corpora:
-        pairs, skipped = pages(os.path.join(corpus, "labels.csv"), os.path.join(corpus, "score.jsonl"), prefix=os.path.basename(os.path.abspath(corpus)) + "/")
+        pairs, skipped = pages(os.path.join(corpus, args.labels), os.path.join(corpus, "score.jsonl"), prefix=os.path.basename(os.path.abspath(corpus)) + "/")
         photos += skipped
         train += [p for p in pairs if p[0]["split"] == "train"]
         test += [p for p in pairs if p[0]["split"] == "test"]
