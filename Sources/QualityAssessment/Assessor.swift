@@ -56,14 +56,16 @@ public final class Assessor {
         /// `judge(_:)`, adding each stage's time to `timings` when it is non-nil.
         ///
         /// With a layout probe, a document's analysis image (`AnalysisImage.luma`, 1 024 pixels
-        /// on its longer side) goes to the probe before the gate decides; a photo never does.
+        /// on its longer side) goes to the probe before the gate decides, when the gate's
+        /// reading predictor weighs what the probe measures (`ReadingPredictor.weighsProbe`);
+        /// a photo never does.
         /// At that size Tesseract's layout analysis costs about a seventh of a recognition, and
         /// what it lays out predicts the reading as well as at 1 600 or 2 048 pixels (on the
         /// page corpus's test documents: Spearman 0.81 against 0.79 and 0.78).
         public func judge(_ image: AnalysisImage, timings: inout StageTimings?) -> (report: QualityReport, decision: GateDecision) {
             let report = analyzer.analyze(image, timings: &timings)
             var probed: LayoutProbeResult?
-            if let layoutProbe, let text = report.text, gate.judgedContent(report) == .document {
+            if let layoutProbe, gate.predictor.weighsProbe, let text = report.text, gate.judgedContent(report) == .document {
                 let start = timings?.begin()
                 probed = LayoutProbeResult.run(layoutProbe, on: image.luma, text: text, timed: start != nil)
                 if let start { timings!.end("probe", start) }

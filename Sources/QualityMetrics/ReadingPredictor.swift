@@ -115,6 +115,12 @@ public struct ReadingPredictor: Sendable, Equatable {
         layoutModel = model.evidence("accuracyWithLayout")
     }
 
+    /// Whether the layout model weighs a measure only the probe gives: when it does not,
+    /// running the probe would change nothing, and the assessor does not run it.
+    public var weighsProbe: Bool {
+        layoutModel.weights.keys.contains { Self.probeMeasures.contains($0) }
+    }
+
     /// The bundled text model's predictor.
     public static let bundled = ReadingPredictor(model: ModelSet.bundled["text"])
 

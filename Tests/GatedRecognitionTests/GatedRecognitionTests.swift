@@ -51,12 +51,21 @@ struct GatedRecognitionTests {
         #expect(result.report.blur != nil && result.report.text?.detected == true)
     }
 
+    /// A reading predictor whose layout model weighs the probe's laid-out share (`layout`
+    /// true) or only the image's legibility, as a model file may have it either way.
+    static func predictor(weighingTheProbe layout: Bool) -> ReadingPredictor {
+        let image = DetectorModel.LinearModel(intercept: -2, weights: ["logLegibility": 1])
+        let withLayout = DetectorModel.LinearModel(intercept: -2, weights: layout ? ["logLegibility": 1, "logLaidOutShare": 1] : ["logLegibility": 1])
+        return ReadingPredictor(imageModel: image, layoutModel: withLayout)
+    }
+
     @Test func theLayoutProbeReadsWhereTheRecognizerFindsLines() async throws {
         let (folder, sharp, _) = try pages()
         _ = folder
         let fake = FakeTextRecognizer(lines: Page.lines)
         var configuration = Assessor.Configuration()
         configuration.gate.policy.content = .document
+        configuration.gate.predictor = Self.predictor(weighingTheProbe: true)
         configuration.layoutProbe = RecognizerLayoutProbe(fake, options: RecognitionOptions(), name: "scripted layout")
         let probed = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: sharp)
         let probe = try #require(probed.decision.probe)
@@ -75,6 +84,12 @@ struct GatedRecognitionTests {
         configuration.layoutProbe = nil
         let imageOnly = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: sharp)
         #expect(imageOnly.decision.predictor == "image" && imageOnly.decision.probe == nil)
+        // A model that weighs nothing the probe measures: the probe is not run at all (a
+        // probe that ran would be in the decision, and its model named "image+layout").
+        configuration.layoutProbe = RecognizerLayoutProbe(fake, options: RecognitionOptions(), name: "unused layout")
+        configuration.gate.predictor = Self.predictor(weighingTheProbe: false)
+        let unprobed = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: sharp)
+        #expect(unprobed.decision.probe == nil && unprobed.decision.predictor == "image" && unprobed.decision.predictedAccuracy != nil)
     }
 
     @Test func photosAreNeverProbed() throws {
