@@ -43,11 +43,7 @@ def read(binary, paths, language, jobs):
                           input="\n".join(paths), capture_output=True, text=True, env=env)
     if done.returncode not in (0, 1, 2):
         sys.exit(f"imgquality ocr failed ({done.returncode}): {done.stderr.strip()[:400]}")
-    records = {}
-    for line in done.stdout.splitlines():
-        record = json.loads(line)
-        records[os.path.abspath(record["path"])] = record
-    return records
+    return {os.path.abspath(record["path"]): record for record in map(json.loads, done.stdout.splitlines())}
 
 
 def main():
