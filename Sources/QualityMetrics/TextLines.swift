@@ -168,7 +168,7 @@ public struct TextLineStatistics: Sendable, Equatable {
     /// times the share of those above it that are above `threshold`: ink and paper each on
     /// their own side, whichever of them is the darker. 0 for a box without both.
     static func binarizedShare(_ histogram: Histogram, midpoint: Int, threshold: Int) -> Double {
-        // Counts at or below a level, and above it.
+        // The pixels at or below a level.
         func atOrBelow(_ level: Int) -> Int { level < 0 ? 0 : histogram.counts[...min(255, level)].reduce(0, +) }
         let total = histogram.total
         let belowMid = atOrBelow(midpoint), aboveMid = total - belowMid
