@@ -16,7 +16,9 @@ bundled model's form) each measure weighed as it is, with a ridge of `--smoothin
 standardised measures; with `--knots K` each measure entering through a monotone curve
 (piecewise linear through K knots at quantiles of the train pages, straight on beyond them,
 rising or falling as physics says; a ridge of `--smoothing` on the squared steps between
-knots), written as the `shapes` of the model file (`DetectorModel.Shape`). The two models:
+knots), written as the `shapes` of the model file (`DetectorModel.Shape`); with `--either K`
+the selection offers each measure both ways, straight (a monotone line) or through a K-knot
+curve, and takes whichever form its criterion prefers. The two models:
 
 - `accuracy`: the image's measures alone;
 - `accuracyWithLayout`: those and the layout probe's (Tesseract's layout analysis,
@@ -101,9 +103,17 @@ def has_probe(record):
     return probe is not None and probe.get("error") is None
 
 
+# A name ending in CURVED is its measure entering through a monotone curve (`--either`).
+CURVED = "~"
+
+
+def measure_of(name):
+    return name[:-len(CURVED)] if name.endswith(CURVED) else name
+
+
 def matrix(pairs, names, table=None):
     table = table or FEATURES
-    return np.array([[table[n](record) for n in names] for _, record in pairs])
+    return np.array([[table[measure_of(n)](record) for n in names] for _, record in pairs])
 
 
 def truth(pairs):
@@ -134,16 +144,24 @@ def predict(model, pairs):
 def fit_curves(X, y, names, knots, smoothing):
     """(intercept, curves). With knots 0 each measure is weighed as it is (a logistic
     regression with a ridge of `smoothing` on standardised measures; the curve ("linear", w));
-    else each enters through a monotone curve of that many knots."""
+    else each enters through a monotone curve of that many knots, or, where names mark some
+    as curved (`--either`), those through such curves and the others through straight
+    monotone lines (two knots), fitted together."""
+    signs = [CANDIDATES[measure_of(n)][0] for n in names]
     if knots == 0:
         intercept, weights = fit_logistic(X, y, ridge=smoothing)
         return intercept, [("linear", float(w)) for w in weights]
-    return fit_monotone_additive(X, y, [CANDIDATES[n][0] for n in names], knots=knots, ridge=smoothing)
+    counts = [knots if n.endswith(CURVED) or not EITHER["on"] else 2 for n in names]
+    return fit_monotone_additive(X, y, signs, knots=counts, ridge=smoothing)
+
+
+# Whether measures may enter straight or curved, each as the selection chooses (`--either`).
+EITHER = {"on": False}
 
 
 def against_physics(names, curves):
     """Whether a weight has the sign physics forbids (curves are monotone by construction)."""
-    return any(isinstance(c[0], str) and np.sign(c[1]) != CANDIDATES[n][0] for n, c in zip(names, curves))
+    return any(isinstance(c[0], str) and np.sign(c[1]) != CANDIDATES[measure_of(n)][0] for n, c in zip(names, curves))
 
 
 def fit(pairs, names, knots, smoothing):
@@ -152,10 +170,19 @@ def fit(pairs, names, knots, smoothing):
     good = [p for p in pairs if float(p[0]["score"]) >= 0.9]
     if not good:
         sys.exit("no train page is read at 0.9 or better: the models' reference cannot be taken")
-    reference = {n: float(np.median(matrix(good, [n])[:, 0])) for n in names}
+    reference = {measure_of(n): float(np.median(matrix(good, [n])[:, 0])) for n in names}
     if knots == 0:
         return intercept, {n: c[1] for n, c in zip(names, curves)}, reference
-    return intercept, {n: 1.0 for n in names}, reference, dict(zip(names, curves))
+    weights, shapes = {}, {}
+    for n, (grid, values) in zip(names, curves):
+        if EITHER["on"] and not n.endswith(CURVED):
+            # A straight line through two knots: its slope, the rest into the intercept.
+            slope = float((values[1] - values[0]) / (grid[1] - grid[0]))
+            weights[n] = slope
+            intercept += float(values[0] - slope * grid[0])
+        else:
+            weights[measure_of(n)], shapes[measure_of(n)] = 1.0, (grid, values)
+    return intercept, weights, reference, shapes
 
 
 def threshold_for(predicted, scores, loss):
@@ -208,14 +235,16 @@ def select(train, secondary, knots, smoothing, allow_probe):
 
     chosen, best = [], -1.0
     candidates = [n for n in CANDIDATES if allow_probe or n not in PROBE]
+    if EITHER["on"]:
+        candidates += [n + CURVED for n in candidates]
     while True:
         scored = []
         for name in candidates:
-            if name in chosen:
+            if measure_of(name) in {measure_of(c) for c in chosen}:
                 continue
             names = chosen + [name]
             # A second set scored without the probe cannot judge the probe's measures.
-            if PROBE & set(names) and not all(has_probe(record) for _, record in secondary):
+            if PROBE & {measure_of(n) for n in names} and not all(has_probe(record) for _, record in secondary):
                 continue
             intercept, curves = fit_curves(matrix(train, names, table), y, names, knots, smoothing)
             if against_physics(names, curves):
@@ -241,6 +270,8 @@ def main():
     parser.add_argument("--report", nargs=2, action="append", default=[], metavar=("LABELS", "RECORDS"))
     parser.add_argument("--knots", type=int, default=0,
                         help="knots of each measure's curve, at quantiles of the train pages; 0 (the bundled model's form) weighs each measure as it is")
+    parser.add_argument("--either", type=int, default=0, metavar="K",
+                        help="each measure may enter straight or through a monotone curve of K knots, as the selection chooses (straight ones as monotone lines, fitted with the curves)")
     parser.add_argument("--smoothing", type=float, default=1.0,
                         help="the ridge: on the standardised weights (--knots 0), or on the squared steps between a curve's knots")
     parser.add_argument("--loss", type=float, default=0.05, help="share of train pages read at 0.9 or better the threshold may reject")
@@ -249,6 +280,9 @@ def main():
                              "(Scripts/corpus/read-page-corpus.py); labels.csv for the tesseract program's reading")
     parser.add_argument("--write-model", action="store_true", help="write Sources/QualityMetrics/Models/text.json")
     args = parser.parse_args()
+    if args.either:
+        EITHER["on"] = True
+        args.knots = args.either
 
     train, test, photos = [], [], 0
     for corpus in args.corpora:

@@ -63,7 +63,8 @@ def fit_logistic(X, y, ridge=1e-2):
 
 def fit_monotone_additive(X, y, signs, knots=5, ridge=1.0):
     """A logistic model whose measures enter through monotone curves: logit = intercept +
-    Σ f_j(x_j), each f_j piecewise linear through `knots` knots at quantiles of its column
+    Σ f_j(x_j), each f_j piecewise linear through `knots` knots (one count, or one per column)
+    at quantiles of its column
     (straight on beyond them, as `DetectorModel.Shape` reads it), rising with the measure where
     signs[j] is 1 and falling where it is −1, fitted by the binomial likelihood of y in
     [0, 1] with a ridge on the squared steps between neighbouring knots. Each curve is 0 at
@@ -72,10 +73,13 @@ def fit_monotone_additive(X, y, signs, knots=5, ridge=1.0):
     from scipy.optimize import minimize
 
     X, y = np.asarray(X, float), np.asarray(y, float)
+    # One count for every column, or a count per column (2: a straight line through the
+    # column's extremes, carried on beyond them).
+    counts = list(knots) if isinstance(knots, (list, tuple)) else [knots] * X.shape[1]
     grids = []
     for j in range(X.shape[1]):
         # Knots at 4 decimals, as the model file carries them, so the file's curve is the fit's.
-        grid = np.unique(np.round(np.quantile(X[:, j], np.linspace(0, 1, knots)), 4))
+        grid = np.unique(np.round(np.quantile(X[:, j], np.linspace(0, 1, counts[j])), 4))
         grids.append(grid if len(grid) >= 2 else np.array([grid[0], grid[0] + 0.0001]))
     bases = [_hat_basis(X[:, j], grid) for j, grid in enumerate(grids)]
     sizes = [len(g) - 1 for g in grids]
