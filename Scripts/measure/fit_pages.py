@@ -103,7 +103,8 @@ def has_probe(record):
     return probe is not None and probe.get("error") is None
 
 
-# A name ending in CURVED is its measure entering through a monotone curve (`--either`).
+# A name ending in CURVED is its measure entering through a monotone curve (`--knots`,
+# `--either`); an unmarked name enters straight.
 CURVED = "~"
 
 
@@ -144,19 +145,14 @@ def predict(model, pairs):
 def fit_curves(X, y, names, knots, smoothing):
     """(intercept, curves). With knots 0 each measure is weighed as it is (a logistic
     regression with a ridge of `smoothing` on standardised measures; the curve ("linear", w));
-    else each enters through a monotone curve of that many knots, or, where names mark some
-    as curved (`--either`), those through such curves and the others through straight
-    monotone lines (two knots), fitted together."""
-    signs = [CANDIDATES[measure_of(n)][0] for n in names]
+    else the measures named as curved enter through monotone curves of that many knots and
+    the others through straight monotone lines (two knots), fitted together."""
     if knots == 0:
         intercept, weights = fit_logistic(X, y, ridge=smoothing)
         return intercept, [("linear", float(w)) for w in weights]
-    counts = [knots if n.endswith(CURVED) or not EITHER["on"] else 2 for n in names]
+    signs = [CANDIDATES[measure_of(n)][0] for n in names]
+    counts = [knots if n.endswith(CURVED) else 2 for n in names]
     return fit_monotone_additive(X, y, signs, knots=counts, ridge=smoothing)
-
-
-# Whether measures may enter straight or curved, each as the selection chooses (`--either`).
-EITHER = {"on": False}
 
 
 def against_physics(names, curves):
@@ -175,7 +171,7 @@ def fit(pairs, names, knots, smoothing):
         return intercept, {n: c[1] for n, c in zip(names, curves)}, reference
     weights, shapes = {}, {}
     for n, (grid, values) in zip(names, curves):
-        if EITHER["on"] and not n.endswith(CURVED):
+        if not n.endswith(CURVED):
             # A straight line through two knots: its slope, the rest into the intercept.
             slope = float((values[1] - values[0]) / (grid[1] - grid[0]))
             weights[n] = slope
@@ -217,7 +213,7 @@ def figures(name, pairs, predicted, threshold, by_cer=False):
     return out
 
 
-def select(train, secondary, knots, smoothing, allow_probe):
+def select(train, secondary, knots, smoothing, allow_probe, either=False):
     """The forward selection the module docstring describes; prints each step."""
     documents = sorted({row["document"] for row, _ in train})
     fold = {d: i % 5 for i, d in enumerate(documents)}
@@ -235,8 +231,9 @@ def select(train, secondary, knots, smoothing, allow_probe):
 
     chosen, best = [], -1.0
     candidates = [n for n in CANDIDATES if allow_probe or n not in PROBE]
-    if EITHER["on"]:
-        candidates += [n + CURVED for n in candidates]
+    # Straight only (knots 0), curved only (--knots), or either form (--either).
+    if knots:
+        candidates = ([] if not either else candidates) + [n + CURVED for n in candidates]
     while True:
         scored = []
         for name in candidates:
@@ -281,7 +278,6 @@ def main():
     parser.add_argument("--write-model", action="store_true", help="write Sources/QualityMetrics/Models/text.json")
     args = parser.parse_args()
     if args.either:
-        EITHER["on"] = True
         args.knots = args.either
 
     train, test, photos = [], [], 0
@@ -304,7 +300,7 @@ def main():
     measures = {}
     for name, allow_probe in (("accuracy", False), ("accuracyWithLayout", True)):
         print(f"selection of {name}'s measures" + (" (the layout probe's among them):" if allow_probe else " (the image's alone):"))
-        measures[name] = select(train, documents_train, args.knots, args.smoothing, allow_probe)
+        measures[name] = select(train, documents_train, args.knots, args.smoothing, allow_probe, either=args.either > 0)
     models = {name: fit(train, names, args.knots, args.smoothing) for name, names in measures.items()}
     threshold = threshold_for(predict(models["accuracyWithLayout"], train), truth(train), args.loss)
     results = {}

@@ -55,7 +55,27 @@ public struct Histogram: Sendable, Equatable {
         self.counts = counts
     }
 
+    /// Counts every `step`-th sample of every `step`-th row of `plane` (one channel), from
+    /// the first: a quarter of the work at step 2, for what the shape of the levels decides
+    /// (a threshold) rather than exact counts.
+    public init(_ plane: PixelBuffer<UInt8>, step: Int) {
+        precondition(step >= 1)
+        var counts = [Int](repeating: 0, count: 256)
+        plane.withUnsafeBufferPointer { pixels in
+            for y in Swift.stride(from: 0, to: plane.height, by: step) {
+                let row = pixels.baseAddress! + y * plane.rowStride
+                for x in Swift.stride(from: 0, to: plane.width, by: step) { counts[Int(row[x])] += 1 }
+            }
+        }
+        self.counts = counts
+    }
+
     public var total: Int { counts.reduce(0, +) }
+
+    /// The number of samples ≤ `value` (`value` taken within 0…255).
+    public func count(atOrBelow value: Int) -> Int {
+        counts[0...max(0, min(255, value))].reduce(0, +)
+    }
 
     /// The smallest value v such that at least `fraction` of the samples are ≤ v (0…255).
     public func percentile(_ fraction: Double) -> Int {
@@ -74,7 +94,7 @@ public struct Histogram: Sendable, Equatable {
     public func fraction(atOrBelow value: Int) -> Double {
         let total = self.total
         guard total > 0 else { return 0 }
-        return Double(counts[0...max(0, min(255, value))].reduce(0, +)) / Double(total)
+        return Double(count(atOrBelow: value)) / Double(total)
     }
 
     /// The fraction of samples ≥ `value`.

@@ -117,7 +117,7 @@ public enum TextFinder {
         // One threshold for the whole frame, as Tesseract binarises a page by default; the
         // frame's levels counted on every other row and column (a quarter of the work, and
         // the same threshold within a level or two).
-        let threshold = OtsuSplit.otsu(sparseHistogram(plane))
+        let threshold = OtsuSplit.otsu(Histogram(plane, step: 2))
         result.lineStatistics = TextLineStatistics(
             lines: lines.map { TextLineStatistics.measure(plane, box: $0.box, characters: $0.characters, scale: scale, threshold: threshold) },
             ungrouped: 1 - Double(characters.count) / Double(max(candidates, characters.count)))
@@ -131,18 +131,6 @@ public enum TextFinder {
     }
 
     // MARK: - Steps
-
-    /// The histogram of every other row and column of `plane`.
-    static func sparseHistogram(_ plane: PixelBuffer<UInt8>) -> Histogram {
-        var counts = [Int](repeating: 0, count: 256)
-        plane.withUnsafeBufferPointer { pixels in
-            for y in stride(from: 0, to: plane.height, by: 2) {
-                let row = pixels.baseAddress! + y * plane.rowStride
-                for x in stride(from: 0, to: plane.width, by: 2) { counts[Int(row[x])] += 1 }
-            }
-        }
-        return Histogram(counts: counts)
-    }
 
     /// The values of `inkMask`: dark ink, light ink (0 is neither); one bit each, never both.
     static let darkInk: UInt8 = 1, lightInk: UInt8 = 2

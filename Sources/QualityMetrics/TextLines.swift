@@ -168,20 +168,18 @@ public struct TextLineStatistics: Sendable, Equatable {
     /// times the share of those above it that are above `threshold`: ink and paper each on
     /// their own side, whichever of them is the darker. 0 for a box without both.
     static func binarizedShare(_ histogram: Histogram, midpoint: Int, threshold: Int) -> Double {
-        // The pixels at or below a level.
-        func atOrBelow(_ level: Int) -> Int { level < 0 ? 0 : histogram.counts[...min(255, level)].reduce(0, +) }
         let total = histogram.total
-        let belowMid = atOrBelow(midpoint), aboveMid = total - belowMid
+        let belowMid = histogram.count(atOrBelow: midpoint), aboveMid = total - belowMid
         guard belowMid > 0, aboveMid > 0 else { return 0 }
         let darkKept: Double, brightKept: Double
         if threshold < midpoint {
             // Dark-side pixels above the threshold are read as bright.
-            darkKept = Double(atOrBelow(threshold)) / Double(belowMid)
+            darkKept = Double(histogram.count(atOrBelow: threshold)) / Double(belowMid)
             brightKept = 1
         } else {
             // Bright-side pixels at or below the threshold are read as dark.
             darkKept = 1
-            brightKept = Double(total - atOrBelow(threshold)) / Double(aboveMid)
+            brightKept = Double(total - histogram.count(atOrBelow: threshold)) / Double(aboveMid)
         }
         return darkKept * brightKept
     }
