@@ -8,9 +8,15 @@ corpora (Scripts/corpus/PAGES.md) and reports how it ranks and gates pages it wa
     imgquality score --format jsonl --languages en Datasets/documents > DOCS.jsonl
     Scripts/measure/fit_pages.py CORPUS [CORPUS ...] --documents DOCS.jsonl [--report LABELS RECORDS] [--write-model]
 
-What it fits, on the corpora's train documents only (split by source document, never by
-degradation), to the word F1 imgquality's recognizer (Tesseract through libtesseract, on the
-page's luma) reaches on each page (`score` of labels-imgquality.csv), by the
+What it fits, on the train documents of the project's two generated document sets (split by
+source document, never by degradation): the corpora's, to the word F1 imgquality's recognizer
+(Tesseract through libtesseract, on the page's luma) reaches on each page (`score` of
+labels-imgquality.csv), and Datasets/documents' train split, to its `word_f1`, each of its
+pages counted as many times as make the set weigh as much as the corpora (`--documents-weight`;
+0 fits on the corpora alone, as earlier models were). Datasets/documents renders other
+text in other fonts and degrades it by other means (Gaussian and motion blur by known widths,
+downscaling); fitted on the corpora alone, every model that ranked the corpora better let more
+of its misreads through. By the
 binomial likelihood, a logistic model in one of two forms: by default (`--knots 0`, the
 bundled model's form) each measure weighed as it is, with a ridge of `--smoothing` (1) on
 standardised measures; with `--knots K` each measure entering through a monotone curve
@@ -27,17 +33,17 @@ curve, and takes whichever form its criterion prefers. The two models:
 
 Each model's reference is the median of its measures over train pages read at 0.9 or better:
 the gate names the measure falling furthest below it. `minimumPredictedAccuracy` is the
-largest threshold that rejects at most `--loss` (5%) of the train pages read at 0.9 or better
-(by the layout model, the command line's default). Only pages the gate judges as documents are
+largest threshold that rejects at most `--loss` (5%) of each fitted set's train pages read at
+0.9 or better (by the layout model, the command line's default). Only pages the gate judges as documents are
 fitted and counted (the others are judged as photos, and the number is printed).
 
 Which measures each model weighs is chosen here, each time: forward selection over the measures
 `ReadingPredictor` computes (CANDIDATES), each entering with the sign physics gives it (bigger
 and sharper text reads better; skew, blur, noise read worse). The criterion is the mean of two
-Spearman correlations on the project's two generated document sets: on the corpus, over 5
-folds of its train documents; on the train split of Datasets/documents (other renderings,
-other degradations), with the weights fitted on the corpus. A measure enters when it raises the
-mean by 0.01: a cue that helps one set and hurts the other does not.
+Spearman correlations on the project's two generated document sets, each over its own train
+pages predicted out of fold (5 folds of the documents of both sets; with --documents-weight 0,
+Datasets/documents' with the weights fitted on the corpora). A measure enters when it raises
+the mean by 0.01: a cue that helps one set and hurts the other does not.
 
 `--report LABELS RECORDS` prints the same figures on other labeled sets (a `score` column):
 fitted on nothing, chosen on nothing. Datasets/documents' test split is reported by CER as its
@@ -142,17 +148,23 @@ def predict(model, pairs):
     return 1 / (1 + np.exp(-np.clip(z, -60, 60)))
 
 
-def fit_curves(X, y, names, knots, smoothing):
+def counts_of(pairs):
+    """How many times each page counts in a fit (a row's `weight`, 1 unless set)."""
+    return np.array([float(row.get("weight", 1)) for row, _ in pairs])
+
+
+def fit_curves(X, y, names, knots, smoothing, counts=None):
     """(intercept, curves). With knots 0 each measure is weighed as it is (a logistic
     regression with a ridge of `smoothing` on standardised measures; the curve ("linear", w));
     else the measures named as curved enter through monotone curves of that many knots and
-    the others through straight monotone lines (two knots), fitted together."""
+    the others through straight monotone lines (two knots), fitted together. Row i counts
+    counts[i] times."""
     if knots == 0:
-        intercept, weights = fit_logistic(X, y, ridge=smoothing)
+        intercept, weights = fit_logistic(X, y, ridge=smoothing, weights=counts)
         return intercept, [("linear", float(w)) for w in weights]
     signs = [CANDIDATES[measure_of(n)][0] for n in names]
-    counts = [knots if n.endswith(CURVED) else 2 for n in names]
-    return fit_monotone_additive(X, y, signs, knots=counts, ridge=smoothing)
+    columns = [knots if n.endswith(CURVED) else 2 for n in names]
+    return fit_monotone_additive(X, y, signs, knots=columns, ridge=smoothing, weights=counts)
 
 
 def against_physics(names, curves):
@@ -162,7 +174,7 @@ def against_physics(names, curves):
 
 def fit(pairs, names, knots, smoothing):
     """(intercept, weights, reference[, shapes]): a curved measure is weighed 1 through its curve."""
-    intercept, curves = fit_curves(matrix(pairs, names), truth(pairs), names, knots, smoothing)
+    intercept, curves = fit_curves(matrix(pairs, names), truth(pairs), names, knots, smoothing, counts_of(pairs))
     good = [p for p in pairs if float(p[0]["score"]) >= 0.9]
     if not good:
         sys.exit("no train page is read at 0.9 or better: the models' reference cannot be taken")
@@ -214,20 +226,27 @@ def figures(name, pairs, predicted, threshold, by_cer=False):
 
 
 def select(train, secondary, knots, smoothing, allow_probe, either=False):
-    """The forward selection the module docstring describes; prints each step."""
+    """The forward selection the module docstring describes; prints each step. `train` may hold
+    the second set's train pages (rows with `set` "documents"): then both sets' Spearman are
+    taken over the same 5 folds of documents, out of fold; otherwise the second set's is
+    taken with the weights fitted on the corpus's train pages."""
+    pooled = any(row.get("set") == "documents" for row, _ in train)
     documents = sorted({row["document"] for row, _ in train})
     fold = {d: i % 5 for i, d in enumerate(documents)}
     folds = np.array([fold[row["document"]] for row, _ in train])
+    second_rows = np.array([row.get("set") == "documents" for row, _ in train])
     table = {n: f for n, (_, f) in CANDIDATES.items()}
-    y = truth(train)
+    y, counts = truth(train), counts_of(train)
 
     def cross_validated(names):
         X = matrix(train, names, table)
         out = np.zeros(len(train))
         for k in range(5):
-            intercept, curves = fit_curves(X[folds != k], y[folds != k], names, knots, smoothing)
+            intercept, curves = fit_curves(X[folds != k], y[folds != k], names, knots, smoothing, counts[folds != k])
             out[folds == k] = logit(intercept, curves, X[folds == k])
-        return spearman(out, y)
+        if not pooled:
+            return spearman(out, y), None
+        return spearman(out[~second_rows], y[~second_rows]), spearman(out[second_rows], y[second_rows])
 
     chosen, best = [], -1.0
     candidates = [n for n in CANDIDATES if allow_probe or n not in PROBE]
@@ -241,13 +260,14 @@ def select(train, secondary, knots, smoothing, allow_probe, either=False):
                 continue
             names = chosen + [name]
             # A second set scored without the probe cannot judge the probe's measures.
-            if PROBE & {measure_of(n) for n in names} and not all(has_probe(record) for _, record in secondary):
+            if PROBE & {measure_of(n) for n in names} and not all(has_probe(record) for _, record in train + secondary):
                 continue
-            intercept, curves = fit_curves(matrix(train, names, table), y, names, knots, smoothing)
+            intercept, curves = fit_curves(matrix(train, names, table), y, names, knots, smoothing, counts)
             if against_physics(names, curves):
                 continue
-            corpus = cross_validated(names)
-            second = spearman(logit(intercept, curves, matrix(secondary, names, table)), truth(secondary))
+            corpus, second = cross_validated(names)
+            if second is None:
+                second = spearman(logit(intercept, curves, matrix(secondary, names, table)), truth(secondary))
             scored.append(((corpus + second) / 2, corpus, second, name))
         if not scored:
             break
@@ -256,7 +276,8 @@ def select(train, secondary, knots, smoothing, allow_probe, either=False):
             break
         best = both
         chosen.append(name)
-        print(f"  + {name}: cross-validated Spearman {corpus:.3f} on the corpus, {second:.3f} on Datasets/documents train")
+        print(f"  + {name}: cross-validated Spearman {corpus:.3f} on the corpus, {second:.3f} on Datasets/documents train"
+              + (" (out of fold)" if pooled else ""))
     return chosen
 
 
@@ -275,6 +296,9 @@ def main():
     parser.add_argument("--labels", default="labels-imgquality.csv", metavar="NAME",
                         help="each corpus's labels file: by default the pages as imgquality's own recognizer reads them "
                              "(Scripts/corpus/read-page-corpus.py); labels.csv for the tesseract program's reading")
+    parser.add_argument("--documents-weight", type=float, default=None, metavar="W",
+                        help="how many times each train page of Datasets/documents counts in the fit; by default as many "
+                             "as make the set weigh as much as the corpora's train pages; 0 fits on the corpora alone")
     parser.add_argument("--write-model", action="store_true", help="write Sources/QualityMetrics/Models/text.json")
     args = parser.parse_args()
     if args.either:
@@ -291,18 +315,25 @@ def main():
         sys.exit(f"{len(unprobed)} pages have no layout probe result (score them with Scripts/corpus/score-page-corpus.sh)")
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     documents_labels = os.path.join(root, "Datasets", "documents", "labels.csv")
-    documents, _ = pages(documents_labels, args.documents)
-    documents_train = [p for p in documents if p[0]["split"] == "train"]
+    documents, _ = pages(documents_labels, args.documents, prefix="documents/")
     documents_test = [p for p in documents if p[0]["split"] == "test"]
+    # The second set's train pages, labeled like the corpora's by word F1, fitted on with the
+    # corpora's unless --documents-weight 0.
+    documents_train = [(dict(row, score=row["word_f1"], set="documents"), record) for row, record in documents if row["split"] == "train"]
+    weight = len(train) / max(1, len(documents_train)) if args.documents_weight is None else args.documents_weight
+    documents_train = [(dict(row, weight=weight), record) for row, record in documents_train]
+    fitted = train + (documents_train if weight > 0 else [])
     print(f"corpora: {len(train)} train pages ({len({r['document'] for r, _ in train})} documents), "
           f"{len(test)} test pages ({len({r['document'] for r, _ in test})} documents); {photos} pages judged as photos, not fitted")
 
     measures = {}
     for name, allow_probe in (("accuracy", False), ("accuracyWithLayout", True)):
         print(f"selection of {name}'s measures" + (" (the layout probe's among them):" if allow_probe else " (the image's alone):"))
-        measures[name] = select(train, documents_train, args.knots, args.smoothing, allow_probe, either=args.either > 0)
-    models = {name: fit(train, names, args.knots, args.smoothing) for name, names in measures.items()}
-    threshold = threshold_for(predict(models["accuracyWithLayout"], train), truth(train), args.loss)
+        measures[name] = select(fitted, documents_train, args.knots, args.smoothing, allow_probe, either=args.either > 0)
+    models = {name: fit(fitted, names, args.knots, args.smoothing) for name, names in measures.items()}
+    # The threshold may reject at most --loss of the good train pages of each set fitted on.
+    threshold = min(threshold_for(predict(models["accuracyWithLayout"], pairs), truth(pairs), args.loss)
+                    for pairs in ([train, documents_train] if weight > 0 else [train]))
     results = {}
     for name, model in models.items():
         shapes = model[3] if len(model) > 3 else {}
@@ -312,6 +343,8 @@ def main():
             "train": figures("corpus train", train, predict(model, train), threshold),
             "test": figures("corpus test", test, predict(model, test), threshold),
         }
+        if weight > 0:
+            figures("Datasets/documents train", documents_train, predict(model, documents_train), threshold)
     # Datasets/documents and the reported sets have no probe in their records unless scored
     # with one; the image model stands for them when they have none.
     def best_model(pairs):
@@ -339,8 +372,12 @@ def main():
             return f"--seed {made.get('seed')} --count {made.get('count')}"
         data = (f"page corpora made by Scripts/corpus/make-page-corpus.sh {'; '.join(described(c) for c in args.corpora)}, "
                 f"train split: {len(train)} pages of {len({r['document'] for r, _ in train})} documents")
+        if weight > 0:
+            data += (f"; Datasets/documents train split: {len(documents_train)} pages of "
+                     f"{len({r['document'] for r, _ in documents_train})} documents, each counted {weight:.2f} times")
         thresholds = {
-            "minimumPredictedAccuracy": (threshold, f"the largest that rejects at most {args.loss:.0%} of the corpus's train pages Tesseract reads at word F1 0.9 or better (by the layout model)"),
+            "minimumPredictedAccuracy": (threshold, f"the largest that rejects at most {args.loss:.0%} of the train pages Tesseract reads at word F1 0.9 or better "
+                                         f"(by the layout model){', in each set fitted on' if weight > 0 else ''}"),
             "minimumLegibility": (0.0, "off: the predicted accuracy weighs legibility; a profile may set a floor"),
             "minimumLinePitch": (0.0, "off: the predicted accuracy weighs size; a profile may set a floor"),
         }

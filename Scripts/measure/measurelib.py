@@ -43,36 +43,41 @@ def cer(truth, text):
     return min(1.0, levenshtein(gt, normalise(text)) / max(1, len(gt)))
 
 
-def fit_logistic(X, y, ridge=1e-2):
-    """Logistic regression by Newton–Raphson with a small ridge on standardised features.
-    Returns (intercept, weights) on the raw scale of X's columns."""
+def fit_logistic(X, y, ridge=1e-2, weights=None):
+    """Logistic regression by Newton–Raphson with a small ridge on standardised features,
+    each row counting `weights[i]` times (once each without weights; the standardisation is
+    of the rows as they are). Returns (intercept, weights) on the raw scale of X's columns."""
     import numpy as np
 
     X, y = np.asarray(X, float), np.asarray(y, float)
+    counts = np.ones(len(y)) if weights is None else np.asarray(weights, float)
     mu, sd = X.mean(0), X.std(0) + 1e-9
     Z = np.c_[np.ones(len(X)), (X - mu) / sd]
     w = np.zeros(Z.shape[1])
     for _ in range(200):
         p = 1 / (1 + np.exp(-Z @ w))
-        g = Z.T @ (y - p) - ridge * np.r_[0, w[1:]]
-        H = (Z * (p * (1 - p))[:, None]).T @ Z + ridge * np.eye(len(w))
+        g = Z.T @ (counts * (y - p)) - ridge * np.r_[0, w[1:]]
+        H = (Z * (counts * p * (1 - p))[:, None]).T @ Z + ridge * np.eye(len(w))
         w += np.linalg.solve(H, g)
     raw = w[1:] / sd
     return w[0] - float(np.sum(w[1:] * mu / sd)), raw
 
 
-def fit_monotone_additive(X, y, signs, knots=5, ridge=1.0):
+def fit_monotone_additive(X, y, signs, knots=5, ridge=1.0, weights=None):
     """A logistic model whose measures enter through monotone curves: logit = intercept +
     Σ f_j(x_j), each f_j piecewise linear through `knots` knots (one count, or one per column)
     at quantiles of its column
     (straight on beyond them, as `DetectorModel.Shape` reads it), rising with the measure where
     signs[j] is 1 and falling where it is −1, fitted by the binomial likelihood of y in
     [0, 1] with a ridge on the squared steps between neighbouring knots. Each curve is 0 at
-    the column's median. Returns (intercept, shapes): shapes a list of (knots, values)."""
+    the column's median. Each row's likelihood counts `weights[i]` times (once each without
+    weights; the knots and the median are the rows' as they are). Returns (intercept, shapes):
+    shapes a list of (knots, values)."""
     import numpy as np
     from scipy.optimize import minimize
 
     X, y = np.asarray(X, float), np.asarray(y, float)
+    row_weights = np.ones(len(y)) if weights is None else np.asarray(weights, float)
     # One count for every column, or a count per column (2: a straight line through the
     # column's extremes, carried on beyond them).
     counts = list(knots) if isinstance(knots, (list, tuple)) else [knots] * X.shape[1]
@@ -98,8 +103,8 @@ def fit_monotone_additive(X, y, signs, knots=5, ridge=1.0):
             z += basis @ (sign * np.r_[0, np.cumsum(np.logaddexp(0, t))])
         p = 1 / (1 + np.exp(-np.clip(z, -30, 30)))
         eps = 1e-12
-        value = -np.sum(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps))
-        dz = p - y
+        value = -np.sum(row_weights * (y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
+        dz = row_weights * (p - y)
         grad = []
         for basis, t, sign in zip(bases, steps, signs):
             soft, slope = np.logaddexp(0, t), 1 / (1 + np.exp(-t))
