@@ -17,7 +17,7 @@ for language in $(python3 -c 'import csv,sys; print(" ".join(sorted({r["language
     python3 -c 'import csv,sys,os
 for r in csv.DictReader(open(sys.argv[1])):
     if r["language"] == sys.argv[2]: print(os.path.join(os.path.dirname(sys.argv[1]), r["path"]))' "$CORPUS/labels.csv" "$language" \
-        | "$BIN" score --format jsonl --quiet --languages "$language" - >> "$out" || [ $? -eq 2 ]
+        | "$BIN" score --format jsonl --quiet --probe --languages "$language" - >> "$out" || [ $? -eq 2 ]
 done
 mv "$out" "$CORPUS/score.jsonl"
 echo "wrote $CORPUS/score.jsonl ($(wc -l < "$CORPUS/score.jsonl") records)" >&2

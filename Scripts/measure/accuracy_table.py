@@ -44,11 +44,11 @@ SEEN = {
     "Datasets/blur": "not fitted since 0.21.0 (the blur model comes from the camera corpus, whose train photos include 3 of these test sources: kde-colorfulcups, kde-eveningglow, kde-path); its train split chose the edge width's form; test held out",
     "Datasets/smudge": "train split fitted (cue weights; threshold at 5% false positives); test held out from the fit, not from the design: the structured-tile rule and the second veil cue were picked among variants compared on the test split and smudge-dev (the simulator's strengths were set against smudge-dev)",
     "Datasets/exposure": "not fitted since 0.18.0 (the exposure model comes from the camera corpus, whose train photos include 3 of these test sources: kde-colorfulcups, kde-eveningglow, kde-path); the cues of 0.17 were chosen with exposure-dev in view",
-    "Datasets/documents": "train split chose the legibility constants (the pitch cap of 2.6 x-heights too) and, with the page corpus, the reading predictor's measures (not its weights); test held out",
-    "page": "the reading predictor is fitted on the corpus's train documents; these rows are its test documents",
+    "Datasets/documents": "train split chose the legibility constants (the pitch cap of 2.6 x-heights too) and is fitted on, with the page corpora's train documents: the reading predictor's measures and weights; test held out",
+    "page": "the reading predictor is fitted on the corpus's train documents (and Datasets/documents' train split); these rows are its test documents",
     "exposure-dev": "reported, not fitted; it decided one thing: the corpus's lights cue for under-exposure was dropped because it hurt here (docs/experiments.md). The cues of 0.17 were chosen with it in view",
     "smudge-dev": "seen: the veil cues were compared on it; the simulated contamination's strengths were set against its photos and measured veil",
-    "docs-phone-dev": "seen: the text finder's page rule and its character proportions were checked on it; the reading predictor is reported on it, not fitted or chosen (measured with the probe in Russian)",
+    "docs-phone-dev": "seen: the text finder's page rule and its character proportions were checked on it; the reading predictor is reported on it, not fitted or chosen (measured in Russian)",
     "mate-backgrounds": "sources of the camera corpus: 8 of its 11 photos are train photos (fitted), 3 test",
     "lomiri-wallpapers-16.04": "sources of the camera corpus: 10 of its 14 photos are train photos (fitted), 4 test",
     "camera": "fitted on the corpus's train photos: the blur, exposure, noise and compression models and thresholds (not smudge); these rows are its test photos, other source photos",
@@ -76,8 +76,9 @@ def baselines(path):
 
 
 def score(imgquality, paths, language=None):
-    """imgquality records by absolute path; with `language` (a Tesseract name), the layout
-    probe reads documents in it, when the binary has a probe (0.19 and later)."""
+    """imgquality records by absolute path; with `language` (a Tesseract name), documents are
+    judged in it: the layout probe reads them in it when the binary has a probe (0.19 and
+    later) and its reading predictor weighs it."""
     command = [imgquality, "score", "--jobs", "2", "--format", "jsonl"]
     if language and "--languages" in subprocess.run([imgquality, "score", "--help"], capture_output=True, text=True).stdout:
         command += ["--languages", language]

@@ -172,9 +172,10 @@ struct Calibrate: ParsableCommand {
             try measure(&samples, fromRecords: scores)
         } else {
             // The gate's documents are judged as `score` judges them: with the layout probe in
-            // the documents' language unless --no-probe; no detector reads the probe.
+            // the documents' language when the reading predictor weighs it, unless --no-probe;
+            // no detector reads the probe.
             let recognizer = TesseractRecognizer()
-            let probe = noProbe || detector != .gate ? nil : try AnalysisFlags.layoutProbe(recognizer, options: language.options)
+            let probe = noProbe || detector != .gate || !predictor.weighsProbe ? nil : try AnalysisFlags.layoutProbe(recognizer, options: language.options)
             thumbnails = measure(&samples, analyzer: analyzer, predictor: predictor, layoutProbe: probe, thumbnails: !noThumbnails)
             recognizer.releaseIdleEngines()
         }

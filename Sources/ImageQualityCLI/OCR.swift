@@ -82,7 +82,7 @@ struct OCR: AsyncParsableCommand {
             throw ValidationError(RecognitionFlags.inFlagTerms(error.message))
         }
         var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
-        configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: options)
+        try analysis.addLayoutProbe(to: &configuration, recognizer, options: options)
         let gated = GatedTextRecognizer(recognizer: recognizer, configuration: configuration)
         let expander = InputExpander(allFiles: input.allFiles, nullSeparated: input.null)
         let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)

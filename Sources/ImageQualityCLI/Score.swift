@@ -53,10 +53,16 @@ struct AnalysisFlags: ParsableArguments {
     @Flag(name: .long, help: "Add each stage's time to every record as \"timings\" (read, decode, convert, prepare, shared steps, each detector, a document's layout probe, gate; milliseconds, own time only).")
     var timings = false
 
-    @Flag(name: .long, help: "Predict a document's accuracy from the image's measures alone, without Tesseract's layout analysis (the probe, run on documents only; the record's gate.predictor says which was used).")
+    @Flag(name: .long, help: "Predict a document's accuracy from the image's measures alone, without Tesseract's layout analysis (the probe, run on documents only when the reading predictor's model weighs what it measures; the record's gate.predictor says which was used).")
     var noProbe = false
 
+    @Flag(name: .long, help: "Run Tesseract's layout analysis on every document and record it (gate.probe), even when the reading predictor's model weighs nothing it measures: records for fitting a model (Scripts/corpus/score-page-corpus.sh).")
+    var probe = false
+
     mutating func validate() throws {
+        if probe && noProbe {
+            throw ValidationError("--probe and --no-probe cannot both be given.")
+        }
         if let failUnder, !(0...1).contains(failUnder) {
             throw ValidationError("--fail-under takes a gate score from 0 to 1, got \(failUnder).")
         }
@@ -107,14 +113,18 @@ struct AnalysisFlags: ParsableArguments {
             measuresStages: timings)
     }
 
-    /// Tesseract's layout analysis as the gate's probe; nil with --no-probe or without the
-    /// text detector. When the language data files are where Tesseract looks, the engine
-    /// starts at the first document, so a batch of photos never loads them; otherwise it
-    /// starts now, and missing data is a usage error.
+    /// Tesseract's layout analysis as the gate's probe, set in `configuration`: on every
+    /// document with --probe; otherwise only when the gate's reading predictor weighs what
+    /// the probe measures (`ReadingPredictor.weighsProbe`), since a probe nothing weighs
+    /// would cost time and change nothing; never with --no-probe or without the text detector.
+    /// When the language data files are where Tesseract looks, the engine starts at the first
+    /// document, so a batch of photos never loads them; otherwise it starts now, and missing
+    /// data is a usage error.
     /// - Throws: `ValidationError` for a language Tesseract has no name or no data for.
-    func layoutProbe(_ recognizer: TesseractRecognizer, options: RecognitionOptions) throws -> (any TextLayoutProbe)? {
-        guard !noProbe, detectors.kinds.contains(.text) else { return nil }
-        return try Self.layoutProbe(recognizer, options: options)
+    func addLayoutProbe(to configuration: inout Assessor.Configuration, _ recognizer: TesseractRecognizer, options: RecognitionOptions) throws {
+        guard !noProbe, detectors.kinds.contains(.text), probe || configuration.gate.predictor.weighsProbe else { return }
+        configuration.layoutProbe = try Self.layoutProbe(recognizer, options: options)
+        configuration.probesEveryDocument = probe
     }
 
     /// Tesseract's layout analysis for the languages of `options`.
@@ -233,7 +243,7 @@ func runBatch(
 ) throws -> BatchSummary {
     var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
     let recognizer = TesseractRecognizer()
-    configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: language.options)
+    try analysis.addLayoutProbe(to: &configuration, recognizer, options: language.options)
     let summary = BatchRun(
         inputs: input.inputs, expander: InputExpander(allFiles: input.allFiles, nullSeparated: input.null),
         jobs: input.jobs, configuration: configuration, pages: decode.pageSelection,

@@ -106,7 +106,7 @@ struct Serve: AsyncParsableCommand {
         let options = try recognition.recognitionOptions()
         let recognizer = TesseractRecognizer()
         var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
-        configuration.layoutProbe = try analysis.layoutProbe(recognizer, options: options)
+        try analysis.addLayoutProbe(to: &configuration, recognizer, options: options)
         let gated = GatedTextRecognizer(recognizer: recognizer, configuration: configuration)
         RecognitionFlags.warnIfBarcodesAreNotRead()
         let server = ImageServer(

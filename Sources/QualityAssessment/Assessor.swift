@@ -33,6 +33,10 @@ public final class Assessor {
         /// The recognizer's layout analysis, run on documents only, for the gate's prediction
         /// of their accuracy; nil predicts from the image's measures alone.
         public var layoutProbe: (any TextLayoutProbe)?
+        /// Run `layoutProbe` on every document, even when the gate's reading predictor weighs
+        /// nothing it measures, so that the decision records what it measured (the page
+        /// corpus's records, which a fit of the predictor chooses among all measures from).
+        public var probesEveryDocument = false
 
         public init(
             analyzer: QualityAnalyzer = QualityAnalyzer(), gate: QualityGate = QualityGate(),
@@ -57,15 +61,15 @@ public final class Assessor {
         ///
         /// With a layout probe, a document's analysis image (`AnalysisImage.luma`, 1 024 pixels
         /// on its longer side) goes to the probe before the gate decides, when the gate's
-        /// reading predictor weighs what the probe measures (`ReadingPredictor.weighsProbe`);
-        /// a photo never does.
+        /// reading predictor weighs what the probe measures (`ReadingPredictor.weighsProbe`)
+        /// or `probesEveryDocument` is set; a photo never does.
         /// At that size Tesseract's layout analysis costs about a seventh of a recognition, and
         /// what it lays out predicts the reading as well as at 1 600 or 2 048 pixels (on the
         /// page corpus's test documents: Spearman 0.81 against 0.79 and 0.78).
         public func judge(_ image: AnalysisImage, timings: inout StageTimings?) -> (report: QualityReport, decision: GateDecision) {
             let report = analyzer.analyze(image, timings: &timings)
             var probed: LayoutProbeResult?
-            if let layoutProbe, gate.predictor.weighsProbe, let text = report.text, gate.judgedContent(report) == .document {
+            if let layoutProbe, gate.predictor.weighsProbe || probesEveryDocument, let text = report.text, gate.judgedContent(report) == .document {
                 let start = timings?.begin()
                 probed = LayoutProbeResult.run(layoutProbe, on: image.luma, text: text, timed: start != nil)
                 if let start { timings!.end("probe", start) }

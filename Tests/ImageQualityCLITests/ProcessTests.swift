@@ -556,6 +556,20 @@ struct ProcessTests {
         #expect(try Binary.run(["score", "--help"]).stdout.contains("(default: all)"))
     }
 
+    /// The bundled reading predictor weighs nothing the layout probe measures, so no probe
+    /// runs unless asked (`--probe`, to record it for a fit); asked, it changes no score.
+    @Test func theLayoutProbeRunsWhenAskedToRecordIt() throws {
+        let page = OCRProcessTests.documents + "/page01_clean.png"
+        let plain = try #require(try Binary.run(["score", "--format", "jsonl", page]).records.first?["gate"] as? [String: Any])
+        #expect(plain["predictor"] as? String == "image" && plain["probe"] == nil)
+        let probed = try #require(try Binary.run(["score", "--probe", "--format", "jsonl", page]).records.first?["gate"] as? [String: Any])
+        let probe = try #require(probed["probe"] as? [String: Any])
+        #expect(probe["probe"] as? String == "tesseract layout (eng)" && (probe["lines"] as? Int ?? 0) > 20)
+        #expect(probed["predictor"] as? String == "image+layout" && probed["score"] as? Double == plain["score"] as? Double)
+        let both = try Binary.run(["score", "--probe", "--no-probe", page])
+        #expect(both.status == 64 && both.stderr.contains("--probe and --no-probe cannot both be given."))
+    }
+
     @Test func version() throws {
         let run = try Binary.run(["--version"])
         #expect(run.status == 0)
@@ -574,7 +588,7 @@ struct ProcessTests {
             // Documents, one read well and one not: the prediction, the probe and a failure.
             OCRProcessTests.documents + "/page01_clean.png", OCRProcessTests.documents + "/page01_downscale-0.35.png",
         ]
-        for arguments in [["score"], ["score", "--detectors", "text"], ["score", "--timings"], ["score", "--no-probe"], ["gate"]] {
+        for arguments in [["score"], ["score", "--detectors", "text"], ["score", "--timings"], ["score", "--no-probe"], ["score", "--probe"], ["gate"]] {
             let run = try Binary.run(arguments + ["--format", "jsonl"] + inputs)
             let lines = run.stdout.split(separator: "\n").map(String.init)
             #expect(lines.count == inputs.count + 1, "multipage.tif gives two records")

@@ -52,7 +52,7 @@ struct ReadingPredictorTests {
     }
 
     @Test func thePredictionFallsWithSize() throws {
-        let predictions = try [1, 0.7, 0.5, 0.35].map { try #require(Self.decision(scale: $0, sigma: 0).predictedAccuracy) }
+        let predictions = try [1, 0.7, 0.5, 0.35, 0.25].map { try #require(Self.decision(scale: $0, sigma: 0).predictedAccuracy) }
         expectNonDecreasing(predictions.map { -$0 }, tolerance: 0.01, "predicted accuracy as the page shrinks")
         #expect(predictions.last! < predictions.first! - 0.2, "\(predictions)")
     }
