@@ -24,7 +24,9 @@ standardised measures; with `--knots K` each measure entering through a monotone
 rising or falling as physics says; a ridge of `--smoothing` on the squared steps between
 knots), written as the `shapes` of the model file (`DetectorModel.Shape`); with `--either K`
 the selection offers each measure both ways, straight (a monotone line) or through a K-knot
-curve, and takes whichever form its criterion prefers. The two models:
+curve, and takes whichever form its criterion prefers; with `--trees N`, N gradient-boosted
+regression trees on the same likelihood, monotone in each measure (scikit-learn; written as the
+evidence's `trees`). The two models:
 
 - `accuracy`: the image's measures alone;
 - `accuracyWithLayout`: those and the layout probe's (Tesseract's layout analysis,
@@ -34,7 +36,8 @@ curve, and takes whichever form its criterion prefers. The two models:
 Each model's reference is the median of its measures over train pages read at 0.9 or better:
 the gate names the measure falling furthest below it. `minimumPredictedAccuracy` is the
 largest threshold that rejects at most `--loss` (5%) of each fitted set's train pages read at
-0.9 or better (by the layout model, the command line's default). Only pages the gate judges as documents are
+0.9 or better, each page predicted by the layout model (the command line's default) fitted
+without its document, in the selection's 5 folds: a page the model has not seen. Only pages the gate judges as documents are
 fitted and counted (the others are judged as photos, and the number is printed).
 
 Which measures each model weighs is chosen here, each time: forward selection over the measures
@@ -135,17 +138,85 @@ def term(curve, column):
 
 
 def logit(intercept, curves, X):
-    """The model's log-odds for the rows of X, one column per curve."""
+    """The model's log-odds for the rows of X, one column per curve, or by the trees of a
+    boosted fit (curves [("trees", trees, names)], X a column per name)."""
+    if curves and curves[0][0] == "trees":
+        return intercept + trees_value(curves[0][1], X, curves[0][2])
     return intercept + sum(term(curve, X[:, j]) for j, curve in enumerate(curves))
 
 
 def predict(model, pairs):
     intercept, weights = model[0], model[1]
+    if len(model) > 4 and model[4]:
+        names = sorted({node["measure"] for tree in model[4] for node in tree if "measure" in node})
+        z = intercept + trees_value(model[4], matrix(pairs, names), names)
+        return 1 / (1 + np.exp(-np.clip(z, -60, 60)))
     names = list(weights)
     shapes = model[3] if len(model) > 3 else {}
     curves = [shapes[n] if n in shapes else ("linear", weights[n]) for n in names]
     z = logit(intercept, curves, matrix(pairs, names))
     return 1 / (1 + np.exp(-np.clip(z, -60, 60)))
+
+
+# The boosted form's settings (--trees, --depth, --learning-rate, --leaf); None for the
+# logistic forms.
+TREES = None
+
+
+def trees_value(trees, X, names):
+    """The sum of the leaves each row of X (a column per name) reaches, tree by tree, as
+    `DetectorModel.LinearModel.treesValue` walks them: a value at or below a split's
+    threshold goes to `atOrBelow`."""
+    column = {measure_of(n): j for j, n in enumerate(names)}
+    total = np.zeros(len(X))
+
+    def walk(tree, index, rows):
+        node = tree[index]
+        if "value" in node:
+            total[rows] += node["value"]
+            return
+        below = X[rows, column[node["measure"]]] <= node["threshold"]
+        walk(tree, node["atOrBelow"], rows[below])
+        walk(tree, node["above"], rows[~below])
+
+    for tree in trees:
+        walk(tree, 0, np.arange(len(X)))
+    return total
+
+
+def fit_trees(X, y, names, counts):
+    """(intercept, [("trees", trees, names)]): gradient-boosted regression trees on the
+    binomial likelihood of the word F1 (each page a read, counted y times its weight, and an
+    unread, counted 1 − y times), each tree at most TREES["depth"] deep with leaves of at
+    least TREES["leaf"] pages, monotone in each measure the way physics says
+    (scikit-learn's HistGradientBoostingClassifier). The trees are taken out as the model
+    file holds them, numbers at 4 decimals, and the sum checked against scikit-learn's."""
+    try:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+    except ImportError:
+        sys.exit("--trees needs scikit-learn: pip install -r Scripts/measure/requirements.txt")
+    counts = np.ones(len(y)) if counts is None else counts
+    signs = [CANDIDATES[measure_of(n)][0] for n in names]
+    model = HistGradientBoostingClassifier(
+        max_iter=TREES["trees"], max_depth=TREES["depth"], learning_rate=TREES["rate"], min_samples_leaf=TREES["leaf"],
+        l2_regularization=1.0, monotonic_cst=signs, early_stopping=False, random_state=0)
+    model.fit(np.r_[X, X], np.r_[np.ones(len(y)), np.zeros(len(y))], sample_weight=np.r_[counts * y, counts * (1 - y)])
+    intercept = float(np.ravel(model._baseline_prediction)[0])
+    trees = []
+    for (grown,) in model._predictors:
+        tree = []
+        for node in grown.nodes:
+            if node["is_leaf"]:
+                tree.append({"value": float(node["value"])})
+            else:
+                tree.append({"measure": measure_of(names[int(node["feature_idx"])]), "threshold": float(node["num_threshold"]),
+                             "atOrBelow": int(node["left"]), "above": int(node["right"])})
+        trees.append(tree)
+    if not np.allclose(intercept + trees_value(trees, X, names), model.decision_function(X), atol=1e-9):
+        sys.exit("the trees taken out of scikit-learn do not sum as it does (its node layout changed?)")
+    r = lambda x: round(float(x), 4)
+    trees = [[{k: (r(v) if k in ("threshold", "value") else v) for k, v in node.items()} for node in tree] for tree in trees]
+    return r(intercept), [("trees", trees, names)]
 
 
 def counts_of(pairs):
@@ -159,6 +230,8 @@ def fit_curves(X, y, names, knots, smoothing, counts=None):
     else the measures named as curved enter through monotone curves of that many knots and
     the others through straight monotone lines (two knots), fitted together. Row i counts
     counts[i] times."""
+    if TREES:
+        return fit_trees(X, y, names, counts)
     if knots == 0:
         intercept, weights = fit_logistic(X, y, ridge=smoothing, weights=counts)
         return intercept, [("linear", float(w)) for w in weights]
@@ -169,7 +242,7 @@ def fit_curves(X, y, names, knots, smoothing, counts=None):
 
 def against_physics(names, curves):
     """Whether a weight has the sign physics forbids (curves are monotone by construction)."""
-    return any(isinstance(c[0], str) and np.sign(c[1]) != CANDIDATES[measure_of(n)][0] for n, c in zip(names, curves))
+    return any(c[0] == "linear" and np.sign(c[1]) != CANDIDATES[measure_of(n)][0] for n, c in zip(names, curves))
 
 
 def fit(pairs, names, knots, smoothing):
@@ -179,6 +252,11 @@ def fit(pairs, names, knots, smoothing):
     if not good:
         sys.exit("no train page is read at 0.9 or better: the models' reference cannot be taken")
     reference = {measure_of(n): float(np.median(matrix(good, [n])[:, 0])) for n in names}
+    if TREES:
+        # The reference of the measures the trees split on (a selected measure no split
+        # reads is not part of the model).
+        used = {node["measure"] for tree in curves[0][1] for node in tree if "measure" in node}
+        return intercept, {}, {k: v for k, v in reference.items() if k in used}, {}, curves[0][1]
     if knots == 0:
         return intercept, {n: c[1] for n, c in zip(names, curves)}, reference
     weights, shapes = {}, {}
@@ -191,6 +269,20 @@ def fit(pairs, names, knots, smoothing):
         else:
             weights[measure_of(n)], shapes[measure_of(n)] = 1.0, (grid, values)
     return intercept, weights, reference, shapes
+
+
+def out_of_fold(pairs, names, knots, smoothing):
+    """Each page's predicted accuracy by the model of `names` fitted on the other pages'
+    documents: the same 5 folds of documents as the selection's."""
+    documents = sorted({row["document"] for row, _ in pairs})
+    fold = {d: i % 5 for i, d in enumerate(documents)}
+    folds = np.array([fold[row["document"]] for row, _ in pairs])
+    X, y, counts = matrix(pairs, names), truth(pairs), counts_of(pairs)
+    out = np.zeros(len(pairs))
+    for k in range(5):
+        intercept, curves = fit_curves(X[folds != k], y[folds != k], names, knots, smoothing, counts[folds != k])
+        out[folds == k] = logit(intercept, curves, X[folds == k])
+    return 1 / (1 + np.exp(-np.clip(out, -60, 60)))
 
 
 def threshold_for(predicted, scores, loss):
@@ -290,6 +382,11 @@ def main():
                         help="knots of each measure's curve, at quantiles of the train pages; 0 (the bundled model's form) weighs each measure as it is")
     parser.add_argument("--either", type=int, default=0, metavar="K",
                         help="each measure may enter straight or through a monotone curve of K knots, as the selection chooses (straight ones as monotone lines, fitted with the curves)")
+    parser.add_argument("--trees", type=int, default=0, metavar="N",
+                        help="fit N gradient-boosted regression trees, monotone in each measure, instead of a logistic model (needs scikit-learn)")
+    parser.add_argument("--depth", type=int, default=2, help="with --trees: each tree's depth")
+    parser.add_argument("--learning-rate", type=float, default=0.2, help="with --trees: the share of each tree's correction kept")
+    parser.add_argument("--leaf", type=int, default=40, help="with --trees: the fewest pages a leaf holds")
     parser.add_argument("--smoothing", type=float, default=1.0,
                         help="the ridge: on the standardised weights (--knots 0), or on the squared steps between a curve's knots")
     parser.add_argument("--loss", type=float, default=0.05, help="share of train pages read at 0.9 or better the threshold may reject")
@@ -303,6 +400,11 @@ def main():
     args = parser.parse_args()
     if args.either:
         args.knots = args.either
+    if args.trees:
+        if args.knots:
+            sys.exit("--trees fits trees on the measures as they are: it takes no --knots or --either")
+        global TREES
+        TREES = {"trees": args.trees, "depth": args.depth, "rate": args.learning_rate, "leaf": args.leaf}
 
     train, test, photos = [], [], 0
     for corpus in args.corpora:
@@ -331,14 +433,23 @@ def main():
         print(f"selection of {name}'s measures" + (" (the layout probe's among them):" if allow_probe else " (the image's alone):"))
         measures[name] = select(fitted, documents_train, args.knots, args.smoothing, allow_probe, either=args.either > 0)
     models = {name: fit(fitted, names, args.knots, args.smoothing) for name, names in measures.items()}
-    # The threshold may reject at most --loss of the good train pages of each set fitted on.
-    threshold = min(threshold_for(predict(models["accuracyWithLayout"], pairs), truth(pairs), args.loss)
-                    for pairs in ([train, documents_train] if weight > 0 else [train]))
+    # The threshold may reject at most --loss of the good train pages of each set fitted on,
+    # each page predicted by the layout model fitted without its document (5 folds), as a
+    # page the model has not seen would be: a flexible form predicts its own pages too well.
+    unseen = out_of_fold(fitted, measures["accuracyWithLayout"], args.knots, args.smoothing)
+    sets = [np.array([row.get("set") != "documents" for row, _ in fitted])]
+    if weight > 0:
+        sets.append(~sets[0])
+    threshold = min(threshold_for(unseen[rows], truth(fitted)[rows], args.loss) for rows in sets)
     results = {}
     for name, model in models.items():
         shapes = model[3] if len(model) > 3 else {}
-        print(f"{name}: intercept {model[0]:.4f}; " + "; ".join(
-            f"{n} " + (" ".join(f"{k:.3f}:{v:+.3f}" for k, v in zip(*shapes[n])) if n in shapes else f"{model[1][n]:.4f}") for n in model[1]))
+        if len(model) > 4 and model[4]:
+            print(f"{name}: {len(model[4])} trees on " + ", ".join(sorted(model[2])) + f"; intercept {model[0]:.4f}")
+            print("  reference: " + "; ".join(f"{k} {v:.4f}" for k, v in sorted(model[2].items())))
+        else:
+            print(f"{name}: intercept {model[0]:.4f}; " + "; ".join(
+                f"{n} " + (" ".join(f"{k:.3f}:{v:+.3f}" for k, v in zip(*shapes[n])) if n in shapes else f"{model[1][n]:.4f}") for n in model[1]))
         results[name] = {
             "train": figures("corpus train", train, predict(model, train), threshold),
             "test": figures("corpus test", test, predict(model, test), threshold),
@@ -376,8 +487,8 @@ def main():
             data += (f"; Datasets/documents train split: {len(documents_train)} pages of "
                      f"{len({r['document'] for r, _ in documents_train})} documents, each counted {weight:.2f} times")
         thresholds = {
-            "minimumPredictedAccuracy": (threshold, f"the largest that rejects at most {args.loss:.0%} of the train pages Tesseract reads at word F1 0.9 or better "
-                                         f"(by the layout model){', in each set fitted on' if weight > 0 else ''}"),
+            "minimumPredictedAccuracy": (threshold, f"the largest that rejects at most {args.loss:.0%} of the train pages Tesseract reads at word F1 0.9 or better"
+                                         f"{' in each set fitted on' if weight > 0 else ''}, each predicted by the layout model fitted without its document (5 folds)"),
             "minimumLegibility": (0.0, "off: the predicted accuracy weighs legibility; a profile may set a floor"),
             "minimumLinePitch": (0.0, "off: the predicted accuracy weighs size; a profile may set a floor"),
         }

@@ -175,17 +175,21 @@ def write_model(path, detector, data, figures, evidence=None, mapping=None, thre
             sys.exit(f"{path} holds a model of {model.get('detector')!r}, not {detector!r}")
     r = lambda x: round(float(x), 4)
     if evidence is not None:
-        # (intercept, weights), (intercept, weights, reference), (intercept, weights, scale)
-        # or (intercept, weights, reference, shapes), shapes by measure as (knots, values).
+        # (intercept, weights), (intercept, weights, reference), (intercept, weights, scale),
+        # (intercept, weights, reference, shapes), shapes by measure as (knots, values), or
+        # (intercept, weights, reference, shapes, trees), trees as the model file holds them.
         def linear(fitted):
             out = {"intercept": r(fitted[0]), "weights": {k: r(v) for k, v in fitted[1].items()}}
             if len(fitted) > 2 and isinstance(fitted[2], dict):
                 out["reference"] = {k: r(v) for k, v in fitted[2].items()}
             elif len(fitted) > 2:
                 out["scale"] = r(fitted[2])
-            if len(fitted) > 3:
+            if len(fitted) > 3 and (fitted[3] or len(fitted) == 4):
                 out["shapes"] = {k: {"knots": [r(x) for x in knots], "values": [r(v) for v in values]}
                                  for k, (knots, values) in fitted[3].items()}
+            if len(fitted) > 4 and fitted[4]:
+                out["trees"] = [[{k: (r(v) if k in ("threshold", "value") else v) for k, v in node.items()} for node in tree]
+                                for tree in fitted[4]]
             return out
 
         model["evidence"] = {name: linear(fitted) for name, fitted in evidence.items()}

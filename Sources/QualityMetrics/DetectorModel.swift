@@ -50,16 +50,26 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         /// Optional: measures that enter through a fitted curve instead of as they are: the
         /// term of such a measure is `weights[name] · shapes[name](measure)`.
         public var shapes: [String: Shape]?
+        /// Optional: regression trees whose leaves add to the sum (a boosted fit: each tree
+        /// corrects what the ones before it left), each a list of nodes from its root
+        /// (`TreeNode`).
+        public var trees: [[TreeNode]]?
 
         public init(
             intercept: Double, weights: [String: Double], reference: [String: Double]? = nil, scale: Double? = nil,
-            shapes: [String: Shape]? = nil
+            shapes: [String: Shape]? = nil, trees: [[TreeNode]]? = nil
         ) {
             self.intercept = intercept
             self.weights = weights
             self.reference = reference
             self.scale = scale
             self.shapes = shapes
+            self.trees = trees
+        }
+
+        /// Every measure the model reads: those it weighs and those its trees split on.
+        public var measures: Set<String> {
+            Set(weights.keys).union((trees ?? []).lazy.flatMap { $0.compactMap(\.measure) })
         }
 
         /// The weight of the measure called `name`; 0 for one the model does not use.
@@ -73,13 +83,66 @@ public struct DetectorModel: Sendable, Equatable, Codable {
             return weight * shape(value)
         }
 
-        /// `intercept + Σ term(name, measure(name))`, added in the names' order so the sum
-        /// has the same bits in every process.
-        public func predict(_ measure: (String) -> Double) -> Double {
-            weights.keys.sorted().reduce(intercept) { $0 + term($1, measure($1)) }
+        /// The sum of the leaves the trees reach for `measure`'s values, tree by tree; 0
+        /// without trees.
+        /// - Precondition: the trees were checked by `validated(as:source:)`.
+        public func treesValue(_ measure: (String) -> Double) -> Double {
+            var sum = 0.0
+            for tree in trees ?? [] {
+                var index = 0
+                while let name = tree[index].measure {
+                    index = measure(name) <= tree[index].threshold! ? tree[index].atOrBelow! : tree[index].above!
+                }
+                sum += tree[index].value!
+            }
+            return sum
         }
 
-        package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights, reference, scale, shapes }
+        /// `intercept + Σ term(name, measure(name))`, added in the names' order so the sum
+        /// has the same bits in every process, plus the trees' leaves.
+        public func predict(_ measure: (String) -> Double) -> Double {
+            let terms = weights.keys.sorted().reduce(intercept) { $0 + term($1, measure($1)) }
+            return trees == nil ? terms : terms + treesValue(measure)
+        }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights, reference, scale, shapes, trees }
+    }
+
+    /// A node of a regression tree: a split, which sends a value of its measure at or below
+    /// its threshold to the node `atOrBelow` and any other to the node `above` (indices into
+    /// the tree's list, always after the node's own), or a leaf, which holds a value.
+    public struct TreeNode: Sendable, Equatable, Codable {
+        public var measure: String?
+        public var threshold: Double?
+        public var atOrBelow: Int?
+        public var above: Int?
+        public var value: Double?
+
+        /// A split of `measure` at `threshold`.
+        public init(measure: String, threshold: Double, atOrBelow: Int, above: Int) {
+            self.measure = measure
+            self.threshold = threshold
+            self.atOrBelow = atOrBelow
+            self.above = above
+        }
+
+        /// A leaf.
+        public init(value: Double) {
+            self.value = value
+        }
+
+        /// Whether the node at `index` of a tree of `count` nodes is a split with a finite
+        /// threshold and both branches later in the list, or a leaf with a finite value and
+        /// nothing else: a tree of such nodes ends at a leaf from any node.
+        func isValid(at index: Int, count: Int) -> Bool {
+            if let measure, let threshold, let atOrBelow, let above {
+                return !measure.isEmpty && threshold.isFinite && value == nil && (index + 1..<count).contains(atOrBelow)
+                    && (index + 1..<count).contains(above)
+            }
+            return measure == nil && threshold == nil && atOrBelow == nil && above == nil && value?.isFinite == true
+        }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case measure, threshold, atOrBelow, above, value }
     }
 
     /// A curve of one measure, piecewise linear through `(knots[i], values[i])` and carried on
@@ -195,16 +258,20 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         /// Whether an evidence model may give measures shapes (`LinearModel.shapes`): only a
         /// detector that sums its terms with `LinearModel.term` reads them.
         public var evidenceTakesShapes: Bool
+        /// Whether an evidence model may hold trees (`LinearModel.trees`): only a detector
+        /// that predicts with `LinearModel.predict` or adds `treesValue` reads them.
+        public var evidenceTakesTrees: Bool
         public var mapping: Bool
         public var thresholds: [String]
 
         public init(
-            evidence: [String: [String]] = [:], evidenceSelectsMeasures: Bool = false, evidenceTakesShapes: Bool = false, mapping: Bool,
-            thresholds: [String]
+            evidence: [String: [String]] = [:], evidenceSelectsMeasures: Bool = false, evidenceTakesShapes: Bool = false,
+            evidenceTakesTrees: Bool = false, mapping: Bool, thresholds: [String]
         ) {
             self.evidence = evidence
             self.evidenceSelectsMeasures = evidenceSelectsMeasures
             self.evidenceTakesShapes = evidenceTakesShapes
+            self.evidenceTakesTrees = evidenceTakesTrees
             self.mapping = mapping
             self.thresholds = thresholds
         }
@@ -226,12 +293,22 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         }
         for (name, measures) in expected.sorted(by: { $0.key < $1.key }) {
             let model = evidence[name]!
-            let weighed = Set(model.weights.keys)
+            if let trees = model.trees {
+                guard requirements.evidenceTakesTrees else {
+                    throw ModelError(.invalid, "\(source): evidence \"\(name)\" gives trees, which the \(detector) detector does not read")
+                }
+                guard trees.allSatisfy({ tree in !tree.isEmpty && tree.indices.allSatisfy { tree[$0].isValid(at: $0, count: tree.count) } }) else {
+                    throw ModelError(
+                        .invalid,
+                        "\(source): evidence \"\(name)\"'s trees must each be nodes from the root, each a split (measure, finite threshold, atOrBelow and above naming later nodes) or a leaf (a finite value alone)")
+                }
+            }
+            let weighed = model.measures
             if requirements.evidenceSelectsMeasures {
                 guard !weighed.isEmpty, weighed.isSubset(of: measures) else {
                     throw ModelError(
                         .invalid,
-                        "\(source): evidence \"\(name)\" must weigh some of \(Self.list(measures)), has \(Self.list(model.weights.keys))")
+                        "\(source): evidence \"\(name)\" must weigh some of \(Self.list(measures)), has \(Self.list(weighed))")
                 }
             } else {
                 guard weighed == Set(measures) else {
@@ -247,7 +324,7 @@ public struct DetectorModel: Sendable, Equatable, Codable {
                 guard requirements.evidenceTakesShapes else {
                     throw ModelError(.invalid, "\(source): evidence \"\(name)\" gives shapes, which the \(detector) detector does not read")
                 }
-                guard Set(shapes.keys).isSubset(of: weighed), shapes.values.allSatisfy(\.isValid) else {
+                guard Set(shapes.keys).isSubset(of: Set(model.weights.keys)), shapes.values.allSatisfy(\.isValid) else {
                     throw ModelError(
                         .invalid,
                         "\(source): evidence \"\(name)\"'s shapes must be of weighed measures, each with two or more increasing, finite knots and a finite value for each")
@@ -304,6 +381,11 @@ public struct DetectorModel: Sendable, Equatable, Codable {
             objects.append((value, KnownKeys.of(LinearModel.CodingKeys.self), "evidence.\(name)."))
             for (measure, shape) in ((value as? [String: Any])?["shapes"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 objects.append((shape, KnownKeys.of(Shape.CodingKeys.self), "evidence.\(name).shapes.\(measure)."))
+            }
+            for (number, tree) in ((value as? [String: Any])?["trees"] as? [Any] ?? []).enumerated() {
+                for (index, node) in (tree as? [Any] ?? []).enumerated() {
+                    objects.append((node, KnownKeys.of(TreeNode.CodingKeys.self), "evidence.\(name).trees[\(number)][\(index)]."))
+                }
             }
         }
         for (name, value) in (root?["thresholds"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {

@@ -64,9 +64,10 @@ public struct LayoutProbeResult: Sendable, Equatable, Codable {
 }
 
 /// The expected word accuracy of the configured recognizer on a page: a logistic model of a
-/// few measures, each entering as it is or through a monotone curve of it
-/// (`DetectorModel.Shape`), fitted on the page corpus (`Scripts/measure/fit_pages.py`, model
-/// `Models/text.json`).
+/// few measures, each entering as it is, through a monotone curve of it
+/// (`DetectorModel.Shape`), or through boosted regression trees monotone in each measure
+/// (`DetectorModel.TreeNode`), fitted on the generated document sets
+/// (`Scripts/measure/fit_pages.py`, model `Models/text.json`).
 ///
 /// Two models, one without and one with the layout probe: `accuracy` weighs some of the
 /// image's measures (`measures(_:probe:)`), `accuracyWithLayout` may also weigh the probe's
@@ -77,7 +78,8 @@ public struct LayoutProbeResult: Sendable, Equatable, Codable {
 /// is the fit's choice, written in the model file; the bundled model's `fit` says how.
 ///
 /// Each model carries a reference (the measures of pages that read well); a prediction's
-/// shortfall is put down to the measure whose contribution falls furthest below it.
+/// shortfall is put down to the measure that, set to the reference's value, would raise the
+/// prediction most.
 public struct ReadingPredictor: Sendable, Equatable {
     public var imageModel: DetectorModel.LinearModel
     public var layoutModel: DetectorModel.LinearModel
@@ -118,7 +120,7 @@ public struct ReadingPredictor: Sendable, Equatable {
     /// Whether the layout model weighs a measure only the probe gives: when it does not,
     /// running the probe would change nothing, and the assessor does not run it.
     public var weighsProbe: Bool {
-        layoutModel.weights.keys.contains { Self.probeMeasures.contains($0) }
+        layoutModel.measures.contains { Self.probeMeasures.contains($0) }
     }
 
     /// The bundled text model's predictor.
@@ -180,16 +182,19 @@ public struct ReadingPredictor: Sendable, Equatable {
         let values = Self.measures(text, probe: probe)
         let usedLayout = values["logLaidOutShare"] != nil
         let model = usedLayout ? layoutModel : imageModel
-        var logit = model.intercept
+        let measure = { (name: String) in values[name] ?? 0 }
+        let logit = model.predict(measure)
+        let trees = model.trees == nil ? 0 : model.treesValue(measure)
+        // What each measure costs: the log-odds the page would gain were that measure alone
+        // at the reference's value (its term's difference, and the trees' where they read it).
         var shortfall: (measure: String, logOdds: Double)?
-        for name in model.weights.keys.sorted() {
-            let value = values[name] ?? 0
-            let term = model.term(name, value)
-            logit += term
-            if let reference = model.reference?[name] {
-                let loss = model.term(name, reference) - term
-                if loss > 0, loss > (shortfall?.logOdds ?? 0) { shortfall = (name, loss) }
+        for name in model.measures.sorted() {
+            guard let reference = model.reference?[name] else { continue }
+            var loss = model.term(name, reference) - model.term(name, measure(name))
+            if model.trees != nil {
+                loss += model.treesValue { $0 == name ? reference : measure($0) } - trees
             }
+            if loss > 0, loss > (shortfall?.logOdds ?? 0) { shortfall = (name, loss) }
         }
         return Prediction(accuracy: 1 / (1 + exp(-logit)), usedLayout: usedLayout, mainShortfall: shortfall)
     }

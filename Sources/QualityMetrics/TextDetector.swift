@@ -22,7 +22,8 @@ public struct TextDetector: Detector {
     /// models (`ReadingPredictor`) and the gate's document minimums, which
     /// `QualityPolicy.default` takes from it.
     public static let modelRequirements = DetectorModel.Requirements(
-        evidence: ReadingPredictor.measuresByModel, evidenceSelectsMeasures: true, evidenceTakesShapes: true, mapping: false,
+        evidence: ReadingPredictor.measuresByModel, evidenceSelectsMeasures: true, evidenceTakesShapes: true, evidenceTakesTrees: true,
+        mapping: false,
         thresholds: ["minimumPredictedAccuracy", "minimumLinePitch", "minimumLegibility", "minimumTextContrast"])
 
     public static let descriptor = MetricDescriptor(

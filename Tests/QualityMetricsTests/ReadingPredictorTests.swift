@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import ImageKernels
 import ImagingCore
 import QualityGating
@@ -45,16 +46,36 @@ struct ReadingPredictorTests {
         #expect(try #require(tiny.predictedAccuracy) < accuracy / 2, "\(accuracy) \(tiny)")
     }
 
+    /// A rendered page of letters (`Datasets/documents`' page02, of its test split: 150 ppi
+    /// body text), blurred by `sigma` pixels, then reduced to `scale` of its size; the gate's
+    /// decision on it as a document. The ladders are on letters rather than on the bars of
+    /// `page(scale:sigma:)`: the text finder groups those bars erratically as they blur (a
+    /// fifth of their ink ungrouped at σ 1, two thirds sharp), so a model weighing what the
+    /// finder leaves ungrouped would move on them as it does not on a page.
+    static func rendered(scale: Double, sigma: Float) throws -> GateDecision {
+        let page = try ImageDecoder().decode(contentsOf: "\(Fixtures.datasets)/documents/images/page02_clean.png").luma.eightBit
+        let levels = (0..<page.height).flatMap { y in (0..<page.width).map { Float(page[$0, y]) } }
+        let blurred = Scenes.plane(Scenes.gaussian(levels, width: page.width, height: page.height, sigma: sigma), width: page.width, height: page.height)
+        let size = ImageSize(width: Int(Double(page.width) * scale), height: Int(Double(page.height) * scale))
+        let pixels = size == blurred.size ? blurred : AreaResample.resize(blurred, to: size)
+        let report = QualityAnalyzer().analyze(AnalysisImage(luma: pixels, fullSize: pixels.size))
+        var policy = QualityPolicy.default
+        policy.content = .document
+        return QualityGate(policy: policy).decide(report)
+    }
+
     @Test func thePredictionFallsWithBlur() throws {
-        let predictions = try [0, 1, 2, 3, 5].map { try #require(Self.decision(scale: 1, sigma: Float($0)).predictedAccuracy) }
+        let predictions = try [0, 1, 1.5, 2, 2.5, 3].map { try #require(Self.rendered(scale: 1, sigma: Float($0)).predictedAccuracy) }
         expectNonDecreasing(predictions.map { -$0 }, tolerance: 0.01, "predicted accuracy along the blur ladder")
-        #expect(predictions.last! < predictions.first! - 0.2, "\(predictions)")
+        #expect(predictions.first! >= QualityPolicy.default.minimumPredictedAccuracy, "\(predictions)")
+        #expect(predictions.last! < QualityPolicy.default.minimumPredictedAccuracy && predictions.last! < predictions.first! - 0.3, "\(predictions)")
     }
 
     @Test func thePredictionFallsWithSize() throws {
-        let predictions = try [1, 0.7, 0.5, 0.35, 0.25].map { try #require(Self.decision(scale: $0, sigma: 0).predictedAccuracy) }
+        let predictions = try [1, 0.7, 0.5, 0.4, 0.3].map { try #require(Self.rendered(scale: $0, sigma: 0).predictedAccuracy) }
         expectNonDecreasing(predictions.map { -$0 }, tolerance: 0.01, "predicted accuracy as the page shrinks")
-        #expect(predictions.last! < predictions.first! - 0.2, "\(predictions)")
+        #expect(predictions.first! >= QualityPolicy.default.minimumPredictedAccuracy, "\(predictions)")
+        #expect(predictions.last! < QualityPolicy.default.minimumPredictedAccuracy && predictions.last! < predictions.first! - 0.3, "\(predictions)")
     }
 
     @Test func measuresAreComputedAsTheFitComputesThem() {
@@ -84,8 +105,8 @@ struct ReadingPredictorTests {
     @Test func theBundledModelWeighsOnlyMeasuresItComputes() {
         let model = ModelSet.bundled["text"]
         for (name, measures) in ReadingPredictor.measuresByModel {
-            let weights = model.evidence(name).weights
-            #expect(!weights.isEmpty && Set(weights.keys).isSubset(of: measures), "\(name): \(weights.keys.sorted())")
+            let read = model.evidence(name).measures
+            #expect(!read.isEmpty && read.isSubset(of: measures), "\(name): \(read.sorted())")
         }
         #expect(model.evidence("accuracy").weights["logLaidOutShare"] == nil)
     }
@@ -148,5 +169,67 @@ struct ReadingPredictorTests {
         var noShapes = requirements
         noShapes.evidenceTakesShapes = false
         #expect(throws: ModelError.self) { try good.validated(as: noShapes, source: "good.json") }
+    }
+
+    /// Two trees: the first splits legibility (log 10) then skew (2°), the second binarized
+    /// (0.5); a boosted fit's leaves add to the intercept.
+    static let treeModel = DetectorModel.LinearModel(
+        intercept: 0.5, weights: [:], reference: ["logLegibility": log(40), "skew": 0.3, "binarized": 0.95],
+        trees: [
+            [
+                .init(measure: "logLegibility", threshold: log(10), atOrBelow: 1, above: 2), .init(value: -2),
+                .init(measure: "skew", threshold: 2, atOrBelow: 3, above: 4), .init(value: 1), .init(value: 0.25),
+            ],
+            [.init(measure: "binarized", threshold: 0.5, atOrBelow: 1, above: 2), .init(value: -1.5), .init(value: 0.5)],
+        ])
+
+    @Test func treesAddTheLeavesTheMeasuresReachAndNameTheShortfall() throws {
+        let model = Self.treeModel
+        #expect(model.measures == ["logLegibility", "skew", "binarized"])
+        let values: [String: Double] = ["logLegibility": log(40), "skew": 3, "binarized": 0.4]
+        // Legibility above log 10, skew above 2: 0.25; binarized at or below 0.5: −1.5.
+        #expect(model.treesValue { values[$0]! } == -1.25 && model.predict { values[$0]! } == -0.75)
+        // A value at a threshold goes to the branch at or below it.
+        #expect(model.treesValue { ["logLegibility": log(10), "skew": 0, "binarized": 0.5][$0]! } == -3.5)
+        var text = TextObservation(detected: true, strokeWidth: 2, inkFraction: 0.1, linePitch: 30, lineRegularity: 0.5, contrast: 150)
+        text.legibility = 40
+        text.skew = 3
+        text.binarized = 0.4
+        let prediction = ReadingPredictor(imageModel: model, layoutModel: model).predict(text, probe: nil)
+        #expect(abs(prediction.accuracy - 1 / (1 + exp(0.75))) < 1e-12)
+        // At the reference, binarized would gain 2 log-odds and skew 0.75: binarized is named.
+        #expect(prediction.mainShortfall?.measure == "binarized" && prediction.mainShortfall?.logOdds == 2)
+    }
+
+    @Test func treesAreCheckedWhenAModelIsRead() throws {
+        func text(_ trees: String) -> Data {
+            Data("""
+                {"format": 1, "detector": "text", "evidence": {"accuracy": {"intercept": 0, "weights": {"skew": -1}},
+                 "accuracyWithLayout": {"intercept": 0.5, "weights": {}, "trees": \(trees)}},
+                 "thresholds": {"minimumPredictedAccuracy": {"value": 0.5, "rule": "r"}, "minimumLinePitch": {"value": 0, "rule": "r"},
+                 "minimumLegibility": {"value": 0, "rule": "r"}, "minimumTextContrast": {"value": 12, "rule": "r"}}}
+                """.utf8)
+        }
+        let requirements = TextDetector.modelRequirements
+        let tree = #"[[{"measure": "logLaidOutShare", "threshold": -1, "atOrBelow": 1, "above": 2}, {"value": -2}, {"value": 1}]]"#
+        let good = try DetectorModel.decode(text(tree), source: "good.json").validated(as: requirements, source: "good.json")
+        #expect(ReadingPredictor(model: good).weighsProbe)
+        #expect(good.evidence("accuracyWithLayout").predict { $0 == "logLaidOutShare" ? -3 : 0 } == -1.5)
+        for bad in [
+            #"[[{"measure": "logLaidOutShare", "threshold": -1, "atOrBelow": 0, "above": 2}, {"value": -2}, {"value": 1}]]"#,  // a loop
+            #"[[{"measure": "logLaidOutShare", "threshold": -1, "atOrBelow": 1, "above": 3}, {"value": -2}, {"value": 1}]]"#,  // no node 3
+            #"[[{"measure": "logLaidOutShare", "threshold": -1, "atOrBelow": 1, "above": 2}, {"value": -2}, {"value": 1, "measure": "skew"}]]"#,
+            #"[[{"measure": "logXHeightOfNothing", "threshold": -1, "atOrBelow": 1, "above": 2}, {"value": -2}, {"value": 1}]]"#,  // unknown measure
+            #"[[]]"#,
+        ] {
+            let model = try DetectorModel.decode(text(bad), source: "bad.json")
+            #expect(throws: ModelError.self, "\(bad)") { try model.validated(as: requirements, source: "bad.json") }
+        }
+        #expect(throws: ModelError.self) {
+            try DetectorModel.decode(text(#"[[{"value": 1, "weight": 2}]]"#), source: "k.json")
+        }
+        var noTrees = requirements
+        noTrees.evidenceTakesTrees = false
+        #expect(throws: ModelError.self) { try good.validated(as: noTrees, source: "good.json") }
     }
 }
