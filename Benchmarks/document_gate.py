@@ -13,8 +13,8 @@ ungated recognition are compared on the same run. The probe's own time comes fro
 `imgquality score --timings --jobs 1` over the same pages (its `probeMs`):
 
 - the layout probe's cost against a full recognition at the accurate level (median over pages of
-  the probe's time over the recognition's), and the whole gate's (decode and analysis, probe
-  included) against recognizing every page;
+  the probe's time over the recognition's), when the model weighs the probe and it runs, and the
+  whole gate's (decode and analysis, probe included) against recognizing every page;
 - the recognition time the gate saves (the rejected pages' share of it);
 - the mean accuracy of the pages the gate passes against that of all pages;
 - the pages read below 0.5 that the gate stops, and those read at 0.9 or better that it loses.
@@ -97,7 +97,7 @@ def main():
     if probed:
         ratios = [p["probe"] / p["recognition"] for p in probed if p["recognition"] > 0]
         print(f"| layout probe / full recognition (median over {len(ratios)} documents) | {statistics.median(ratios):.1%} |")
-    print(f"| decode and analysis, probe included / recognition of every page | {sum(p['gate'] for p in pages) / recognition:.1%} |")
+    print(f"| decode and analysis (and the probe, where one ran) / recognition of every page | {sum(p['gate'] for p in pages) / recognition:.1%} |")
     print(f"| recognition time saved (the rejected pages' share) | {1 - sum(p['recognition'] for p in passed) / recognition:.1%} |")
     print(f"| mean word accuracy: pages passed / all pages | {mean([p['score'] for p in passed]):.3f} / {mean([p['score'] for p in pages]):.3f} |")
     print(f"| pages read below 0.5 stopped | {sum(not p['pass'] for p in poor)} of {len(poor)} |")

@@ -5,7 +5,7 @@ corpora (Scripts/corpus/PAGES.md) and reports how it ranks and gates pages it wa
     Scripts/corpus/make-page-corpus.sh --out CORPUS
     Scripts/corpus/score-page-corpus.sh CORPUS            # CORPUS/score.jsonl, with the layout probe
     Scripts/corpus/read-page-corpus.py CORPUS             # CORPUS/labels-imgquality.csv: what imgquality reads
-    imgquality score --format jsonl --languages en Datasets/documents > DOCS.jsonl
+    imgquality score --probe --format jsonl --languages en Datasets/documents > DOCS.jsonl
     Scripts/measure/fit_pages.py CORPUS [CORPUS ...] --documents DOCS.jsonl [--report LABELS RECORDS] [--write-model]
 
 What it fits, on the train documents of the project's two generated document sets (split by
@@ -197,8 +197,9 @@ def fit_trees(X, y, names, counts):
         sys.exit("--trees needs scikit-learn: pip install -r Scripts/measure/requirements.txt")
     counts = np.ones(len(y)) if counts is None else counts
     signs = [CANDIDATES[measure_of(n)][0] for n in names]
+    # Each page is two rows (read and unread), which reach the same leaf.
     model = HistGradientBoostingClassifier(
-        max_iter=TREES["trees"], max_depth=TREES["depth"], learning_rate=TREES["rate"], min_samples_leaf=TREES["leaf"],
+        max_iter=TREES["trees"], max_depth=TREES["depth"], learning_rate=TREES["rate"], min_samples_leaf=2 * TREES["leaf"],
         l2_regularization=1.0, monotonic_cst=signs, early_stopping=False, random_state=0)
     model.fit(np.r_[X, X], np.r_[np.ones(len(y)), np.zeros(len(y))], sample_weight=np.r_[counts * y, counts * (1 - y)])
     intercept = float(np.ravel(model._baseline_prediction)[0])
@@ -212,11 +213,15 @@ def fit_trees(X, y, names, counts):
                 tree.append({"measure": measure_of(names[int(node["feature_idx"])]), "threshold": float(node["num_threshold"]),
                              "atOrBelow": int(node["left"]), "above": int(node["right"])})
         trees.append(tree)
-    if not np.allclose(intercept + trees_value(trees, X, names), model.decision_function(X), atol=1e-9):
-        sys.exit("the trees taken out of scikit-learn do not sum as it does (its node layout changed?)")
-    r = lambda x: round(float(x), 4)
-    trees = [[{k: (r(v) if k in ("threshold", "value") else v) for k, v in node.items()} for node in tree] for tree in trees]
-    return r(intercept), [("trees", trees, names)]
+    # As the model file holds them: thresholds as they are (scikit-learn may split at a
+    # measured value itself, which a rounded threshold would send the other way), values and
+    # the intercept at 4 decimals; the sum checked against scikit-learn's to within that.
+    trees = [[{k: round(v, 4) if k == "value" else v for k, v in node.items()} for node in tree] for tree in trees]
+    rounded = round(intercept, 4)
+    if not np.allclose(rounded + trees_value(trees, X, names), model.decision_function(X), atol=5e-5 * (len(trees) + 1)):
+        difference = np.abs(rounded + trees_value(trees, X, names) - model.decision_function(X))
+        sys.exit(f"the trees taken out of scikit-learn do not sum as it does (its node layout changed?): {int((difference > 5e-5 * (len(trees) + 1)).sum())} rows, by up to {difference.max():.6f}")
+    return rounded, [("trees", trees, names)]
 
 
 def counts_of(pairs):
@@ -351,8 +356,11 @@ def select(train, secondary, knots, smoothing, allow_probe, either=False):
             if measure_of(name) in {measure_of(c) for c in chosen}:
                 continue
             names = chosen + [name]
-            # A second set scored without the probe cannot judge the probe's measures.
+            # A set scored without the probe (imgquality score without --probe) cannot judge
+            # the probe's measures.
             if PROBE & {measure_of(n) for n in names} and not all(has_probe(record) for _, record in train + secondary):
+                if allow_probe and not chosen:
+                    print(f"  ({measure_of(name)} not offered: some records have no layout probe; score them with --probe)")
                 continue
             intercept, curves = fit_curves(matrix(train, names, table), y, names, knots, smoothing, counts)
             if against_physics(names, curves):
@@ -376,7 +384,7 @@ def select(train, secondary, knots, smoothing, allow_probe, either=False):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpora", nargs="+", metavar="CORPUS", help="page corpora, each with labels.csv and score.jsonl")
-    parser.add_argument("--documents", required=True, metavar="RECORDS", help="records of Datasets/documents (imgquality score --languages en)")
+    parser.add_argument("--documents", required=True, metavar="RECORDS", help="records of Datasets/documents (imgquality score --probe --languages en)")
     parser.add_argument("--report", nargs=2, action="append", default=[], metavar=("LABELS", "RECORDS"))
     parser.add_argument("--knots", type=int, default=0,
                         help="knots of each measure's curve, at quantiles of the train pages; 0 (the bundled model's form) weighs each measure as it is")
@@ -386,7 +394,7 @@ def main():
                         help="fit N gradient-boosted regression trees, monotone in each measure, instead of a logistic model (needs scikit-learn)")
     parser.add_argument("--depth", type=int, default=2, help="with --trees: each tree's depth")
     parser.add_argument("--learning-rate", type=float, default=0.2, help="with --trees: the share of each tree's correction kept")
-    parser.add_argument("--leaf", type=int, default=40, help="with --trees: the fewest pages a leaf holds")
+    parser.add_argument("--leaf", type=int, default=20, help="with --trees: the fewest pages a leaf holds")
     parser.add_argument("--smoothing", type=float, default=1.0,
                         help="the ridge: on the standardised weights (--knots 0), or on the squared steps between a curve's knots")
     parser.add_argument("--loss", type=float, default=0.05, help="share of train pages read at 0.9 or better the threshold may reject")
@@ -437,9 +445,9 @@ def main():
     # each page predicted by the layout model fitted without its document (5 folds), as a
     # page the model has not seen would be: a flexible form predicts its own pages too well.
     unseen = out_of_fold(fitted, measures["accuracyWithLayout"], args.knots, args.smoothing)
-    sets = [np.array([row.get("set") != "documents" for row, _ in fitted])]
-    if weight > 0:
-        sets.append(~sets[0])
+    corpus = np.array([row.get("set") != "documents" for row, _ in fitted])
+    # A set with no good train page says nothing of the threshold.
+    sets = [rows for rows in (corpus, ~corpus) if (truth(fitted)[rows] >= 0.9).any()]
     threshold = min(threshold_for(unseen[rows], truth(fitted)[rows], args.loss) for rows in sets)
     results = {}
     for name, model in models.items():

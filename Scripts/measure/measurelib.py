@@ -188,8 +188,10 @@ def write_model(path, detector, data, figures, evidence=None, mapping=None, thre
                 out["shapes"] = {k: {"knots": [r(x) for x in knots], "values": [r(v) for v in values]}
                                  for k, (knots, values) in fitted[3].items()}
             if len(fitted) > 4 and fitted[4]:
-                out["trees"] = [[{k: (r(v) if k in ("threshold", "value") else v) for k, v in node.items()} for node in tree]
-                                for tree in fitted[4]]
+                # Thresholds as they are (a split may sit on a measured value itself, which a
+                # rounded threshold would send the other way); leaf values at 4 decimals.
+                out["trees"] = [[{k: float(v) if k == "threshold" else r(v) if k == "value" else v for k, v in node.items()}
+                                 for node in tree] for tree in fitted[4]]
             return out
 
         model["evidence"] = {name: linear(fitted) for name, fitted in evidence.items()}

@@ -84,16 +84,23 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         }
 
         /// The sum of the leaves the trees reach for `measure`'s values, tree by tree; 0
-        /// without trees.
-        /// - Precondition: the trees were checked by `validated(as:source:)`.
+        /// without trees. A tree `validated(as:source:)` refuses (a split missing a part, a
+        /// branch that does not lead further down the list) adds nothing from the node where
+        /// it goes wrong, so an unchecked model can neither trap nor loop.
         public func treesValue(_ measure: (String) -> Double) -> Double {
             var sum = 0.0
             for tree in trees ?? [] {
                 var index = 0
-                while let name = tree[index].measure {
-                    index = measure(name) <= tree[index].threshold! ? tree[index].atOrBelow! : tree[index].above!
+                while tree.indices.contains(index) {
+                    let node = tree[index]
+                    guard let name = node.measure, let threshold = node.threshold, let atOrBelow = node.atOrBelow, let above = node.above else {
+                        sum += node.value ?? 0
+                        break
+                    }
+                    let next = measure(name) <= threshold ? atOrBelow : above
+                    guard next > index else { break }
+                    index = next
                 }
-                sum += tree[index].value!
             }
             return sum
         }
@@ -101,8 +108,7 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         /// `intercept + Σ term(name, measure(name))`, added in the names' order so the sum
         /// has the same bits in every process, plus the trees' leaves.
         public func predict(_ measure: (String) -> Double) -> Double {
-            let terms = weights.keys.sorted().reduce(intercept) { $0 + term($1, measure($1)) }
-            return trees == nil ? terms : terms + treesValue(measure)
+            weights.keys.sorted().reduce(intercept) { $0 + term($1, measure($1)) } + treesValue(measure)
         }
 
         package enum CodingKeys: String, CodingKey, CaseIterable { case intercept, weights, reference, scale, shapes, trees }

@@ -167,8 +167,8 @@ public struct ReadingPredictor: Sendable, Equatable {
         public var accuracy: Double
         /// Whether the layout probe's model made it.
         public var usedLayout: Bool
-        /// The measure whose contribution falls furthest below the reference's, and by how
-        /// much (log-odds); nil when none falls below.
+        /// The measure that, were it alone at the reference's value, would raise the
+        /// prediction most, and by how much (log-odds); nil when none would raise it.
         public var mainShortfall: (measure: String, logOdds: Double)?
 
         public static func == (a: Prediction, b: Prediction) -> Bool {
@@ -177,14 +177,16 @@ public struct ReadingPredictor: Sendable, Equatable {
         }
     }
 
-    /// The prediction for a page; with the layout model when a probe result without error is given.
+    /// The prediction for a page; with the layout model when a probe result without error is
+    /// given and the layout model weighs what it measured (a probe run only to be recorded,
+    /// `Assessor.Configuration.probesEveryDocument`, changes no prediction).
     public func predict(_ text: TextObservation, probe: LayoutProbeResult?) -> Prediction {
         let values = Self.measures(text, probe: probe)
-        let usedLayout = values["logLaidOutShare"] != nil
+        let usedLayout = values["logLaidOutShare"] != nil && weighsProbe
         let model = usedLayout ? layoutModel : imageModel
         let measure = { (name: String) in values[name] ?? 0 }
-        let logit = model.predict(measure)
-        let trees = model.trees == nil ? 0 : model.treesValue(measure)
+        let trees = model.treesValue(measure)
+        let logit = model.weights.keys.sorted().reduce(model.intercept) { $0 + model.term($1, measure($1)) } + trees
         // What each measure costs: the log-odds the page would gain were that measure alone
         // at the reference's value (its term's difference, and the trees' where they read it).
         var shortfall: (measure: String, logOdds: Double)?

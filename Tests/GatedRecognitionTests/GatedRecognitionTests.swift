@@ -90,12 +90,12 @@ struct GatedRecognitionTests {
         configuration.gate.predictor = Self.predictor(weighingTheProbe: false)
         let unprobed = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: sharp)
         #expect(unprobed.decision.probe == nil && unprobed.decision.predictor == "image" && unprobed.decision.predictedAccuracy != nil)
-        // Asked to probe every document (records for a fit), it runs and is recorded; the
-        // prediction is the image model's, which weighs nothing it measured.
+        // Asked to probe every document (records for a fit), it runs and is recorded, and the
+        // image model still predicts: the layout model weighs nothing the probe measured.
         configuration.probesEveryDocument = true
         let recorded = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: sharp, force: true)
         #expect(recorded.decision.probe?.lines == 11 && recorded.decision.probe?.probe == "unused layout")
-        #expect(recorded.decision.predictedAccuracy == unprobed.decision.predictedAccuracy)
+        #expect(recorded.decision.predictor == "image" && recorded.decision.predictedAccuracy == unprobed.decision.predictedAccuracy)
     }
 
     @Test func photosAreNeverProbed() throws {

@@ -557,7 +557,8 @@ struct ProcessTests {
     }
 
     /// The bundled reading predictor weighs nothing the layout probe measures, so no probe
-    /// runs unless asked (`--probe`, to record it for a fit); asked, it changes no score.
+    /// runs unless asked (`--probe`, to record it for a fit); asked, it is recorded and the
+    /// image model still predicts.
     @Test func theLayoutProbeRunsWhenAskedToRecordIt() throws {
         let page = OCRProcessTests.documents + "/page01_clean.png"
         let plain = try #require(try Binary.run(["score", "--format", "jsonl", page]).records.first?["gate"] as? [String: Any])
@@ -565,7 +566,7 @@ struct ProcessTests {
         let probed = try #require(try Binary.run(["score", "--probe", "--format", "jsonl", page]).records.first?["gate"] as? [String: Any])
         let probe = try #require(probed["probe"] as? [String: Any])
         #expect(probe["probe"] as? String == "tesseract layout (eng)" && (probe["lines"] as? Int ?? 0) > 20)
-        #expect(probed["predictor"] as? String == "image+layout" && probed["score"] as? Double == plain["score"] as? Double)
+        #expect(probed["predictor"] as? String == "image" && probed["score"] as? Double == plain["score"] as? Double)
         let both = try Binary.run(["score", "--probe", "--no-probe", page])
         #expect(both.status == 64 && both.stderr.contains("--probe and --no-probe cannot both be given."))
     }

@@ -108,7 +108,7 @@ struct ReadingPredictorTests {
             let read = model.evidence(name).measures
             #expect(!read.isEmpty && read.isSubset(of: measures), "\(name): \(read.sorted())")
         }
-        #expect(model.evidence("accuracy").weights["logLaidOutShare"] == nil)
+        #expect(!model.evidence("accuracy").measures.contains("logLaidOutShare"))
     }
 
     @Test func aShapeIsLinearBetweenItsKnotsAndGoesStraightOnBeyond() {
@@ -205,7 +205,7 @@ struct ReadingPredictorTests {
         func text(_ trees: String) -> Data {
             Data("""
                 {"format": 1, "detector": "text", "evidence": {"accuracy": {"intercept": 0, "weights": {"skew": -1}},
-                 "accuracyWithLayout": {"intercept": 0.5, "weights": {}, "trees": \(trees)}},
+                 "accuracyWithLayout": {"intercept": 0.5, "weights": {"skew": -1}, "trees": \(trees)}},
                  "thresholds": {"minimumPredictedAccuracy": {"value": 0.5, "rule": "r"}, "minimumLinePitch": {"value": 0, "rule": "r"},
                  "minimumLegibility": {"value": 0, "rule": "r"}, "minimumTextContrast": {"value": 12, "rule": "r"}}}
                 """.utf8)
@@ -214,16 +214,27 @@ struct ReadingPredictorTests {
         let tree = #"[[{"measure": "logLaidOutShare", "threshold": -1, "atOrBelow": 1, "above": 2}, {"value": -2}, {"value": 1}]]"#
         let good = try DetectorModel.decode(text(tree), source: "good.json").validated(as: requirements, source: "good.json")
         #expect(ReadingPredictor(model: good).weighsProbe)
-        #expect(good.evidence("accuracyWithLayout").predict { $0 == "logLaidOutShare" ? -3 : 0 } == -1.5)
+        // Skew 2 weighed −1, and the tree's leaf −2 for a laid-out share at or below −1.
+        #expect(good.evidence("accuracyWithLayout").predict { $0 == "logLaidOutShare" ? -3 : 2 } == -3.5)
+        let malformed = ModelError(
+            .invalid,
+            "bad.json: evidence \"accuracyWithLayout\"'s trees must each be nodes from the root, each a split (measure, finite threshold, atOrBelow and above naming later nodes) or a leaf (a finite value alone)")
         for bad in [
             #"[[{"measure": "logLaidOutShare", "threshold": -1, "atOrBelow": 0, "above": 2}, {"value": -2}, {"value": 1}]]"#,  // a loop
             #"[[{"measure": "logLaidOutShare", "threshold": -1, "atOrBelow": 1, "above": 3}, {"value": -2}, {"value": 1}]]"#,  // no node 3
             #"[[{"measure": "logLaidOutShare", "threshold": -1, "atOrBelow": 1, "above": 2}, {"value": -2}, {"value": 1, "measure": "skew"}]]"#,
-            #"[[{"measure": "logXHeightOfNothing", "threshold": -1, "atOrBelow": 1, "above": 2}, {"value": -2}, {"value": 1}]]"#,  // unknown measure
+            #"[[{"measure": "logLaidOutShare", "atOrBelow": 1, "above": 2}, {"value": -2}, {"value": 1}]]"#,  // no threshold
             #"[[]]"#,
         ] {
             let model = try DetectorModel.decode(text(bad), source: "bad.json")
-            #expect(throws: ModelError.self, "\(bad)") { try model.validated(as: requirements, source: "bad.json") }
+            #expect(throws: malformed, "\(bad)") { try model.validated(as: requirements, source: "bad.json") }
+            // Unchecked, such a tree adds what it reaches before going wrong, without trapping or looping.
+            #expect(model.evidence("accuracyWithLayout").treesValue { _ in 0 }.isFinite)
+        }
+        let unknown = try DetectorModel.decode(
+            text(#"[[{"measure": "logXHeightOfNothing", "threshold": -1, "atOrBelow": 1, "above": 2}, {"value": -2}, {"value": 1}]]"#), source: "bad.json")
+        #expect(throws: ModelError(.invalid, "bad.json: evidence \"accuracyWithLayout\" must weigh some of \(ReadingPredictor.measuresByModel["accuracyWithLayout"]!.sorted().joined(separator: ", ")), has logXHeightOfNothing, skew")) {
+            try unknown.validated(as: requirements, source: "bad.json")
         }
         #expect(throws: ModelError.self) {
             try DetectorModel.decode(text(#"[[{"value": 1, "weight": 2}]]"#), source: "k.json")
