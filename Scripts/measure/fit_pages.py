@@ -148,7 +148,7 @@ def logit(intercept, curves, X):
 def predict(model, pairs):
     intercept, weights = model[0], model[1]
     if len(model) > 4 and model[4]:
-        names = sorted({node["measure"] for tree in model[4] for node in tree if "measure" in node})
+        names = tree_measures(model[4])
         z = intercept + trees_value(model[4], matrix(pairs, names), names)
         return 1 / (1 + np.exp(-np.clip(z, -60, 60)))
     names = list(weights)
@@ -260,7 +260,7 @@ def fit(pairs, names, knots, smoothing):
     if TREES:
         # The reference of the measures the trees split on (a selected measure no split
         # reads is not part of the model).
-        used = {node["measure"] for tree in curves[0][1] for node in tree if "measure" in node}
+        used = set(tree_measures(curves[0][1]))
         return intercept, {}, {k: v for k, v in reference.items() if k in used}, {}, curves[0][1]
     if knots == 0:
         return intercept, {n: c[1] for n, c in zip(names, curves)}, reference
@@ -277,8 +277,8 @@ def fit(pairs, names, knots, smoothing):
 
 
 def out_of_fold(pairs, names, knots, smoothing):
-    """Each page's predicted accuracy by the model of `names` fitted on the other pages'
-    documents: the same 5 folds of documents as the selection's."""
+    """Each page's log-odds by the model of `names` fitted on the other pages' documents, in 5
+    folds of documents (the selection's and the threshold's)."""
     documents = sorted({row["document"] for row, _ in pairs})
     fold = {d: i % 5 for i, d in enumerate(documents)}
     folds = np.array([fold[row["document"]] for row, _ in pairs])
@@ -287,7 +287,12 @@ def out_of_fold(pairs, names, knots, smoothing):
     for k in range(5):
         intercept, curves = fit_curves(X[folds != k], y[folds != k], names, knots, smoothing, counts[folds != k])
         out[folds == k] = logit(intercept, curves, X[folds == k])
-    return 1 / (1 + np.exp(-np.clip(out, -60, 60)))
+    return out
+
+
+def tree_measures(trees):
+    """The measures the trees split on."""
+    return sorted({node["measure"] for tree in trees for node in tree if "measure" in node})
 
 
 def threshold_for(predicted, scores, loss):
@@ -328,19 +333,11 @@ def select(train, secondary, knots, smoothing, allow_probe, either=False):
     taken over the same 5 folds of documents, out of fold; otherwise the second set's is
     taken with the weights fitted on the corpus's train pages."""
     pooled = any(row.get("set") == "documents" for row, _ in train)
-    documents = sorted({row["document"] for row, _ in train})
-    fold = {d: i % 5 for i, d in enumerate(documents)}
-    folds = np.array([fold[row["document"]] for row, _ in train])
     second_rows = np.array([row.get("set") == "documents" for row, _ in train])
-    table = {n: f for n, (_, f) in CANDIDATES.items()}
     y, counts = truth(train), counts_of(train)
 
     def cross_validated(names):
-        X = matrix(train, names, table)
-        out = np.zeros(len(train))
-        for k in range(5):
-            intercept, curves = fit_curves(X[folds != k], y[folds != k], names, knots, smoothing, counts[folds != k])
-            out[folds == k] = logit(intercept, curves, X[folds == k])
+        out = out_of_fold(train, names, knots, smoothing)
         if not pooled:
             return spearman(out, y), None
         return spearman(out[~second_rows], y[~second_rows]), spearman(out[second_rows], y[second_rows])
@@ -362,12 +359,12 @@ def select(train, secondary, knots, smoothing, allow_probe, either=False):
                 if allow_probe and not chosen:
                     print(f"  ({measure_of(name)} not offered: some records have no layout probe; score them with --probe)")
                 continue
-            intercept, curves = fit_curves(matrix(train, names, table), y, names, knots, smoothing, counts)
+            intercept, curves = fit_curves(matrix(train, names), y, names, knots, smoothing, counts)
             if against_physics(names, curves):
                 continue
             corpus, second = cross_validated(names)
             if second is None:
-                second = spearman(logit(intercept, curves, matrix(secondary, names, table)), truth(secondary))
+                second = spearman(logit(intercept, curves, matrix(secondary, names)), truth(secondary))
             scored.append(((corpus + second) / 2, corpus, second, name))
         if not scored:
             break
@@ -444,7 +441,7 @@ def main():
     # The threshold may reject at most --loss of the good train pages of each set fitted on,
     # each page predicted by the layout model fitted without its document (5 folds), as a
     # page the model has not seen would be: a flexible form predicts its own pages too well.
-    unseen = out_of_fold(fitted, measures["accuracyWithLayout"], args.knots, args.smoothing)
+    unseen = 1 / (1 + np.exp(-np.clip(out_of_fold(fitted, measures["accuracyWithLayout"], args.knots, args.smoothing), -60, 60)))
     corpus = np.array([row.get("set") != "documents" for row, _ in fitted])
     # A set with no good train page says nothing of the threshold.
     sets = [rows for rows in (corpus, ~corpus) if (truth(fitted)[rows] >= 0.9).any()]

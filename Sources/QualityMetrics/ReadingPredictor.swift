@@ -185,8 +185,8 @@ public struct ReadingPredictor: Sendable, Equatable {
         let usedLayout = values["logLaidOutShare"] != nil && weighsProbe
         let model = usedLayout ? layoutModel : imageModel
         let measure = { (name: String) in values[name] ?? 0 }
+        let logit = model.predict(measure)
         let trees = model.treesValue(measure)
-        let logit = model.weights.keys.sorted().reduce(model.intercept) { $0 + model.term($1, measure($1)) } + trees
         // What each measure costs: the log-odds the page would gain were that measure alone
         // at the reference's value (its term's difference, and the trees' where they read it).
         var shortfall: (measure: String, logOdds: Double)?
