@@ -34,7 +34,8 @@ struct Homography: Sendable, Equatable {
 /// Where a photographed page lies in the frame, and the page seen straight on.
 ///
 /// A phone held over a page sees it tilted and foreshortened: rows of a table converge and
-/// columns lean. The page is the largest bright region of the frame; its four corners give
+/// columns lean. The page is the largest bright region of the frame, or the largest region its
+/// edges close off when a bright ground joins it to the frame's edge; its four corners give
 /// the projective map to an upright rectangle, in which lines are level and columns upright
 /// again. Structure is found and text read there, and every box is mapped back to the photo.
 public struct PageGeometry: Sendable, Equatable {
@@ -72,25 +73,18 @@ public struct PageGeometry: Sendable, Equatable {
         }
         let threshold = otsu(luma)
         let (labels, components) = ConnectedComponents.label(luma.map { $0 > threshold }, width: w, height: h)
-        guard let (index, page) = components.enumerated().max(by: { $0.element.area < $1.element.area }),
-            Double(page.area) >= 0.2 * Double(w * h)
+        guard let (index, bright) = components.enumerated().max(by: { $0.element.area < $1.element.area }),
+            Double(bright.area) >= minimumShare * Double(w * h)
         else { return nil }
-        // The corners: the page's points furthest along each diagonal.
-        // (Top left, top right, bottom right, bottom left: the first point of the scan
-        // scoring highest, each score tested apart.)
-        var (topLeft, topRight, bottomRight, bottomLeft) = ((score: Int.min, x: 0, y: 0), (score: Int.min, x: 0, y: 0), (score: Int.min, x: 0, y: 0), (score: Int.min, x: 0, y: 0))
-        let label = Int32(index + 1)
-        labels.withUnsafeBufferPointer { labels in
-            for y in page.minY...page.maxY {
-                for x in page.minX...page.maxX where labels[y * w + x] == label {
-                    if -(x + y) > topLeft.score { topLeft = (-(x + y), x, y) }
-                    if x - y > topRight.score { topRight = (x - y, x, y) }
-                    if x + y > bottomRight.score { bottomRight = (x + y, x, y) }
-                    if y - x > bottomLeft.score { bottomLeft = (y - x, x, y) }
-                }
-            }
+        var region = labels.withUnsafeBufferPointer { labels in
+            Region(width: w, height: h, box: bright) { labels[$0] == Int32(index + 1) }
         }
-        let best = [topLeft, topRight, bottomRight, bottomLeft]
+        // A bright ground joined to the sheet reaches the frame's edge: the region bounded by
+        // the sheet's edges is taken instead, when there is one.
+        if region.frameShare(width: w, height: h) > largestFrameShare, let bounded = boundedRegion(luma, width: w, height: h) {
+            region = bounded
+        }
+        let best = region.corners
         let corners = best.map { (Double($0.x) * Double(factor) + Double(factor) / 2, Double($0.y) * Double(factor) + Double(factor) / 2) }
         // Square already: each corner within 1.5% of the page's bounding box's corner.
         let xs = corners.map(\.0), ys = corners.map(\.1)
@@ -127,6 +121,89 @@ public struct PageGeometry: Sendable, Equatable {
         return PageGeometry(
             sourceSize: image.size, pageSize: pageSize, corners: corners.map { PixelPoint(x: Int($0.0.rounded()), y: Int($0.1.rounded())) },
             toSource: toSource)
+    }
+
+    /// The page's region holds at least this share of the frame (at the reduced size).
+    static let minimumShare = 0.2
+    /// A region with more than this share of the frame's outermost pixels reaches past the
+    /// frame: a bright ground joined to the sheet, or a sheet larger than the frame.
+    static let largestFrameShare = 0.02
+    /// Where the luma changes by this many levels per pixel or more (central differences, at
+    /// about 500 pixels on the long side) there is an edge: a sheet's edge against its ground
+    /// steps by 10 levels or more over a pixel or two, while light falling off across paper or
+    /// a blurred ground changes by under one.
+    static let edgeStep = 3
+
+    /// The pixels of one region of the reduced frame: how many, how many lie on the frame's
+    /// outermost rows and columns, and its points furthest along each diagonal (top left, top
+    /// right, bottom right, bottom left; of points scoring alike, the first in raster order).
+    struct Region {
+        typealias Extreme = (score: Int, x: Int, y: Int)
+        var area = 0, onFrame = 0
+        var topLeft: Extreme = (Int.min, 0, 0), topRight: Extreme = (Int.min, 0, 0)
+        var bottomRight: Extreme = (Int.min, 0, 0), bottomLeft: Extreme = (Int.min, 0, 0)
+        var corners: [Extreme] { [topLeft, topRight, bottomRight, bottomLeft] }
+
+        init() {}
+
+        /// The pixels of `box` for which `contains` (given the raster index) holds.
+        init(width: Int, height: Int, box: ConnectedComponents.Component, contains: (Int) -> Bool) {
+            for y in box.minY...box.maxY {
+                for x in box.minX...box.maxX where contains(y * width + x) { add(x, y, width: width, height: height) }
+            }
+        }
+
+        @inline(__always) mutating func add(_ x: Int, _ y: Int, width: Int, height: Int) {
+            @inline(__always) func keep(_ extreme: inout Extreme, _ score: Int) {
+                if score > extreme.score || (score == extreme.score && (y, x) < (extreme.y, extreme.x)) { extreme = (score, x, y) }
+            }
+            area += 1
+            if x == 0 || y == 0 || x == width - 1 || y == height - 1 { onFrame += 1 }
+            keep(&topLeft, -(x + y))
+            keep(&topRight, x - y)
+            keep(&bottomRight, x + y)
+            keep(&bottomLeft, y - x)
+        }
+
+        func frameShare(width: Int, height: Int) -> Double { Double(onFrame) / Double(2 * (width + height)) }
+    }
+
+    /// The largest region of the reduced frame enclosed by edges (4-connected pixels where the
+    /// luma changes by less than `edgeStep` per pixel) that reaches no further than
+    /// `largestFrameShare` onto the frame's edge and holds `minimumShare` of it; nil when there
+    /// is none. Paper is flat between its letters, which the region goes around; the sheet's
+    /// edge closes it off from the ground whatever their brightness, where a threshold on
+    /// brightness joins a bright ground to it.
+    static func boundedRegion(_ luma: [UInt8], width w: Int, height h: Int) -> Region? {
+        var flat = [Bool](repeating: false, count: w * h)
+        let limit = 4 * edgeStep * edgeStep  // on the full differences, twice the central ones
+        for y in 0..<h {
+            for x in 0..<w {
+                let dx = x == 0 || x == w - 1 ? 0 : Int(luma[y * w + x + 1]) - Int(luma[y * w + x - 1])
+                let dy = y == 0 || y == h - 1 ? 0 : Int(luma[(y + 1) * w + x]) - Int(luma[(y - 1) * w + x])
+                flat[y * w + x] = dx * dx + dy * dy < limit
+            }
+        }
+        var best: Region?
+        var stack: [Int] = []
+        for start in flat.indices where flat[start] {
+            flat[start] = false
+            stack.append(start)
+            var region = Region()
+            while let index = stack.popLast() {
+                let (x, y) = (index % w, index / w)
+                region.add(x, y, width: w, height: h)
+                if x > 0, flat[index - 1] { flat[index - 1] = false; stack.append(index - 1) }
+                if x < w - 1, flat[index + 1] { flat[index + 1] = false; stack.append(index + 1) }
+                if y > 0, flat[index - w] { flat[index - w] = false; stack.append(index - w) }
+                if y < h - 1, flat[index + w] { flat[index + w] = false; stack.append(index + w) }
+            }
+            guard Double(region.area) >= minimumShare * Double(w * h), region.frameShare(width: w, height: h) <= largestFrameShare,
+                region.area > best?.area ?? 0
+            else { continue }
+            best = region
+        }
+        return best
     }
 
     // MARK: - Text lines levelled

@@ -120,6 +120,30 @@ struct PageGeometryTests {
         #expect(abs(try #require(PageGeometry.LevellingInk(page)).slant) < PageGeometry.levelWithin)
     }
 
+    @Test func aSheetOnABrightGroundIsFoundByItsEdges() throws {
+        // The ground falls from 225 at the frame's top left to 150 at its bottom right, the
+        // paper is 235: the ground's brighter part lies above Otsu's threshold and joins the
+        // sheet into a region reaching the frame's corner, whose corners are not the sheet's.
+        // The sheet's edge, a step of at least 10 levels, bounds it.
+        var photo = try Self.photographed(Self.lines { _ in 0 }, corners: Self.sheetCorners, width: 1400, height: 1700)
+        let span = Double(photo.width + photo.height)
+        for y in 0..<photo.height {
+            for x in 0..<photo.width where photo[x, y, 0] == 60 {
+                photo[x, y, 0] = UInt8((225 - 75 * Double(x + y) / span).rounded())
+            }
+        }
+        let (corner, threshold) = (photo[0, 0, 0], PageGeometry.otsu(photo.samples))
+        #expect(corner > threshold)
+        let geometry = PageGeometry.find(in: photo)
+        let found = try #require(geometry)
+        for (corner, truth) in zip(found.corners, Self.sheetCorners) {
+            #expect(abs(Double(corner.x) - truth.0) <= 8 && abs(Double(corner.y) - truth.1) <= 8, "\(corner) against \(truth)")
+        }
+        let (upright, page) = PageGeometry.upright(photo)
+        #expect(upright == found)
+        #expect(PageGeometry.LevellingInk(page)?.slant == 0)
+    }
+
     @Test func aPhotoWithNoSheetInItIsUsedAsItIs() {
         let photo = Self.lines { _ in 0 }
         let (geometry, page) = PageGeometry.upright(photo)
