@@ -208,8 +208,9 @@ public struct PageGeometry: Sendable, Equatable {
 
     // MARK: - Text lines levelled
 
-    /// Slants (in degrees) searched for, either way, and the finest step of the search.
-    static let largestSlant = 6.0
+    /// Slants (in degrees) searched for, either way, and the finest step of the search. A phone
+    /// held over a page turns it by a few degrees, now and then by ten or more.
+    static let largestSlant = 12.0
     static let slantStep = 0.05
     /// A slant smaller than this everywhere is left alone: the page is level already.
     static let levelWithin = 0.3

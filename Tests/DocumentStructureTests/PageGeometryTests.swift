@@ -33,7 +33,7 @@ struct PageGeometryTests {
         return (degrees(c[0], c[1]), degrees(c[3], c[2]))
     }
 
-    @Test(arguments: [2.0, -3.5, 5.0])
+    @Test(arguments: [2.0, -3.5, 5.0, -9.0])
     func aPageTurnedInItsPlaneIsLevelledByItsSlant(degrees: Double) throws {
         let image = Self.lines { _ in degrees }
         let geometry = try #require(PageGeometry.levelling(in: image))
