@@ -59,7 +59,8 @@ public struct PageGeometry: Sendable, Equatable {
     }
 
     /// The page in `image` when it stands out from what surrounds it and is seen at an angle;
-    /// nil when the page fills the frame or already lies square in it (a scan, a render).
+    /// nil when the page fills the frame (no region that is the sheet, or one whose corners are
+    /// the frame's) or already lies square in it (a scan, a render).
     public static func find(in image: PixelBuffer<UInt8>) -> PageGeometry? {
         let longSide = max(image.width, image.height)
         guard longSide >= 200 else { return nil }
@@ -76,12 +77,15 @@ public struct PageGeometry: Sendable, Equatable {
         guard let (index, bright) = components.enumerated().max(by: { $0.element.area < $1.element.area }),
             Double(bright.area) >= minimumShare * Double(w * h)
         else { return nil }
+        let label = Int32(index + 1)
         var region = labels.withUnsafeBufferPointer { labels in
-            Region(width: w, height: h, box: bright) { labels[$0] == Int32(index + 1) }
+            Region(width: w, height: h, box: bright) { labels[$0] == label }
         }
         // A bright ground joined to the sheet reaches the frame's edge: the region bounded by
         // the sheet's edges is taken instead, when there is one.
-        if region.frameShare(width: w, height: h) > largestFrameShare, let bounded = boundedRegion(luma, width: w, height: h) {
+        if region.frameShare(width: w, height: h) > largestFrameShare,
+            let bounded = boundedRegion(luma, width: w, height: h)
+        {
             region = bounded
         }
         let best = region.corners
@@ -128,11 +132,17 @@ public struct PageGeometry: Sendable, Equatable {
     /// A region with more than this share of the frame's outermost pixels reaches past the
     /// frame: a bright ground joined to the sheet, or a sheet larger than the frame.
     static let largestFrameShare = 0.02
-    /// Where the luma changes by this many levels per pixel or more (central differences, at
-    /// about 500 pixels on the long side) there is an edge: a sheet's edge against its ground
-    /// steps by 10 levels or more over a pixel or two, while light falling off across paper or
-    /// a blurred ground changes by under one.
+    /// Where the luma changes by this many levels per pixel or more (half the difference of the
+    /// two neighbours, at about 500 pixels on the long side) there is an edge: a sheet's edge
+    /// against its ground steps by 10 levels or more over a pixel or two, 5 or more a pixel,
+    /// while light falling off across paper or a blurred ground changes by under one.
     static let edgeStep = 3
+    /// A region closed off by edges is the sheet only when at most this share of the frame's
+    /// edge pixels lie outside its bounding box (grown by `edgeMargin` pixels): a sheet on a
+    /// plain ground leaves under 1% there (a shadow's sharp edge 7%), a ruled box on a page that
+    /// fills the frame leaves the page's other print.
+    static let largestEdgeShareOutside = 0.1
+    static let edgeMargin = 3
 
     /// The pixels of one region of the reduced frame: how many, how many lie on the frame's
     /// outermost rows and columns, and its points furthest along each diagonal (top left, top
@@ -140,6 +150,7 @@ public struct PageGeometry: Sendable, Equatable {
     struct Region {
         typealias Extreme = (score: Int, x: Int, y: Int)
         var area = 0, onFrame = 0
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
         var topLeft: Extreme = (Int.min, 0, 0), topRight: Extreme = (Int.min, 0, 0)
         var bottomRight: Extreme = (Int.min, 0, 0), bottomLeft: Extreme = (Int.min, 0, 0)
         var corners: [Extreme] { [topLeft, topRight, bottomRight, bottomLeft] }
@@ -155,9 +166,11 @@ public struct PageGeometry: Sendable, Equatable {
 
         @inline(__always) mutating func add(_ x: Int, _ y: Int, width: Int, height: Int) {
             @inline(__always) func keep(_ extreme: inout Extreme, _ score: Int) {
-                if score > extreme.score || (score == extreme.score && (y, x) < (extreme.y, extreme.x)) { extreme = (score, x, y) }
+                let first = score == extreme.score && (y, x) < (extreme.y, extreme.x)
+                if score > extreme.score || first { extreme = (score, x, y) }
             }
             area += 1
+            (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y))
             if x == 0 || y == 0 || x == width - 1 || y == height - 1 { onFrame += 1 }
             keep(&topLeft, -(x + y))
             keep(&topRight, x - y)
@@ -165,7 +178,11 @@ public struct PageGeometry: Sendable, Equatable {
             keep(&bottomLeft, y - x)
         }
 
-        func frameShare(width: Int, height: Int) -> Double { Double(onFrame) / Double(2 * (width + height)) }
+        /// The share of the frame's outermost pixels that are the region's.
+        func frameShare(width: Int, height: Int) -> Double {
+            let outermost = width < 3 || height < 3 ? width * height : 2 * (width + height) - 4
+            return Double(onFrame) / Double(outermost)
+        }
     }
 
     /// The largest region of the reduced frame enclosed by edges (4-connected pixels where the
@@ -173,7 +190,9 @@ public struct PageGeometry: Sendable, Equatable {
     /// `largestFrameShare` onto the frame's edge and holds `minimumShare` of it; nil when there
     /// is none. Paper is flat between its letters, which the region goes around; the sheet's
     /// edge closes it off from the ground whatever their brightness, where a threshold on
-    /// brightness joins a bright ground to it.
+    /// brightness joins a bright ground to it. A region with more than
+    /// `largestEdgeShareOutside` of the frame's edges outside it is a box on the page, not the
+    /// page, and none is returned.
     static func boundedRegion(_ luma: [UInt8], width w: Int, height h: Int) -> Region? {
         var flat = [Bool](repeating: false, count: w * h)
         let limit = 4 * edgeStep * edgeStep  // on the full differences, twice the central ones
@@ -184,6 +203,8 @@ public struct PageGeometry: Sendable, Equatable {
                 flat[y * w + x] = dx * dx + dy * dy < limit
             }
         }
+        let edges = flat.reduce(0) { $1 ? $0 : $0 + 1 }
+        let steep = flat.map { !$0 }
         var best: Region?
         var stack: [Int] = []
         for start in flat.indices where flat[start] {
@@ -203,7 +224,12 @@ public struct PageGeometry: Sendable, Equatable {
             else { continue }
             best = region
         }
-        return best
+        guard let best else { return nil }
+        let x0 = max(0, best.minX - edgeMargin), x1 = min(w - 1, best.maxX + edgeMargin)
+        let y0 = max(0, best.minY - edgeMargin), y1 = min(h - 1, best.maxY + edgeMargin)
+        var inside = 0
+        for y in y0...y1 { for x in x0...x1 where steep[y * w + x] { inside += 1 } }
+        return Double(edges - inside) <= largestEdgeShareOutside * Double(edges) ? best : nil
     }
 
     // MARK: - Text lines levelled

@@ -121,19 +121,20 @@ struct PageGeometryTests {
     }
 
     @Test func aSheetOnABrightGroundIsFoundByItsEdges() throws {
-        // The ground falls from 225 at the frame's top left to 150 at its bottom right, the
-        // paper is 235: the ground's brighter part lies above Otsu's threshold and joins the
-        // sheet into a region reaching the frame's corner, whose corners are not the sheet's.
-        // The sheet's edge, a step of at least 10 levels, bounds it.
+        // The ground falls from 225 at the frame's top left to 60 at its bottom right, the
+        // paper is 235: the ground's upper part lies above Otsu's threshold and joins the sheet
+        // into a region reaching the frame's corner, whose corners are not the sheet's. The
+        // sheet's edge, a step of at least 10 levels, bounds it.
         var photo = try Self.photographed(Self.lines { _ in 0 }, corners: Self.sheetCorners, width: 1400, height: 1700)
-        let span = Double(photo.width + photo.height)
+        let span = Double(photo.width + photo.height - 2)
         for y in 0..<photo.height {
             for x in 0..<photo.width where photo[x, y, 0] == 60 {
-                photo[x, y, 0] = UInt8((225 - 75 * Double(x + y) / span).rounded())
+                photo[x, y, 0] = UInt8((225 - 165 * Double(x + y) / span).rounded())
             }
         }
-        let (corner, threshold) = (photo[0, 0, 0], PageGeometry.otsu(photo.samples))
-        #expect(corner > threshold)
+        let threshold = PageGeometry.otsu(photo.samples)
+        let (topLeft, bottomRight) = (photo[0, 0, 0], photo[photo.width - 1, photo.height - 1, 0])
+        #expect(topLeft > threshold && bottomRight < threshold)
         let geometry = PageGeometry.find(in: photo)
         let found = try #require(geometry)
         for (corner, truth) in zip(found.corners, Self.sheetCorners) {
@@ -142,6 +143,29 @@ struct PageGeometryTests {
         let (upright, page) = PageGeometry.upright(photo)
         #expect(upright == found)
         #expect(PageGeometry.LevellingInk(page)?.slant == 0)
+    }
+
+    @Test func aRuledBoxOnAPageFillingTheFrameIsNotTakenForThePage() throws {
+        // A page filling the frame, turned by 3°, with a box ruled around its lower half: the
+        // box closes off a region of paper larger than a fifth of the frame, but the lines
+        // above it lie outside. The whole page is levelled by its lines, none of it cut off.
+        var photo = Self.lines { _ in 3 }
+        let slope = tan(3 * Double.pi / 180)
+        func rule(_ from: (Double, Double), _ to: (Double, Double)) {
+            for step in 0...2000 {
+                let t = Double(step) / 2000
+                let (x, y) = (from.0 + t * (to.0 - from.0), from.1 + t * (to.1 - from.1))
+                for dy in -2...2 { for dx in -2...2 { photo[Int(x) + dx, Int(y) + dy, 0] = 30 } }
+            }
+        }
+        // The box's corners, turned with the lines about the page's centre column.
+        let box = [(70.0, 660.0), (930.0, 660.0), (930.0, 1240.0), (70.0, 1240.0)].map { ($0.0, $0.1 + slope * ($0.0 - 500)) }
+        for side in 0..<4 { rule(box[side], box[(side + 1) % 4]) }
+        #expect(PageGeometry.find(in: photo) == nil)
+        let (geometry, page) = PageGeometry.upright(photo)
+        let levelled = try #require(geometry)
+        #expect(levelled == PageGeometry.levelling(in: photo))
+        #expect(page.size == photo.size)
     }
 
     @Test func aPhotoWithNoSheetInItIsUsedAsItIs() {
