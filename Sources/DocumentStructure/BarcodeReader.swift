@@ -1,4 +1,5 @@
 import CZBar
+import ImageKernels
 import ImagingCore
 
 /// Finds and decodes barcodes and QR codes in 8-bit luma with ZBar (LGPL-2.1, Debian's
@@ -156,25 +157,10 @@ public struct BarcodeReader: Sendable {
                 let (strong, weak) = vertical ? (across[index], along[index]) : (along[index], across[index])
                 marked[index] = strong >= energy && strong >= barAnisotropy * weak
             }
-            var stack: [Int] = []
-            for start in marked.indices where marked[start] {
-                marked[start] = false
-                stack.append(start)
-                var count = 0, minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
-                while let index = stack.popLast() {
-                    count += 1
-                    let bx = index % columns, by = index / columns
-                    (minX, maxX, minY, maxY) = (min(minX, bx), max(maxX, bx), min(minY, by), max(maxY, by))
-                    for ny in max(0, by - 1)...min(rows - 1, by + 1) {
-                        for nx in max(0, bx - 1)...min(columns - 1, bx + 1) where marked[ny * columns + nx] {
-                            marked[ny * columns + nx] = false
-                            stack.append(ny * columns + nx)
-                        }
-                    }
-                }
-                guard count >= barRegionBlocks, (vertical ? maxX - minX : maxY - minY) + 1 >= barRegionAcross else { continue }
-                let x0 = max(0, minX - barRegionMargin), y0 = max(0, minY - barRegionMargin)
-                let x1 = min(columns, maxX + 1 + barRegionMargin), y1 = min(rows, maxY + 1 + barRegionMargin)
+            for group in ConnectedComponents.label(marked, width: columns, height: rows).1 {
+                guard group.area >= barRegionBlocks, (vertical ? group.width : group.height) >= barRegionAcross else { continue }
+                let x0 = max(0, group.minX - barRegionMargin), y0 = max(0, group.minY - barRegionMargin)
+                let x1 = min(columns, group.maxX + 1 + barRegionMargin), y1 = min(rows, group.maxY + 1 + barRegionMargin)
                 regions.append(PixelRect(x: x0 * block, y: y0 * block, width: (x1 - x0) * block, height: (y1 - y0) * block))
             }
         }

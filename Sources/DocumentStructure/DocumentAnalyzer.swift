@@ -101,7 +101,7 @@ public struct DocumentAnalyzer: Sendable {
         let grids = GridTable.find(in: ink)
         let gridComponents = Set(grids.map(\.component))
         var erase = [Bool](repeating: false, count: ink.components.count + 1)
-        for (index, component) in ink.components.enumerated() where gridComponents.contains(index + 1) || ink.isRule(index) {
+        for index in ink.components.indices where gridComponents.contains(index + 1) || ink.isRule(index) {
             erase[index + 1] = true
         }
         var cleaned = image

@@ -1,4 +1,5 @@
 import Foundation
+import ImageKernels
 import ImagingCore
 
 /// A table drawn as a grid: one connected piece of ruling lines whose enclosed paper
@@ -46,39 +47,20 @@ struct GridTable {
         let component = ink.components[label - 1]
         let box = component.box
         let w = box.width, h = box.height
-        // Flood the paper (every pixel not of this component) 4-connected inside the box; regions
-        // touching the box's edge are outside the grid.
-        var region = [Int32](repeating: 0, count: w * h)
-        var regions: [(area: Int, minX: Int, minY: Int, maxX: Int, maxY: Int, touchesEdge: Bool)] = []
-        var stack: [Int] = []
-        for start in 0..<(w * h) where region[start] == 0 && ink.labels[(box.y + start / w) * ink.width + box.x + start % w] != Int32(label) {
-            regions.append((0, Int.max, Int.max, Int.min, Int.min, false))
-            let number = Int32(regions.count)
-            region[start] = number
-            stack.append(start)
-            while let index = stack.popLast() {
-                let x = index % w, y = index / w
-                regions[regions.count - 1].area += 1
-                regions[regions.count - 1].minX = min(regions[regions.count - 1].minX, x)
-                regions[regions.count - 1].maxX = max(regions[regions.count - 1].maxX, x)
-                regions[regions.count - 1].minY = min(regions[regions.count - 1].minY, y)
-                regions[regions.count - 1].maxY = max(regions[regions.count - 1].maxY, y)
-                if x == 0 || y == 0 || x == w - 1 || y == h - 1 { regions[regions.count - 1].touchesEdge = true }
-                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                    let nx = x + dx, ny = y + dy
-                    guard nx >= 0, ny >= 0, nx < w, ny < h else { continue }
-                    let next = ny * w + nx
-                    guard region[next] == 0, ink.labels[(box.y + ny) * ink.width + box.x + nx] != Int32(label) else { continue }
-                    region[next] = number
-                    stack.append(next)
-                }
-            }
+        // The paper (every pixel not of this component) in 4-connected regions inside the box;
+        // regions touching the box's edge are outside the grid.
+        var paper = [Bool](repeating: false, count: w * h)
+        for y in 0..<h {
+            let row = (box.y + y) * ink.width + box.x
+            for x in 0..<w { paper[y * w + x] = ink.labels[row + x] != Int32(label) }
         }
+        let (region, regions) = ConnectedComponents.label(paper, width: w, height: h, connectivity: .four)
+        func touchesEdge(_ r: ConnectedComponents.Component) -> Bool { r.minX == 0 || r.minY == 0 || r.maxX == w - 1 || r.maxY == h - 1 }
         // Cells: enclosed regions at least a character high and wide.
         let minimumSide = Int((0.8 * character).rounded())
         var cellOf = [Int32](repeating: 0, count: regions.count + 1)
         var cellRegions: [Int] = []
-        for (index, r) in regions.enumerated() where !r.touchesEdge && r.maxX - r.minX + 1 >= minimumSide && r.maxY - r.minY + 1 >= minimumSide {
+        for (index, r) in regions.enumerated() where !touchesEdge(r) && r.maxX - r.minX + 1 >= minimumSide && r.maxY - r.minY + 1 >= minimumSide {
             cellRegions.append(index)
             cellOf[index + 1] = Int32(cellRegions.count)
         }

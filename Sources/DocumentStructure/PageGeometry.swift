@@ -147,15 +147,13 @@ public struct PageGeometry: Sendable, Equatable {
     /// The pixels of one region of the reduced frame: how many, how many lie on the frame's
     /// outermost rows and columns, and its points furthest along each diagonal (top left, top
     /// right, bottom right, bottom left; of points scoring alike, the first in raster order).
+    /// A region of the reduced frame: its area, bounding box, pixels on the frame's outermost
+    /// rows and columns, and corners.
     struct Region {
-        typealias Extreme = (score: Int, x: Int, y: Int)
         var area = 0, onFrame = 0
         var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
-        var topLeft: Extreme = (Int.min, 0, 0), topRight: Extreme = (Int.min, 0, 0)
-        var bottomRight: Extreme = (Int.min, 0, 0), bottomLeft: Extreme = (Int.min, 0, 0)
-        var corners: [Extreme] { [topLeft, topRight, bottomRight, bottomLeft] }
-
-        init() {}
+        var extremes = DiagonalExtremes()
+        var corners: [DiagonalExtremes.Extreme] { extremes.corners }
 
         /// The pixels of `box` for which `contains` (given the raster index) holds.
         init(width: Int, height: Int, box: ConnectedComponents.Component, contains: (Int) -> Bool) {
@@ -165,17 +163,10 @@ public struct PageGeometry: Sendable, Equatable {
         }
 
         @inline(__always) mutating func add(_ x: Int, _ y: Int, width: Int, height: Int) {
-            @inline(__always) func keep(_ extreme: inout Extreme, _ score: Int) {
-                let first = score == extreme.score && (y, x) < (extreme.y, extreme.x)
-                if score > extreme.score || first { extreme = (score, x, y) }
-            }
             area += 1
             (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y))
             if x == 0 || y == 0 || x == width - 1 || y == height - 1 { onFrame += 1 }
-            keep(&topLeft, -(x + y))
-            keep(&topRight, x - y)
-            keep(&bottomRight, x + y)
-            keep(&bottomLeft, y - x)
+            extremes.add(x, y)
         }
 
         /// The share of the frame's outermost pixels that are the region's.
@@ -203,32 +194,20 @@ public struct PageGeometry: Sendable, Equatable {
                 flat[y * w + x] = dx * dx + dy * dy < limit
             }
         }
-        let edges = flat.reduce(0) { $1 ? $0 : $0 + 1 }
-        let steep = flat.map { !$0 }
+        let (labels, components) = ConnectedComponents.label(flat, width: w, height: h, connectivity: .four)
         var best: Region?
-        var stack: [Int] = []
-        for start in flat.indices where flat[start] {
-            flat[start] = false
-            stack.append(start)
-            var region = Region()
-            while let index = stack.popLast() {
-                let (x, y) = (index % w, index / w)
-                region.add(x, y, width: w, height: h)
-                if x > 0, flat[index - 1] { flat[index - 1] = false; stack.append(index - 1) }
-                if x < w - 1, flat[index + 1] { flat[index + 1] = false; stack.append(index + 1) }
-                if y > 0, flat[index - w] { flat[index - w] = false; stack.append(index - w) }
-                if y < h - 1, flat[index + w] { flat[index + w] = false; stack.append(index + w) }
-            }
-            guard Double(region.area) >= minimumShare * Double(w * h), region.frameShare(width: w, height: h) <= largestFrameShare,
-                region.area > best?.area ?? 0
-            else { continue }
-            best = region
+        for (index, component) in components.enumerated()
+        where Double(component.area) >= minimumShare * Double(w * h) && component.area > best?.area ?? 0 {
+            let label = Int32(index + 1)
+            let region = Region(width: w, height: h, box: component) { labels[$0] == label }
+            if region.frameShare(width: w, height: h) <= largestFrameShare { best = region }
         }
         guard let best else { return nil }
         let x0 = max(0, best.minX - edgeMargin), x1 = min(w - 1, best.maxX + edgeMargin)
         let y0 = max(0, best.minY - edgeMargin), y1 = min(h - 1, best.maxY + edgeMargin)
+        let edges = flat.reduce(0) { $1 ? $0 : $0 + 1 }
         var inside = 0
-        for y in y0...y1 { for x in x0...x1 where steep[y * w + x] { inside += 1 } }
+        for y in y0...y1 { for x in x0...x1 where !flat[y * w + x] { inside += 1 } }
         return Double(edges - inside) <= largestEdgeShareOutside * Double(edges) ? best : nil
     }
 

@@ -266,7 +266,7 @@ struct PageInk: Sendable {
     /// `markThinLines` for lines along the `count` rows of `length` pixels of a darkness
     /// plane; `inkIndex` maps an index of the plane to the ink's.
     static func markThinLines(_ ink: inout [Bool], darkness: [UInt8], count: Int, length: Int, minimumLength: Int, inkIndex: (Int) -> Int) {
-        let run = thinLineRun, half = thinLineRun / 2
+        let half = thinLineRun / 2
         let threshold = thinLineDarkness * thinLineRun, contrast = thinLineContrast
         // A line crossing this one darkens the rows beside it over its own width and the
         // `thinLineRun` its darkness is summed along.

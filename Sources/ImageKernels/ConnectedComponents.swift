@@ -13,15 +13,25 @@ public enum ConnectedComponents {
         public init() {}
     }
 
-    /// 8-connected components of the set pixels by union–find over one pass, then a
+    /// Which neighbours join pixels into one piece.
+    public enum Connectivity: Sendable {
+        /// The four that share a side: a region bounded by a line one pixel wide, even a
+        /// diagonal one, does not leak through it.
+        case four
+        /// The eight that share a side or a corner: a stroke drawn diagonally is one piece.
+        case eight
+    }
+
+    /// The connected components of the set pixels by union–find over one pass, then a
     /// relabelling pass: each pixel's component number + 1 (0 where unset), and the
-    /// components.
+    /// components, numbered in raster order of their first pixel.
     ///
-    /// A set pixel is joined to the set neighbours already visited that the scan has not
-    /// joined yet: the one above alone when it is set (the left, the upper left and the upper
-    /// right touch it, so they were joined to it already), else the left one and the upper
-    /// right, else the upper left and the upper right.
-    public static func label(_ ink: [Bool], width: Int, height: Int) -> ([Int32], [Component]) {
+    /// 8-connected, a set pixel is joined to the set neighbours already visited that the scan
+    /// has not joined yet: the one above alone when it is set (the left, the upper left and
+    /// the upper right touch it, so they were joined to it already), else the left one and the
+    /// upper right, else the upper left and the upper right. 4-connected, to the one above and
+    /// the left one.
+    public static func label(_ ink: [Bool], width: Int, height: Int, connectivity: Connectivity = .eight) -> ([Int32], [Component]) {
         var parent: [Int32] = [0]
         var labels = [Int32](repeating: 0, count: width * height)
         func find(_ label: Int32) -> Int32 {
@@ -53,7 +63,10 @@ public enum ConnectedComponents {
                             current = current == 0 ? find(neighbour) : union(current, neighbour)
                         }
                         let up = y > 0 ? labels[above + x] : 0
-                        if up != 0 {
+                        if connectivity == .four {
+                            join(up)
+                            if x > 0 { join(labels[row + x - 1]) }
+                        } else if up != 0 {
                             join(up)
                         } else {
                             let left = x > 0 ? labels[row + x - 1] : 0

@@ -79,23 +79,12 @@ public struct PaperSheet: Sendable, Equatable {
 
         // Outside: what is not the region and is reached from the frame's edge without
         // crossing it (4-connected); the rest is the sheet, its holes filled.
-        var outside = [Bool](repeating: false, count: w * h)
-        var stack: [Int] = []
-        func seed(_ i: Int) {
-            if labels[i] != label && !outside[i] { outside[i] = true; stack.append(i) }
-        }
-        for x in 0..<w { seed(x); seed((h - 1) * w + x) }
-        for y in 0..<h { seed(y * w); seed(y * w + w - 1) }
-        while let i = stack.popLast() {
-            let (x, y) = (i % w, i / w)
-            if x > 0 { seed(i - 1) }
-            if x + 1 < w { seed(i + 1) }
-            if y > 0 { seed(i - w) }
-            if y + 1 < h { seed(i + w) }
-        }
+        let (pieces, parts) = ConnectedComponents.label(labels.map { $0 != label }, width: w, height: h, connectivity: .four)
+        let reachesFrame = parts.map { $0.minX == 0 || $0.minY == 0 || $0.maxX == w - 1 || $0.maxY == h - 1 }
+        let outside = pieces.map { $0 != 0 && reachesFrame[Int($0) - 1] }
 
         // Corners: the sheet's points furthest along each diagonal (they lie on its region).
-        var best = [(score: Int, x: Int, y: Int)](repeating: (Int.min, 0, 0), count: 4)
+        var extremes = DiagonalExtremes()
         var paperSum = 0, paperCount = 0, groundSum = 0, groundCount = 0, sheetArea = 0
         for y in 0..<h {
             for x in 0..<w {
@@ -107,15 +96,14 @@ public struct PaperSheet: Sendable, Equatable {
                 sheetArea += 1
                 guard labels[i] == label else { continue }
                 paperSum += Int(levels[i]); paperCount += 1
-                let scores = [-(x + y), x - y, x + y, y - x]  // top left, top right, bottom right, bottom left
-                for corner in 0..<4 where scores[corner] > best[corner].score { best[corner] = (scores[corner], x, y) }
+                extremes.add(x, y)
             }
         }
         guard paperCount > 0 else { return nil }
 
         // The quadrilateral's pixels (centres inside all four edges, either winding) and
         // its overlap with the sheet.
-        let corners = best.map { (Double($0.x), Double($0.y)) }
+        let corners = extremes.corners.map { (Double($0.x), Double($0.y)) }
         var edges: [(ax: Double, ay: Double, dx: Double, dy: Double)] = []
         for k in 0..<4 {
             let (a, b) = (corners[k], corners[(k + 1) % 4])

@@ -49,4 +49,44 @@ struct ConnectedComponentsTests {
             #expect(Set(labels.filter { $0 != 0 }) == [1])
         }
     }
+
+    /// The same plane 4-connected: the diagonal chain falls apart into its pixels, the piece
+    /// touching at a corner into two, and a U whose arms meet at its foot, reached from each
+    /// arm's top before the foot joins them, stays one.
+    @Test func fourConnectedPiecesShareASide() {
+        let (ink, width, height) = plane([
+            "#.#..#....",
+            "#.#...#..#",
+            "###....#..",
+            "........#.",
+            ".##.....#.",
+            "...#......",
+        ])
+        let (labels, components) = ConnectedComponents.label(ink, width: width, height: height, connectivity: .four)
+        let rows = (0..<height).map { y in (0..<width).map { x in String(labels[y * width + x]) }.joined() }
+        #expect(rows == [
+            "1010020000",
+            "1010003004",
+            "1110000500",
+            "0000000060",
+            "0770000060",
+            "0008000000",
+        ])
+        #expect(components.map(\.area) == [7, 1, 1, 1, 1, 2, 2, 1])
+        #expect(components[5].box == PixelRect(x: 8, y: 3, width: 1, height: 2))
+    }
+
+    /// Paper enclosed by a one-pixel diagonal line: 4-connected, the two sides stay apart;
+    /// 8-connected, they leak into one piece through the line's corners.
+    @Test func aDiagonalLineSeparatesFourConnectedRegions() {
+        let (line, width, height) = plane([
+            "#...",
+            ".#..",
+            "..#.",
+            "...#",
+        ])
+        let paper = line.map { !$0 }
+        #expect(ConnectedComponents.label(paper, width: width, height: height, connectivity: .four).1.map(\.area) == [6, 6])
+        #expect(ConnectedComponents.label(paper, width: width, height: height).1.map(\.area) == [12])
+    }
 }
