@@ -5,7 +5,7 @@ items, barcodes and detected data, per capture (clean render / phone photo).
 
 Usage:
   structure_accuracy.py --truth Datasets/structure/truth.jsonl RECORDS.jsonl
-                        [--split train|test|all] [--capture clean|phone] [--markdown]
+                        [--split train|test|all] [--capture clean|phone] [--by-gate] [--markdown]
   structure_accuracy.py --truth Datasets/structure/truth.jsonl --self-check
 
 RECORDS.jsonl holds one JSON record per image as the CLI prints it; a record is matched to a
@@ -287,15 +287,26 @@ def match_records(truth, records):
     return out
 
 
-def score(truth, records, split="all", captures=("clean", "phone")):
+def gate_passed(rec):
+    """Whether the record's gate passed the image (a record without one, or an error, did not)."""
+    return bool(rec and isinstance(rec.get("gate"), dict) and rec["gate"].get("pass") is True)
+
+
+def score(truth, records, split="all", captures=("clean", "phone"), by_gate=False):
+    """Counts per capture; with `by_gate`, per capture and gate decision (columns
+    "phone, gate passes" and "phone, gate rejects"), each image judged by its record's
+    `gate.pass` whether or not it was read with --force."""
     recs = match_records(truth, records)
     res = {}
     for cap in captures:
-        c = new_counts()
-        for t in truth:
-            if t["capture"] == cap and (split == "all" or t["split"] == split):
-                score_image(t, recs[t["path"]], c)
-        res[cap] = c
+        groups = [(f"{cap}, gate passes", True), (f"{cap}, gate rejects", False)] if by_gate else [(cap, None)]
+        for name, passed in groups:
+            c = new_counts()
+            for t in truth:
+                if t["capture"] == cap and (split == "all" or t["split"] == split) \
+                        and (passed is None or gate_passed(recs[t["path"]]) == passed):
+                    score_image(t, recs[t["path"]], c)
+            res[name] = c
     return res
 
 
@@ -477,6 +488,8 @@ def main():
     ap.add_argument("records", nargs="?")
     ap.add_argument("--split", default="all", choices=("train", "test", "all"))
     ap.add_argument("--capture", choices=("clean", "phone"))
+    ap.add_argument("--by-gate", action="store_true",
+                    help="a column per capture and gate decision (the record's gate.pass), for pages read with --force")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--self-check", action="store_true")
     args = ap.parse_args()
@@ -496,7 +509,7 @@ def main():
                 except json.JSONDecodeError:
                     pass
     caps = (args.capture,) if args.capture else ("clean", "phone")
-    res = score(truth, records, args.split, caps)
+    res = score(truth, records, args.split, caps, by_gate=args.by_gate)
     print(report(res, args.split, args.markdown))
 
 
