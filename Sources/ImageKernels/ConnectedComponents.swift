@@ -34,50 +34,51 @@ public enum ConnectedComponents {
     public static func label(_ ink: [Bool], width: Int, height: Int, connectivity: Connectivity = .eight) -> ([Int32], [Component]) {
         var parent: [Int32] = [0]
         var labels = [Int32](repeating: 0, count: width * height)
-        func find(_ label: Int32) -> Int32 {
-            var root = label
-            while parent[Int(root)] != root { root = parent[Int(root)] }
-            var node = label
-            while parent[Int(node)] != root {
-                let next = parent[Int(node)]
-                parent[Int(node)] = root
-                node = next
-            }
-            return root
-        }
-        func union(_ a: Int32, _ b: Int32) -> Int32 {
-            let ra = find(a), rb = find(b)
-            if ra == rb { return ra }
-            let (low, high) = ra < rb ? (ra, rb) : (rb, ra)
-            parent[Int(high)] = low
-            return low
-        }
+        // A scan per connectivity, each with the joins written out, so that neither tests
+        // the connectivity at every pixel.
         ink.withUnsafeBufferPointer { ink in
             labels.withUnsafeMutableBufferPointer { labels in
-                for y in 0..<height {
-                    let row = y * width, above = row - width
-                    for x in 0..<width where ink[row + x] {
-                        var current: Int32 = 0
-                        func join(_ neighbour: Int32) {
-                            guard neighbour != 0 else { return }
-                            current = current == 0 ? find(neighbour) : union(current, neighbour)
+                switch connectivity {
+                case .eight:
+                    for y in 0..<height {
+                        let row = y * width, above = row - width
+                        for x in 0..<width where ink[row + x] {
+                            var current: Int32 = 0
+                            func join(_ neighbour: Int32) {
+                                guard neighbour != 0 else { return }
+                                current = current == 0 ? find(neighbour, &parent) : union(current, neighbour, &parent)
+                            }
+                            let up = y > 0 ? labels[above + x] : 0
+                            if up != 0 {
+                                join(up)
+                            } else {
+                                let left = x > 0 ? labels[row + x - 1] : 0
+                                join(left != 0 ? left : (y > 0 && x > 0 ? labels[above + x - 1] : 0))
+                                if y > 0 && x + 1 < width { join(labels[above + x + 1]) }
+                            }
+                            if current == 0 {
+                                current = Int32(parent.count)
+                                parent.append(current)
+                            }
+                            labels[row + x] = current
                         }
-                        let up = y > 0 ? labels[above + x] : 0
-                        if connectivity == .four {
-                            join(up)
-                            if x > 0 { join(labels[row + x - 1]) }
-                        } else if up != 0 {
-                            join(up)
-                        } else {
-                            let left = x > 0 ? labels[row + x - 1] : 0
-                            join(left != 0 ? left : (y > 0 && x > 0 ? labels[above + x - 1] : 0))
-                            if y > 0 && x + 1 < width { join(labels[above + x + 1]) }
+                    }
+                case .four:
+                    for y in 0..<height {
+                        let row = y * width, above = row - width
+                        for x in 0..<width where ink[row + x] {
+                            let up = y > 0 ? labels[above + x] : 0, left = x > 0 ? labels[row + x - 1] : 0
+                            var current: Int32
+                            if up != 0 && left != 0 {
+                                current = union(up, left, &parent)
+                            } else if up != 0 || left != 0 {
+                                current = find(up != 0 ? up : left, &parent)
+                            } else {
+                                current = Int32(parent.count)
+                                parent.append(current)
+                            }
+                            labels[row + x] = current
                         }
-                        if current == 0 {
-                            current = Int32(parent.count)
-                            parent.append(current)
-                        }
-                        labels[row + x] = current
                     }
                 }
             }
@@ -94,7 +95,7 @@ public enum ConnectedComponents {
                     let label = labels[row + x]
                     guard label != 0 else { continue }
                     if label != lastLabel {
-                        let root = Int(find(label))
+                        let root = Int(find(label, &parent))
                         if number[root] == 0 {
                             components.append(Component())
                             number[root] = Int32(components.count)
@@ -112,5 +113,29 @@ public enum ConnectedComponents {
             }
         }
         return (labels, components)
+    }
+
+    /// The root of `label`'s tree, each node on the way pointed at it.
+    @inline(__always)
+    static func find(_ label: Int32, _ parent: inout [Int32]) -> Int32 {
+        var root = label
+        while parent[Int(root)] != root { root = parent[Int(root)] }
+        var node = label
+        while parent[Int(node)] != root {
+            let next = parent[Int(node)]
+            parent[Int(node)] = root
+            node = next
+        }
+        return root
+    }
+
+    /// The two trees made one under the lower root, which is returned.
+    @inline(__always)
+    static func union(_ a: Int32, _ b: Int32, _ parent: inout [Int32]) -> Int32 {
+        let ra = find(a, &parent), rb = find(b, &parent)
+        if ra == rb { return ra }
+        let (low, high) = ra < rb ? (ra, rb) : (rb, ra)
+        parent[Int(high)] = low
+        return low
     }
 }

@@ -10,17 +10,20 @@ struct ConnectedComponentsTests {
         (rows.flatMap { $0.map { $0 == "#" } }, rows[0].count, rows.count)
     }
 
-    /// A U whose arms meet only at its foot (one piece), a diagonal chain, a piece whose
-    /// pixels touch at a corner only, and a lone pixel: numbered in raster order of their first pixel, 8-connected.
+    /// A U whose arms meet only at its foot, a diagonal chain, a piece whose pixels touch at a
+    /// corner only, and a lone pixel.
+    let pieces = [
+        "#.#..#....",
+        "#.#...#..#",
+        "###....#..",
+        "........#.",
+        ".##.....#.",
+        "...#......",
+    ]
+
+    /// `pieces` 8-connected: four, numbered in raster order of their first pixel.
     @Test func piecesAreEightConnectedAndNumberedByTheirFirstPixel() {
-        let (ink, width, height) = plane([
-            "#.#..#....",
-            "#.#...#..#",
-            "###....#..",
-            "........#.",
-            ".##.....#.",
-            "...#......",
-        ])
+        let (ink, width, height) = plane(pieces)
         let (labels, components) = ConnectedComponents.label(ink, width: width, height: height)
         let rows = (0..<height).map { y in (0..<width).map { x in String(labels[y * width + x]) }.joined() }
         #expect(rows == [
@@ -50,18 +53,11 @@ struct ConnectedComponentsTests {
         }
     }
 
-    /// The same plane 4-connected: the diagonal chain falls apart into its pixels, the piece
-    /// touching at a corner into two, and a U whose arms meet at its foot, reached from each
-    /// arm's top before the foot joins them, stays one.
+    /// `pieces` 4-connected: the diagonal chain falls apart into its pixels, the piece touching
+    /// at a corner into two, and the U, reached from each arm's top before its foot joins
+    /// them, stays one.
     @Test func fourConnectedPiecesShareASide() {
-        let (ink, width, height) = plane([
-            "#.#..#....",
-            "#.#...#..#",
-            "###....#..",
-            "........#.",
-            ".##.....#.",
-            "...#......",
-        ])
+        let (ink, width, height) = plane(pieces)
         let (labels, components) = ConnectedComponents.label(ink, width: width, height: height, connectivity: .four)
         let rows = (0..<height).map { y in (0..<width).map { x in String(labels[y * width + x]) }.joined() }
         #expect(rows == [
