@@ -23,6 +23,9 @@ start=$(date +%s)
 echo "== unit tests"
 swift test "${FLAGS[@]}" --skip-build --skip IntegrationTests
 echo "== unit tests: passed in $(($(date +%s) - start)) s"
+# The structure scorer (plain Python 3) on a perfect reader's records and perturbations of them.
+echo "== structure scorer self-check"
+python3 Scripts/measure/structure_accuracy.py --truth Datasets/structure/truth.jsonl --self-check | tail -1
 start=$(date +%s)
 echo "== integration tests"
 swift test "${FLAGS[@]}" --skip-build --filter IntegrationTests

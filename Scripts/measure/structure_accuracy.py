@@ -475,6 +475,14 @@ def self_check(truth):
     sym = truth[j]["barcodes"][0]["symbology"]
     check(f"wrong payload ({sym}): decoded", c["sym"][sym][1], base[cap]["sym"][sym][1] - 1)
     r = copy.deepcopy(recs)
+    r[i]["gate"]["pass"] = False
+    g = score(truth, r, by_gate=True)
+    check("gate rejects one: images passed", g["clean, gate passes"]["images"], base["clean"]["images"] - 1)
+    check("gate rejects one: images rejected", g["clean, gate rejects"]["images"], 1)
+    check("gate rejects one: its tables counted there", g["clean, gate rejects"]["tables_found"], len(t["tables"]))
+    check("gate rejects one: tables found in all", g["clean, gate passes"]["tables_found"] + g["clean, gate rejects"]["tables_found"],
+          base["clean"]["tables_found"])
+    r = copy.deepcopy(recs)
     del r[i]
     c = score(truth, r)["clean"]
     check("missing record: missing", c["missing"], 1)
