@@ -79,7 +79,7 @@ public struct PageGeometry: Sendable, Equatable {
         else { return nil }
         let label = Int32(index + 1)
         var region = labels.withUnsafeBufferPointer { labels in
-            Region(width: w, height: h, box: bright) { labels[$0] == label }
+            Region(width: w, height: h, component: bright) { labels[$0] == label }
         }
         // A bright ground joined to the sheet reaches the frame's edge: the region bounded by
         // the sheet's edges is taken instead, when there is one.
@@ -144,29 +144,24 @@ public struct PageGeometry: Sendable, Equatable {
     static let largestEdgeShareOutside = 0.1
     static let edgeMargin = 3
 
-    /// The pixels of one region of the reduced frame: how many, how many lie on the frame's
-    /// outermost rows and columns, and its points furthest along each diagonal (top left, top
-    /// right, bottom right, bottom left; of points scoring alike, the first in raster order).
-    /// A region of the reduced frame: its area, bounding box, pixels on the frame's outermost
-    /// rows and columns, and corners.
+    /// One labelled component of the reduced frame: its box and area, how many of its pixels
+    /// lie on the frame's outermost rows and columns, and its corners (`DiagonalExtremes`).
     struct Region {
-        var area = 0, onFrame = 0
-        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        let component: ConnectedComponents.Component
+        var area: Int { component.area }
+        var onFrame = 0
         var extremes = DiagonalExtremes()
         var corners: [DiagonalExtremes.Extreme] { extremes.corners }
 
-        /// The pixels of `box` for which `contains` (given the raster index) holds.
-        init(width: Int, height: Int, box: ConnectedComponents.Component, contains: (Int) -> Bool) {
-            for y in box.minY...box.maxY {
-                for x in box.minX...box.maxX where contains(y * width + x) { add(x, y, width: width, height: height) }
+        /// The component's pixels: those of its box for which `contains` (given the raster index) holds.
+        init(width: Int, height: Int, component: ConnectedComponents.Component, contains: (Int) -> Bool) {
+            self.component = component
+            for y in component.minY...component.maxY {
+                for x in component.minX...component.maxX where contains(y * width + x) {
+                    if x == 0 || y == 0 || x == width - 1 || y == height - 1 { onFrame += 1 }
+                    extremes.add(x, y)
+                }
             }
-        }
-
-        @inline(__always) mutating func add(_ x: Int, _ y: Int, width: Int, height: Int) {
-            area += 1
-            (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y))
-            if x == 0 || y == 0 || x == width - 1 || y == height - 1 { onFrame += 1 }
-            extremes.add(x, y)
         }
 
         /// The share of the frame's outermost pixels that are the region's.
@@ -199,12 +194,13 @@ public struct PageGeometry: Sendable, Equatable {
         for (index, component) in components.enumerated()
         where Double(component.area) >= minimumShare * Double(w * h) && component.area > best?.area ?? 0 {
             let label = Int32(index + 1)
-            let region = Region(width: w, height: h, box: component) { labels[$0] == label }
+            let region = Region(width: w, height: h, component: component) { labels[$0] == label }
             if region.frameShare(width: w, height: h) <= largestFrameShare { best = region }
         }
         guard let best else { return nil }
-        let x0 = max(0, best.minX - edgeMargin), x1 = min(w - 1, best.maxX + edgeMargin)
-        let y0 = max(0, best.minY - edgeMargin), y1 = min(h - 1, best.maxY + edgeMargin)
+        let box = best.component
+        let x0 = max(0, box.minX - edgeMargin), x1 = min(w - 1, box.maxX + edgeMargin)
+        let y0 = max(0, box.minY - edgeMargin), y1 = min(h - 1, box.maxY + edgeMargin)
         let edges = flat.reduce(0) { $1 ? $0 : $0 + 1 }
         var inside = 0
         for y in y0...y1 { for x in x0...x1 where !flat[y * w + x] { inside += 1 } }
