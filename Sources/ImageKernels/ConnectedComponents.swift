@@ -32,12 +32,14 @@ public enum ConnectedComponents {
     /// upper right, else the upper left and the upper right. 4-connected, to the one above and
     /// the left one.
     public static func label(_ ink: [Bool], width: Int, height: Int, connectivity: Connectivity = .eight) -> ([Int32], [Component]) {
-        var parent: [Int32] = [0]
         var labels = [Int32](repeating: 0, count: width * height)
         // A scan per connectivity, each with the joins written out, so that neither tests
-        // the connectivity at every pixel.
-        ink.withUnsafeBufferPointer { ink in
+        // the connectivity at every pixel. The union–find forest is the scan's own variable,
+        // returned at its end: captured from outside, each join would be checked for
+        // exclusive access at run time.
+        var parent = ink.withUnsafeBufferPointer { ink in
             labels.withUnsafeMutableBufferPointer { labels in
+                var parent: [Int32] = [0]
                 switch connectivity {
                 case .eight:
                     for y in 0..<height {
@@ -81,6 +83,7 @@ public enum ConnectedComponents {
                         }
                     }
                 }
+                return parent
             }
         }
         // Components numbered in raster order of their first pixel; a run of pixels with one

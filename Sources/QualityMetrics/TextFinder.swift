@@ -219,8 +219,8 @@ public enum TextFinder {
     /// The marks of dark and of light ink (`connectedMarks(_:value:width:height:)` of each), from
     /// one scan of the mask.
     static func connectedMarks(_ mask: [UInt8], width: Int, height: Int) -> (dark: [Mark], light: [Mark]) {
-        let dark = Runs(rows: height, capacity: max(256, width * height / 64))
-        let light = Runs(rows: height, capacity: max(256, width * height / 64))
+        var dark = Runs(rows: height, capacity: max(256, width * height / 64))
+        var light = Runs(rows: height, capacity: max(256, width * height / 64))
         // Runs of one ink value, row by row, left to right.
         let anyInk = UInt64(darkInk | lightInk) &* 0x0101_0101_0101_0101
         mask.withUnsafeBufferPointer { pixels in
@@ -258,7 +258,11 @@ public enum TextFinder {
                         x += 8
                     }
                     while x < width && row[x] == value { x += 1 }
-                    (value == darkInk ? dark : light).append(Int32(start), Int32(x - 1))
+                    if value == darkInk {
+                        dark.append(Int32(start), Int32(x - 1))
+                    } else {
+                        light.append(Int32(start), Int32(x - 1))
+                    }
                 }
             }
             dark.rowFirst[height] = dark.count
@@ -269,8 +273,9 @@ public enum TextFinder {
 
     /// Runs of one ink value: each run's first and last column, and where each row's runs
     /// begin, in buffers grown by doubling (an array's append checks its storage is unshared
-    /// at every run).
-    final class Runs {
+    /// at every run). Not copyable, so it owns its buffers without being a class, whose
+    /// stored properties each append would check for exclusive access at run time.
+    struct Runs: ~Copyable {
         private(set) var start: UnsafeMutablePointer<Int32>
         private(set) var end: UnsafeMutablePointer<Int32>
         private(set) var count = 0
@@ -293,7 +298,7 @@ public enum TextFinder {
         }
 
         @inline(__always)
-        func append(_ first: Int32, _ last: Int32) {
+        mutating func append(_ first: Int32, _ last: Int32) {
             if count == capacity {
                 let larger = 2 * capacity
                 let starts = UnsafeMutablePointer<Int32>.allocate(capacity: larger), ends = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
@@ -311,11 +316,10 @@ public enum TextFinder {
 
     /// The 8-connected components of `runs`, joined with union–find, in the order of their
     /// first run.
-    static func marks(of runs: Runs, height: Int) -> [Mark] {
+    static func marks(of runs: borrowing Runs, height: Int) -> [Mark] {
         let runCount = runs.count
         guard runCount > 0 else { return [] }
-        // The buffers below are the runs' own: keep them until the marks are made.
-        defer { withExtendedLifetime(runs) {} }
+        // The buffers below are the runs' own, which live while `runs` is borrowed.
         let runStart = runs.start, runEnd = runs.end, rowFirstRun = runs.rowFirst
         let parent = UnsafeMutablePointer<Int32>.allocate(capacity: runCount)
         defer { parent.deallocate() }
