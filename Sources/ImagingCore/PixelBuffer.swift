@@ -26,7 +26,14 @@ public struct PixelBuffer<Sample: FixedWidthInteger & UnsignedInteger & Sendable
         _height = height
         _channels = channels
         _rowStride = width * channels
-        _samples = Array(repeating: 0, count: width * channels * height)
+        let count = width * channels * height
+        // Zero bytes are the sample 0 of every sample type: one fill of the bytes, where an
+        // unspecialised `Array(repeating:count:)` copies sample by sample through the type's
+        // value witness (callers in other modules reach this initialiser unspecialised).
+        _samples = [Sample](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).initializeMemory(as: UInt8.self, repeating: 0)
+            initialized = count
+        }
     }
 
     /// A buffer over existing samples with tightly packed rows.
