@@ -62,9 +62,11 @@ public struct Histogram: Sendable, Equatable {
         precondition(step >= 1)
         var counts = [Int](repeating: 0, count: 256)
         plane.withUnsafeBufferPointer { pixels in
-            for y in Swift.stride(from: 0, to: plane.height, by: step) {
-                let row = pixels.baseAddress! + y * plane.rowStride
-                for x in Swift.stride(from: 0, to: plane.width, by: step) { counts[Int(row[x])] += 1 }
+            counts.withUnsafeMutableBufferPointer { bins in
+                for y in Swift.stride(from: 0, to: plane.height, by: step) {
+                    let row = pixels.baseAddress! + y * plane.rowStride
+                    for x in Swift.stride(from: 0, to: plane.width, by: step) { bins[Int(row[x])] += 1 }
+                }
             }
         }
         self.counts = counts

@@ -116,13 +116,19 @@ public struct TextLineStatistics: Sendable, Equatable {
         }
         var levels = [Int](repeating: 0, count: 256)
         var slopes = [Int](repeating: 0, count: 256)
+        // Counted through the buffers' pointers: an array's `+=` checks its bounds and that its
+        // storage is unshared at every pixel.
         plane.withUnsafeBufferPointer { pixels in
-            let base = pixels.baseAddress!
-            for y in y0..<y1 {
-                let row = base + y * plane.rowStride
-                for x in x0..<x1 { levels[Int(row[x])] += 1 }
-                guard x1 - x0 >= 3 else { continue }
-                for x in (x0 + 1)..<(x1 - 1) { slopes[abs(Int(row[x + 1]) - Int(row[x - 1])) / 2] += 1 }
+            levels.withUnsafeMutableBufferPointer { levels in
+                slopes.withUnsafeMutableBufferPointer { slopes in
+                    let base = pixels.baseAddress!, levels = levels.baseAddress!, slopes = slopes.baseAddress!
+                    for y in y0..<y1 {
+                        let row = base + y * plane.rowStride
+                        for x in x0..<x1 { levels[Int(row[x])] += 1 }
+                        guard x1 - x0 >= 3 else { continue }
+                        for x in (x0 + 1)..<(x1 - 1) { slopes[abs(Int(row[x + 1]) - Int(row[x - 1])) / 2] += 1 }
+                    }
+                }
             }
         }
         let histogram = Histogram(counts: levels)

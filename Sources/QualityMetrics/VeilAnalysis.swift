@@ -106,13 +106,21 @@ struct VeilAnalysis {
             darkest.withUnsafeBufferPointer { darkPixels in
                 for y0 in stride(from: 0, through: height - n, by: n) {
                     for x0 in stride(from: 0, through: width - n, by: n) where structured[(y0 / n) * columns + x0 / n] {
-                        for i in 0..<256 { darkCounts[i] = 0; bright[i] = 0 }
-                        for y in y0..<(y0 + n) {
-                            let lumaRow = lumaPixels.baseAddress! + y * luma.rowStride
-                            let darkRow = darkPixels.baseAddress! + y * darkest.rowStride
-                            for x in x0..<(x0 + n) {
-                                bright[Int(lumaRow[x])] += 1
-                                darkCounts[Int(darkRow[x])] += 1
+                        // Counted through the buffers' pointers: an array's `+=` checks its
+                        // bounds and that its storage is unshared at every pixel.
+                        bright.withUnsafeMutableBufferPointer { bright in
+                            darkCounts.withUnsafeMutableBufferPointer { darkCounts in
+                                let brightBins = bright.baseAddress!, darkBins = darkCounts.baseAddress!
+                                brightBins.update(repeating: 0, count: 256)
+                                darkBins.update(repeating: 0, count: 256)
+                                for y in y0..<(y0 + n) {
+                                    let lumaRow = lumaPixels.baseAddress! + y * luma.rowStride
+                                    let darkRow = darkPixels.baseAddress! + y * darkest.rowStride
+                                    for x in x0..<(x0 + n) {
+                                        brightBins[Int(lumaRow[x])] += 1
+                                        darkBins[Int(darkRow[x])] += 1
+                                    }
+                                }
                             }
                         }
                         let lumaHistogram = Histogram(counts: bright)
