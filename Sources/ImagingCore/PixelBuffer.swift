@@ -30,8 +30,11 @@ public struct PixelBuffer<Sample: FixedWidthInteger & UnsignedInteger & Sendable
         // Zero bytes are the sample 0 of every sample type: one fill of the bytes, where an
         // unspecialised `Array(repeating:count:)` copies sample by sample through the type's
         // value witness (callers in other modules reach this initialiser unspecialised).
+        // The bytes are bound back to the sample type once zeroed.
         _samples = [Sample](unsafeUninitializedCapacity: count) { buffer, initialized in
-            UnsafeMutableRawBufferPointer(buffer).initializeMemory(as: UInt8.self, repeating: 0)
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+            _ = bytes.bindMemory(to: Sample.self)
             initialized = count
         }
     }
