@@ -81,8 +81,9 @@ def main():
             f.write(text)
         out.append(dict(row, score=f"{f1:.6g}", cer=f"{cer:.6g}", ocr_words=str(len(text.split())),
                         tess_conf=f"{sum(confidences) / len(confidences):.6g}" if confidences else "0",
-                        ocr=f"ocr-imgquality/{name}", program_score=row["score"], program_cer=row["cer"]))
-    columns = list(rows[0].keys()) + ["program_score", "program_cer"]
+                        ocr=f"ocr-imgquality/{name}", program_score=row.get("score", ""), program_cer=row.get("cer", "")))
+    # A corpus made with `pages.py --no-ocr` has no program reading: its columns come empty.
+    columns = list(out[0].keys())
     with open(os.path.join(corpus, "labels-imgquality.csv"), "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
         writer.writeheader()

@@ -72,6 +72,28 @@ public struct Histogram: Sendable, Equatable {
         self.counts = counts
     }
 
+    /// Counts the samples of `plane` (one channel) inside `rect`, clipped to the plane; an
+    /// empty histogram when nothing of it lies inside.
+    public init(_ plane: PixelBuffer<UInt8>, in rect: PixelRect) {
+        let x0 = max(0, rect.x), y0 = max(0, rect.y)
+        let x1 = min(plane.width, rect.x + rect.width), y1 = min(plane.height, rect.y + rect.height)
+        var counts = [Int](repeating: 0, count: 256)
+        if x1 > x0, y1 > y0 {
+            // Counted through the buffers' pointers: an array's `+=` checks its bounds and that
+            // its storage is unshared at every sample.
+            plane.withUnsafeBufferPointer { pixels in
+                counts.withUnsafeMutableBufferPointer { bins in
+                    let bins = bins.baseAddress!
+                    for y in y0..<y1 {
+                        let row = pixels.baseAddress! + y * plane.rowStride
+                        for x in x0..<x1 { bins[Int(row[x])] += 1 }
+                    }
+                }
+            }
+        }
+        self.counts = counts
+    }
+
     public var total: Int { counts.reduce(0, +) }
 
     /// The number of samples ≤ `value` (`value` taken within 0…255).

@@ -114,24 +114,21 @@ public struct TextLineStatistics: Sendable, Equatable {
         guard !characters.isEmpty, x1 > x0, y1 > y0 else {
             return Line(characters: characters.count, xHeight: 0, contrast: 0, blur: 0, noise: 0, skew: 0, binarized: 0)
         }
-        var levels = [Int](repeating: 0, count: 256)
+        let histogram = Histogram(plane, in: box)
+        // The steps across each pixel, counted through the buffers' pointers: an array's `+=`
+        // checks its bounds and that its storage is unshared at every pixel.
         var slopes = [Int](repeating: 0, count: 256)
-        // Counted through the buffers' pointers: an array's `+=` checks its bounds and that its
-        // storage is unshared at every pixel.
-        plane.withUnsafeBufferPointer { pixels in
-            levels.withUnsafeMutableBufferPointer { levels in
+        if x1 - x0 >= 3 {
+            plane.withUnsafeBufferPointer { pixels in
                 slopes.withUnsafeMutableBufferPointer { slopes in
-                    let base = pixels.baseAddress!, levels = levels.baseAddress!, slopes = slopes.baseAddress!
+                    let slopes = slopes.baseAddress!
                     for y in y0..<y1 {
-                        let row = base + y * plane.rowStride
-                        for x in x0..<x1 { levels[Int(row[x])] += 1 }
-                        guard x1 - x0 >= 3 else { continue }
+                        let row = pixels.baseAddress! + y * plane.rowStride
                         for x in (x0 + 1)..<(x1 - 1) { slopes[abs(Int(row[x + 1]) - Int(row[x - 1])) / 2] += 1 }
                     }
                 }
             }
         }
-        let histogram = Histogram(counts: levels)
         let ink = Double(histogram.percentile(0.05)), paper = Double(histogram.percentile(0.95))
         let contrast = paper - ink
         let steepest = Double(Histogram(counts: slopes).percentile(0.95))

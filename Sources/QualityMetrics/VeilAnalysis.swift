@@ -101,37 +101,16 @@ struct VeilAnalysis {
         let structured = Self.structuredTiles(luma)
         let columns = width / n
         var fractions: [Double] = [], shares: [Double] = []
-        var darkCounts = [Int](repeating: 0, count: 256), bright = [Int](repeating: 0, count: 256)
-        luma.withUnsafeBufferPointer { lumaPixels in
-            darkest.withUnsafeBufferPointer { darkPixels in
-                for y0 in stride(from: 0, through: height - n, by: n) {
-                    for x0 in stride(from: 0, through: width - n, by: n) where structured[(y0 / n) * columns + x0 / n] {
-                        // Counted through the buffers' pointers: an array's `+=` checks its
-                        // bounds and that its storage is unshared at every pixel.
-                        bright.withUnsafeMutableBufferPointer { bright in
-                            darkCounts.withUnsafeMutableBufferPointer { darkCounts in
-                                let brightBins = bright.baseAddress!, darkBins = darkCounts.baseAddress!
-                                brightBins.update(repeating: 0, count: 256)
-                                darkBins.update(repeating: 0, count: 256)
-                                for y in y0..<(y0 + n) {
-                                    let lumaRow = lumaPixels.baseAddress! + y * luma.rowStride
-                                    let darkRow = darkPixels.baseAddress! + y * darkest.rowStride
-                                    for x in x0..<(x0 + n) {
-                                        brightBins[Int(lumaRow[x])] += 1
-                                        darkBins[Int(darkRow[x])] += 1
-                                    }
-                                }
-                            }
-                        }
-                        let lumaHistogram = Histogram(counts: bright)
-                        let high = Self.linear[lumaHistogram.percentile(0.98)]
-                        guard high > 0.02 else { continue }
-                        fractions.append(Self.linear[Histogram(counts: darkCounts).percentile(0.02)] / high)
-                        var linearSum = 0.0
-                        for level in 0..<256 where bright[level] > 0 { linearSum += Double(bright[level]) * Self.linear[level] }
-                        shares.append(Self.linear[lumaHistogram.percentile(0.02)] / (linearSum / Double(n * n)))
-                    }
-                }
+        for y0 in stride(from: 0, through: height - n, by: n) {
+            for x0 in stride(from: 0, through: width - n, by: n) where structured[(y0 / n) * columns + x0 / n] {
+                let tile = PixelRect(x: x0, y: y0, width: n, height: n)
+                let lumaHistogram = Histogram(luma, in: tile)
+                let high = Self.linear[lumaHistogram.percentile(0.98)]
+                guard high > 0.02 else { continue }
+                fractions.append(Self.linear[Histogram(darkest, in: tile).percentile(0.02)] / high)
+                var linearSum = 0.0
+                for (level, count) in lumaHistogram.counts.enumerated() where count > 0 { linearSum += Double(count) * Self.linear[level] }
+                shares.append(Self.linear[lumaHistogram.percentile(0.02)] / (linearSum / Double(n * n)))
             }
         }
         fractions.sort()

@@ -134,6 +134,21 @@ struct StatisticsKernelTests {
         }
     }
 
+    @Test func histogramOfARectangleCountsItsSamplesClipped() {
+        // A 6 × 4 plane whose sample at (x, y) is 10·y + x.
+        var plane = PixelBuffer<UInt8>(width: 6, height: 4)
+        for y in 0..<4 { for x in 0..<6 { plane[x, y] = UInt8(10 * y + x) } }
+        let inside = Histogram(plane, in: PixelRect(x: 1, y: 2, width: 3, height: 2))
+        #expect(inside.total == 6)
+        #expect([21, 22, 23, 31, 32, 33].allSatisfy { inside.counts[$0] == 1 })
+        // Clipped at the plane's right and bottom edges, and at its left and top.
+        let corner = Histogram(plane, in: PixelRect(x: 4, y: 3, width: 5, height: 5))
+        #expect(corner.total == 2 && corner.counts[34] == 1 && corner.counts[35] == 1)
+        #expect(Histogram(plane, in: PixelRect(x: -2, y: -1, width: 3, height: 2)).total == 1)
+        #expect(Histogram(plane, in: PixelRect(x: 6, y: 0, width: 2, height: 2)).total == 0)
+        #expect(Histogram(plane, in: PixelRect(x: 0, y: 0, width: 6, height: 4)) == Histogram(plane))
+    }
+
     @Test func percentilesOfAKnownHistogram() {
         var counts = [Int](repeating: 0, count: 256)
         counts[10] = 25; counts[100] = 50; counts[250] = 25
