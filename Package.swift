@@ -195,7 +195,7 @@ let tests: [Target] = [
         dependencies: ["QualityAssessment", "QualityGating", "QualityMetrics", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "DocumentStructureTests",
-        dependencies: ["DocumentStructure", "TextRecognition", "ImageCodecs", "ImagingCore", "_ImagingTestSupport"]),
+        dependencies: ["DocumentStructure", "TextRecognition", "ImageCodecs", "ImageKernels", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(name: "TextRecognitionTests", dependencies: ["TextRecognition", "ImagingCore", "_ImagingTestSupport"]),
     .testTarget(
         name: "GatedRecognitionTests",

@@ -143,7 +143,7 @@ public struct DocumentAnalyzer: Sendable {
         guard share <= 1, page.width > 0, page.height > 0 else { return nil }
         let (width, height, factor) = (page.width, page.height, ink.factor)
         let histogram = Histogram(page)
-        let threshold = Int(PageGeometry.otsu(histogram: histogram.counts))
+        let threshold = histogram.otsuThreshold
         // Each character's darkest level (at the working scale, the mean of a block of the page):
         // a character whose darkest pixel lies above the threshold is lost in the binary image.
         var darkest = [Int](repeating: 256, count: ink.components.count + 1)

@@ -72,8 +72,8 @@ public struct PageGeometry: Sendable, Equatable {
         small.withUnsafeBufferPointer { pixels in
             for y in 0..<h { for x in 0..<w { luma[y * w + x] = pixels[y * small.rowStride + x] } }
         }
-        let threshold = otsu(luma)
-        let (labels, components) = ConnectedComponents.label(luma.map { $0 > threshold }, width: w, height: h)
+        let threshold = Histogram(small).otsuThreshold
+        let (labels, components) = ConnectedComponents.label(luma.map { Int($0) > threshold }, width: w, height: h)
         guard let (index, bright) = components.enumerated().max(by: { $0.element.area < $1.element.area }),
             Double(bright.area) >= minimumShare * Double(w * h)
         else { return nil }
@@ -468,30 +468,6 @@ public struct PageGeometry: Sendable, Equatable {
             }
         }
         return out
-    }
-
-    /// Otsu's threshold of an 8-bit histogram.
-    static func otsu(_ values: [UInt8]) -> UInt8 {
-        var histogram = [Int](repeating: 0, count: 256)
-        for value in values { histogram[Int(value)] += 1 }
-        return otsu(histogram: histogram)
-    }
-
-    /// Otsu's threshold of a histogram of 256 levels: the level at the top of the darker class.
-    static func otsu(histogram counts: [Int]) -> UInt8 {
-        let histogram = counts.map(Double.init)
-        let total = histogram.reduce(0, +)
-        let sum = (0..<256).reduce(0.0) { $0 + Double($1) * histogram[$1] }
-        var (weightBelow, sumBelow, best, threshold) = (0.0, 0.0, -1.0, 0)
-        for level in 0..<256 {
-            weightBelow += histogram[level]
-            guard weightBelow > 0, weightBelow < total else { continue }
-            sumBelow += Double(level) * histogram[level]
-            let meanBelow = sumBelow / weightBelow, meanAbove = (sum - sumBelow) / (total - weightBelow)
-            let between = weightBelow * (total - weightBelow) * (meanBelow - meanAbove) * (meanBelow - meanAbove)
-            if between > best { (best, threshold) = (between, level) }
-        }
-        return UInt8(threshold)
     }
 }
 

@@ -128,6 +128,29 @@ public struct Histogram: Sendable, Equatable {
         return Double(counts[max(0, min(255, value))...].reduce(0, +)) / Double(total)
     }
 
+    /// Otsu's threshold: the level that maximises the variance between the samples at or
+    /// below it and those above it (the first such level); 127 when no level splits the
+    /// samples in two (all of one level, or none).
+    public var otsuThreshold: Int {
+        let total = Double(self.total)
+        let sum = Double(counts.enumerated().reduce(0) { $0 + $1.offset * $1.element })
+        var weight0 = 0.0, sum0 = 0.0, best = 0.0, threshold = 127
+        for t in 0..<255 {
+            weight0 += Double(counts[t])
+            guard weight0 > 0 else { continue }
+            let weight1 = total - weight0
+            guard weight1 > 0 else { break }
+            sum0 += Double(t * counts[t])
+            let m0 = sum0 / weight0, m1 = (sum - sum0) / weight1
+            let between = weight0 * weight1 * (m0 - m1) * (m0 - m1)
+            if between > best {
+                best = between
+                threshold = t
+            }
+        }
+        return threshold
+    }
+
     public var mean: Double {
         let total = self.total
         guard total > 0 else { return 0 }

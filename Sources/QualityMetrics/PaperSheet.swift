@@ -71,7 +71,7 @@ public struct PaperSheet: Sendable, Equatable {
         small.withUnsafeBufferPointer { pixels in
             for y in 0..<h { for x in 0..<w { levels[y * w + x] = pixels[y * small.rowStride + x] } }
         }
-        let threshold = OtsuSplit.otsu(Histogram(small))
+        let threshold = Histogram(small).otsuThreshold
         let bright = levels.map { Int($0) > threshold }
         let (labels, components) = ConnectedComponents.label(bright, width: w, height: h)
         guard let (index, _) = components.enumerated().max(by: { $0.element.area < $1.element.area }) else { return nil }

@@ -508,7 +508,7 @@ public struct OtsuSplit: Sendable, Equatable {
     public var separability: Double
 
     public init(_ histogram: Histogram) {
-        threshold = Self.otsu(histogram)
+        threshold = histogram.otsuThreshold
         let total = Double(histogram.total)
         var darkCount = 0.0, darkSum = 0.0, allSum = 0.0
         for (value, count) in histogram.counts.enumerated() {
@@ -529,27 +529,6 @@ public struct OtsuSplit: Sendable, Equatable {
         } else {
             separability = 0
         }
-    }
-
-    /// Otsu's threshold: the level that maximises between-class variance.
-    public static func otsu(_ histogram: Histogram) -> Int {
-        let total = Double(histogram.total)
-        let sum = Double(histogram.counts.enumerated().reduce(0) { $0 + $1.offset * $1.element })
-        var weight0 = 0.0, sum0 = 0.0, best = 0.0, threshold = 127
-        for t in 0..<255 {
-            weight0 += Double(histogram.counts[t])
-            guard weight0 > 0 else { continue }
-            let weight1 = total - weight0
-            guard weight1 > 0 else { break }
-            sum0 += Double(t * histogram.counts[t])
-            let m0 = sum0 / weight0, m1 = (sum - sum0) / weight1
-            let between = weight0 * weight1 * (m0 - m1) * (m0 - m1)
-            if between > best {
-                best = between
-                threshold = t
-            }
-        }
-        return threshold
     }
 
     /// Dark marks (1–40% of the area) on a light, well separated ground: a page of text.

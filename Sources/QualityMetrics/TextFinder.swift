@@ -117,7 +117,7 @@ public enum TextFinder {
         // One threshold for the whole frame, as Tesseract binarises a page by default; the
         // frame's levels counted on every other row and column (a quarter of the work, and
         // the same threshold within a level or two).
-        let threshold = OtsuSplit.otsu(Histogram(plane, step: 2))
+        let threshold = Histogram(plane, step: 2).otsuThreshold
         result.lineStatistics = TextLineStatistics(
             lines: lines.map { TextLineStatistics.measure(plane, box: $0.box, characters: $0.characters, scale: scale, threshold: threshold) },
             ungrouped: 1 - Double(characters.count) / Double(max(candidates, characters.count)))

@@ -1,3 +1,4 @@
+import ImageKernels
 import ImagingCore
 import Testing
 
@@ -34,8 +35,8 @@ struct FaintPrintTests {
         #expect(page.cleaned[500, 600, 0] == 255)
         #expect(page.cleaned[50, 50, 0] == 0)
         // Otsu's threshold of the deepened page now keeps the faint characters as ink.
-        let threshold = PageGeometry.otsu(page.cleaned.withUnsafeBufferPointer(Array.init))
-        #expect(page.cleaned[45, 155, 0] <= threshold && page.cleaned[500, 600, 0] > threshold)
+        let threshold = Histogram(page.cleaned).otsuThreshold
+        #expect(Int(page.cleaned[45, 155, 0]) <= threshold && Int(page.cleaned[500, 600, 0]) > threshold)
     }
 
     @Test("a faint grid on a deepened page is found in the deepened page's ink")

@@ -1,4 +1,5 @@
 import Foundation
+import ImageKernels
 import ImagingCore
 import Testing
 
@@ -132,8 +133,8 @@ struct PageGeometryTests {
                 photo[x, y, 0] = UInt8((225 - 165 * Double(x + y) / span).rounded())
             }
         }
-        let threshold = PageGeometry.otsu(photo.samples)
-        let (topLeft, bottomRight) = (photo[0, 0, 0], photo[photo.width - 1, photo.height - 1, 0])
+        let threshold = Histogram(photo).otsuThreshold
+        let (topLeft, bottomRight) = (Int(photo[0, 0, 0]), Int(photo[photo.width - 1, photo.height - 1, 0]))
         #expect(topLeft > threshold && bottomRight < threshold)
         let geometry = PageGeometry.find(in: photo)
         let found = try #require(geometry)

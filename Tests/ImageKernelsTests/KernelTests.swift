@@ -164,6 +164,18 @@ struct StatisticsKernelTests {
         #expect(histogram.mean == expectedMean)
     }
 
+    @Test func otsuThresholdSplitsTwoLevelsAtTheDarkerOne() {
+        var counts = [Int](repeating: 0, count: 256)
+        counts[40] = 300; counts[200] = 700
+        #expect(Histogram(counts: counts).otsuThreshold == 40)
+        // Three levels: the split leaving the two close dark ones together.
+        counts[50] = 300
+        #expect(Histogram(counts: counts).otsuThreshold == 50)
+        // Nothing to split: one level, or no samples.
+        #expect(Histogram(counts: (0..<256).map { $0 == 90 ? 5 : 0 }).otsuThreshold == 127)
+        #expect(Histogram(counts: [Int](repeating: 0, count: 256)).otsuThreshold == 127)
+    }
+
     @Test(arguments: [2, 3, 4, 7, 8, 16])
     func downscaleMatchesAndAverages(factor: Int) {
         for width in breakingWidths {
