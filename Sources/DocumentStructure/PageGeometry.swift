@@ -68,12 +68,7 @@ public struct PageGeometry: Sendable, Equatable {
         let plane = image.packedLuma
         let small = AreaDownscale.downscale(plane, by: factor)
         let (w, h) = (small.width, small.height)
-        var luma = [UInt8](repeating: 0, count: w * h)
-        small.withUnsafeBufferPointer { pixels in
-            for y in 0..<h { for x in 0..<w { luma[y * w + x] = pixels[y * small.rowStride + x] } }
-        }
-        let threshold = Histogram(small).otsuThreshold
-        let (labels, components) = ConnectedComponents.label(luma.map { Int($0) > threshold }, width: w, height: h)
+        let (luma, labels, components) = ConnectedComponents.brightPieces(of: small)
         guard let (index, bright) = components.enumerated().max(by: { $0.element.area < $1.element.area }),
             Double(bright.area) >= minimumShare * Double(w * h)
         else { return nil }

@@ -142,3 +142,19 @@ public enum ConnectedComponents {
         return low
     }
 }
+
+extension ConnectedComponents {
+    /// The pieces of `plane` (one channel) brighter than its Otsu threshold, 8-connected, as
+    /// `label` gives them, with the plane's samples row after row (`levels`, `width × height`):
+    /// where a sheet of paper is looked for, the largest of them.
+    public static func brightPieces(of plane: PixelBuffer<UInt8>) -> (levels: [UInt8], labels: [Int32], components: [Component]) {
+        let (width, height) = (plane.width, plane.height)
+        var levels = [UInt8](repeating: 0, count: width * height)
+        plane.withUnsafeBufferPointer { pixels in
+            for y in 0..<height { for x in 0..<width { levels[y * width + x] = pixels[y * plane.rowStride + x] } }
+        }
+        let threshold = Histogram(plane).otsuThreshold
+        let (labels, components) = label(levels.map { Int($0) > threshold }, width: width, height: height)
+        return (levels, labels, components)
+    }
+}

@@ -67,13 +67,7 @@ public struct PaperSheet: Sendable, Equatable {
         let factor = max(1, min(16, longSide / workingLongSide))
         let small = AreaDownscale.downscale(luma, by: factor)
         let (w, h) = (small.width, small.height)
-        var levels = [UInt8](repeating: 0, count: w * h)
-        small.withUnsafeBufferPointer { pixels in
-            for y in 0..<h { for x in 0..<w { levels[y * w + x] = pixels[y * small.rowStride + x] } }
-        }
-        let threshold = Histogram(small).otsuThreshold
-        let bright = levels.map { Int($0) > threshold }
-        let (labels, components) = ConnectedComponents.label(bright, width: w, height: h)
+        let (levels, labels, components) = ConnectedComponents.brightPieces(of: small)
         guard let (index, _) = components.enumerated().max(by: { $0.element.area < $1.element.area }) else { return nil }
         let label = Int32(index + 1)
 

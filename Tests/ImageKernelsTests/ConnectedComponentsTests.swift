@@ -85,4 +85,17 @@ struct ConnectedComponentsTests {
         #expect(ConnectedComponents.label(paper, width: width, height: height, connectivity: .four).1.map(\.area) == [6, 6])
         #expect(ConnectedComponents.label(paper, width: width, height: height).1.map(\.area) == [12])
     }
+
+    /// A bright square and a bright pixel on a dark ground: the pieces above Otsu's threshold,
+    /// and the levels row after row.
+    @Test func brightPiecesAreTheRegionsAboveOtsusThreshold() {
+        var image = PixelBuffer<UInt8>(width: 7, height: 5)
+        for y in 0..<5 { for x in 0..<7 { image[x, y] = 30 } }
+        for (x, y) in [(1, 1), (2, 1), (1, 2), (2, 2), (5, 3)] { image[x, y] = 220 }
+        let (levels, labels, components) = ConnectedComponents.brightPieces(of: image)
+        #expect(levels.count == 35 && levels[1 * 7 + 2] == 220 && levels[0] == 30)
+        #expect(components.map(\.area) == [4, 1])
+        #expect(components.map(\.box) == [PixelRect(x: 1, y: 1, width: 2, height: 2), PixelRect(x: 5, y: 3, width: 1, height: 1)])
+        #expect(labels.filter { $0 != 0 }.count == 5)
+    }
 }
