@@ -12,47 +12,44 @@ public struct Histogram: Sendable, Equatable {
     /// Counts every sample of `plane` (one channel).
     ///
     /// The SIMD-era variant keeps four sub-histograms so consecutive equal samples do
-    /// not serialise on one counter; it is exact, like the scalar reference.
+    /// not serialise on one counter; it is exact, like the scalar reference, which counts
+    /// the whole plane as `init(_:in:)` counts a rectangle.
     public init(_ plane: PixelBuffer<UInt8>, implementation: KernelImplementation = .current) {
+        guard implementation == .simd else {
+            self.init(plane, in: PixelRect(x: 0, y: 0, width: plane.width, height: plane.height))
+            return
+        }
         var counts = [Int](repeating: 0, count: 256)
         let width = plane.width, stride = plane.rowStride
         plane.withUnsafeBufferPointer { pixels in
             counts.withUnsafeMutableBufferPointer { bins in
-                switch implementation {
-                case .scalar:
+                var sub = [Int32](repeating: 0, count: 4 * 256)
+                sub.withUnsafeMutableBufferPointer { s in
                     for y in 0..<plane.height {
                         let row = pixels.baseAddress! + y * stride
-                        for x in 0..<width { bins[Int(row[x])] += 1 }
-                    }
-                case .simd:
-                    var sub = [Int32](repeating: 0, count: 4 * 256)
-                    sub.withUnsafeMutableBufferPointer { s in
-                        for y in 0..<plane.height {
-                            let row = pixels.baseAddress! + y * stride
-                            var x = 0
-                            while x + 4 <= width {
-                                s[Int(row[x])] &+= 1
-                                s[256 + Int(row[x + 1])] &+= 1
-                                s[512 + Int(row[x + 2])] &+= 1
-                                s[768 + Int(row[x + 3])] &+= 1
-                                x += 4
-                            }
-                            while x < width {
-                                s[Int(row[x])] &+= 1
-                                x += 1
-                            }
-                            // Flush before an Int32 counter could overflow.
-                            if y % 4096 == 4095 {
-                                for i in 0..<256 { bins[i] += Int(s[i]) + Int(s[256 + i]) + Int(s[512 + i]) + Int(s[768 + i]) }
-                                for i in 0..<1024 { s[i] = 0 }
-                            }
+                        var x = 0
+                        while x + 4 <= width {
+                            s[Int(row[x])] &+= 1
+                            s[256 + Int(row[x + 1])] &+= 1
+                            s[512 + Int(row[x + 2])] &+= 1
+                            s[768 + Int(row[x + 3])] &+= 1
+                            x += 4
                         }
-                        for i in 0..<256 { bins[i] += Int(s[i]) + Int(s[256 + i]) + Int(s[512 + i]) + Int(s[768 + i]) }
+                        while x < width {
+                            s[Int(row[x])] &+= 1
+                            x += 1
+                        }
+                        // Flush before an Int32 counter could overflow.
+                        if y % 4096 == 4095 {
+                            for i in 0..<256 { bins[i] += Int(s[i]) + Int(s[256 + i]) + Int(s[512 + i]) + Int(s[768 + i]) }
+                            for i in 0..<1024 { s[i] = 0 }
+                        }
                     }
+                    for i in 0..<256 { bins[i] += Int(s[i]) + Int(s[256 + i]) + Int(s[512 + i]) + Int(s[768 + i]) }
                 }
             }
         }
-        self.counts = counts
+        self.init(counts: counts)
     }
 
     /// Counts every `step`-th sample of every `step`-th row of `plane` (one channel), from
