@@ -236,6 +236,9 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             // A cell holds a block of text: Tesseract's layout analysis finds no line in a
             // cell holding a lone digit (a sign-up sheet's row number), which a block's reading reads.
             cellOptions.regionContent = .block
+            // Light text on a dark ground the page's reading tried already: a cell or line
+            // read alone is read as dark on light only (the same words, in less time).
+            cellOptions.readsInvertedText = false
             // A cell the recognizer cannot read again keeps what the page's reading gave it.
             guard let lines = try? await recognizer.recognize(page.cleaned, options: cellOptions) else { continue }
             cellWords += lines.flatMap(\.words)
@@ -245,6 +248,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         for line in lineRegions {
             var lineOptions = options
             lineOptions.regionOfInterest = line.normalized(in: page.size)
+            lineOptions.readsInvertedText = false
             lineWords.append((try? await recognizer.recognize(page.cleaned, options: lineOptions))?.flatMap(\.words) ?? [])
         }
         let document = analyzer.assemble(

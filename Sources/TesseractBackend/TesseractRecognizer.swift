@@ -26,6 +26,8 @@ private import CTesseract
 ///   line) for `.line`, in place of the level's mode: Tesseract's page layout analysis finds
 ///   no text line in a small region holding one digit or one short word (a table's cell
 ///   `2`, `Name`), which these modes read.
+/// - `readsInvertedText` → `tessedit_do_invert`, set on every call (nil: the level's
+///   setting). Tesseract reads a line it read poorly a second time as light on dark.
 /// - `recognitionLevel` → `Settings(level)`. `.accurate` is Tesseract's defaults with page
 ///   segmentation mode 3, what `tesseract IMG - -l eng` does. `.fast` adds two things:
 ///   no second pass on inverted text (`tessedit_do_invert=0`), and text whose lines are
@@ -274,6 +276,8 @@ final class Engine: Sendable {
     private let handle: Mutex<OpaquePointer>
     private let userWordsFile: URL?
     private let pageSegmentationMode: Int
+    /// Whether the level reads lines both ways (`tessedit_do_invert`), for calls that do not say.
+    private let readsInvertedText: Bool
 
     init(_ key: EngineKey) throws(RecognitionError) {
         // The library first (it is opened on first use), then its OpenMP runtime can be found.
@@ -330,6 +334,7 @@ final class Engine: Sendable {
         handle = Mutex(api)
         userWordsFile = file
         pageSegmentationMode = key.level.pageSegmentationMode
+        readsInvertedText = key.level.variables["tessedit_do_invert"] != "0"
     }
 
     /// Leptonica's messages off, once for the process (its threshold is a process-wide setting).
@@ -415,6 +420,9 @@ final class Engine: Sendable {
         OpenMPThreads.limitCurrentThread()
         return try handle.withLock { (handle) throws(RecognitionError) in
             let mode = options.regionContent.map { $0 == .line ? 7 : 6 } ?? pageSegmentationMode
+            // Set on every call: an engine serves calls with and without it.
+            let inverted = options.readsInvertedText ?? readsInvertedText
+            _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", inverted ? "1" : "0")
             return try Self.recognize(image, options: options, deadline: deadline, pageSegmentationMode: mode, handle: handle)
         }
     }

@@ -14,8 +14,8 @@ import Synchronization
 /// text height are applied to the program's results; language correction and custom
 /// words are refused (`recognize.unsupportedOption`), as is `fast`. `sourceResolution` is
 /// left unused: a PGM file has no field for it, so the program estimates the resolution.
-/// `textLayout` and `regionContent` are left unused: the program's own arguments choose its
-/// scale and page segmentation mode.
+/// `textLayout`, `regionContent` and `readsInvertedText` are left unused: the program's own
+/// arguments choose its scale, page segmentation mode and settings.
 public struct CommandTextRecognizer: TextRecognizer {
     public var arguments: [String]
     public var deadline: Duration

@@ -156,6 +156,10 @@ public struct RecognitionOptions: Sendable, Equatable {
     /// `GatedTextRecognizer` passes `.block` for a table's cell it reads alone (the lines it
     /// reads alone are read as pages: as `.line` they read fewer tables and cells right).
     public var regionContent: RegionContent?
+    /// Whether the recognizer also tries lines it reads poorly as light text on a dark ground,
+    /// or nil for what `recognitionLevel` does. `GatedTextRecognizer` passes false for the
+    /// cells and lines it reads alone: the page's reading tried them both ways already.
+    public var readsInvertedText: Bool?
 
     /// What a region of the image holds.
     public enum RegionContent: String, Sendable, Equatable {

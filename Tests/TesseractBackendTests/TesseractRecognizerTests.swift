@@ -212,6 +212,33 @@ struct TesseractRecognizerTests {
         #expect(custom.boolVariable("no_such_setting") == nil)
     }
 
+    @Test func invertedTextIsReadOnlyWhenAsked() throws {
+        // The rendered page's first lines as light text on a dark ground.
+        let page = try RenderedPage.luma()
+        var inverted = PixelBuffer<UInt8>(width: page.width, height: 400)
+        inverted.withUnsafeMutableBufferPointer { out in
+            page.withUnsafeBufferPointer { pixels in
+                for y in 0..<400 { for x in 0..<page.width { out[y * page.width + x] = 255 - pixels[y * page.rowStride + x] } }
+            }
+        }
+        let engine = try Engine(EngineKey(languages: "eng", correction: true, customWords: [], level: TesseractRecognizer.Settings(.accurate)))
+        let truth = Set(try RenderedPage.words())
+        func share(_ reads: Bool?) throws -> Double {
+            var options = RecognitionOptions()
+            options.readsInvertedText = reads
+            let words = try engine.recognize(inverted, options: options, deadline: .seconds(60)).observations.flatMap(\.words).map(\.text.string)
+            #expect(engine.boolVariable("tessedit_do_invert") == (reads ?? true))
+            return Double(words.filter(truth.contains).count) / Double(max(1, words.count))
+        }
+        let levelDefault = try share(nil), off = try share(false), on = try share(true)
+        #expect(levelDefault > 0.8 && on > 0.8, "\(levelDefault), \(on)")
+        #expect(off < 0.2, "\(off)")
+        // A fast engine reads dark on light only unless asked.
+        let fast = try Engine(EngineKey(languages: "eng", correction: true, customWords: [], level: TesseractRecognizer.Settings(.fast)))
+        _ = try fast.recognize(inverted, options: RecognitionOptions(), deadline: .seconds(60))
+        #expect(fast.boolVariable("tessedit_do_invert") == false)
+    }
+
     @Test func missingLanguageDataIsAClearError() async throws {
         var options = RecognitionOptions()
         options.recognitionLanguages = ["yor"]  // Yoruba: no traineddata installed here
