@@ -74,13 +74,27 @@ public struct DocumentAnalyzer: Sendable {
                 .clipped(to: image.size)
         }
         var (ink, grids, erase, cleaned) = Self.paintOut(image, barcodeRegions: barcodeRegions)
+        // Light print on a dark fill (a table's header row printed white on a dark band) is
+        // turned dark on light, and the ink and grids are found again: painted out with the
+        // grid it joins, the band would take its print with it.
+        var page = image
+        var fills = Self.reversedFills(image, ink: ink)
+        if !fills.isEmpty {
+            // A code ZBar could not read is dark with light gaps too: regions of bars are no fill.
+            let bars = image.withUnsafeBufferPointer { BarcodeReader.barRegions($0, width: image.width, height: image.height) }
+            fills.removeAll { fill in bars.contains { 2 * $0.overlap(fill.box) >= fill.box.width * fill.box.height } }
+        }
+        if !fills.isEmpty {
+            Self.reverse(fills, in: &page, edge: 2 * ink.factor)
+            (ink, grids, erase, cleaned) = Self.paintOut(page, barcodeRegions: barcodeRegions)
+        }
         // A page whose faint print would be lost is deepened, and its ink, grids and rules are
         // found again in the deepened page: faint ruling lines and markers come out too. Rules
         // are measured there against the page's own character height (`PageInk.ruleScale`):
         // deepening runs small print together, and its long words would pass for rules.
         let deepening = Self.faintPrintLevels(cleaned, ink: ink, erased: erase, share: faintShare)
         if let deepening {
-            var deeper = image
+            var deeper = page
             deeper.withUnsafeMutableBufferPointer { pixels in
                 for index in pixels.indices { pixels[index] = deepening[Int(pixels[index])] }
             }
@@ -89,6 +103,168 @@ public struct DocumentAnalyzer: Sendable {
         return PreparedPage(
             size: image.size, geometry: geometry, cleaned: cleaned, faintPrintDeepened: deepening != nil, barcodes: barcodes,
             barcodeRegions: barcodeRegions, ink: ink, grids: grids, cellGap: cellGap)
+    }
+
+    /// A region filled dark with light print in it: its box in full-resolution pixels, the
+    /// fill's level and the paper's.
+    struct Fill: Equatable {
+        var box: PixelRect
+        var fill: Int
+        var paper: Int
+    }
+
+    /// The regions of `image` filled dark that hold light print. A fill is a piece of solid ink
+    /// (ink pixels whose neighbours within `PageInk`'s working pixels, a square of
+    /// `fillReach` each way, are all ink) at least `fillWidth` character heights wide and
+    /// `fillHeight` high, as dark as at most `fillDarkness` of the paper's level (the page's 90th
+    /// percentile; a shaded table header a tenth darker than its paper is no fill), holding at
+    /// least `fillCharacters` light pieces the size of characters: the print. A dark picture
+    /// holds none; a thick rule is too thin. A fill is printed on the page: it lies a character
+    /// height or more inside the frame, at most `fillTallest` character heights tall, with
+    /// paper around it (`fillRing`); the ground around a sheet is none of these.
+    static func reversedFills(_ image: PixelBuffer<UInt8>, ink: PageInk) -> [Fill] {
+        let character = ink.characterHeight
+        guard character >= 5, ink.width > 0, ink.height > 0 else { return [] }
+        let (width, height, factor) = (ink.width, ink.height, ink.factor)
+        let large = ink.components.indices.filter {
+            let c = ink.components[$0]
+            return Double(c.width) >= fillWidth * character && Double(c.height) >= fillHeight * character
+                && Double(c.area) >= fillWidth * fillHeight * character * character / 2
+        }
+        guard !large.isEmpty else { return [] }
+        // The paper's level and the working-scale levels, made when a piece first needs them.
+        var levelsAtWork: (paper: Int, plane: PixelBuffer<UInt8>)?
+        var fills: [Fill] = []
+        for index in large {
+            let component = ink.components[index]
+            let box = component.box
+            // Ink counts in the box (any component: the print's neighbours), as a summed table.
+            let (bw, bh) = (box.width, box.height)
+            var table = [Int32](repeating: 0, count: (bw + 1) * (bh + 1))
+            for y in 0..<bh {
+                var row: Int32 = 0
+                for x in 0..<bw {
+                    row += ink.labels[(box.y + y) * width + box.x + x] != 0 ? 1 : 0
+                    table[(y + 1) * (bw + 1) + x + 1] = table[y * (bw + 1) + x + 1] + row
+                }
+            }
+            let reach = fillReach, full = Int32((2 * reach + 1) * (2 * reach + 1))
+            var solid = [Bool](repeating: false, count: bw * bh)
+            if bw > 2 * reach, bh > 2 * reach {
+                for y in reach..<(bh - reach) {
+                    for x in reach..<(bw - reach) {
+                        let (x0, y0, x1, y1) = (x - reach, y - reach, x + reach + 1, y + reach + 1)
+                        let count = table[y1 * (bw + 1) + x1] - table[y0 * (bw + 1) + x1] - table[y1 * (bw + 1) + x0] + table[y0 * (bw + 1) + x0]
+                        solid[y * bw + x] = count == full
+                    }
+                }
+            }
+            let (_, pieces) = ConnectedComponents.label(solid, width: bw, height: bh)
+            for piece in pieces where Double(piece.width + 2 * reach) >= fillWidth * character && Double(piece.height + 2 * reach) >= fillHeight * character {
+                let region = PixelRect(
+                    x: box.x + piece.minX - reach, y: box.y + piece.minY - reach, width: piece.width + 2 * reach, height: piece.height + 2 * reach)
+                // A fill is printed on the page: one reaching the frame's edge is the ground
+                // around the sheet, or its shadow.
+                let margin = Int(character.rounded(.up))
+                guard region.x >= margin, region.y >= margin, region.x + region.width <= width - margin,
+                    region.y + region.height <= height - margin, Double(region.height) <= fillTallest * character
+                else { continue }
+                if levelsAtWork == nil {
+                    levelsAtWork = (Histogram(image).percentile(0.9), AreaDownscale.downscale(image.packedLuma, by: factor))
+                }
+                let (paper, plane) = levelsAtWork!
+                // The fill's level: the median of its solid pixels.
+                var levels = [Int](repeating: 0, count: 256)
+                for y in piece.minY...piece.maxY {
+                    for x in piece.minX...piece.maxX where solid[y * bw + x] {
+                        levels[Int(plane[box.x + x, box.y + y])] += 1
+                    }
+                }
+                let fill = Histogram(counts: levels).percentile(0.5)
+                guard Double(fill) <= fillDarkness * Double(paper) else { continue }
+                // Printed on paper: the ring a character height wide around it is paper
+                // (`fillRing` of it lighter than halfway to the fill).
+                let middle = (fill + paper) / 2
+                var (ring, lightRing) = (0, 0)
+                for y in (region.y - margin)..<(region.y + region.height + margin) {
+                    for x in (region.x - margin)..<(region.x + region.width + margin)
+                    where y < region.y || y >= region.y + region.height || x < region.x || x >= region.x + region.width {
+                        ring += 1
+                        if Int(plane[x, y]) > middle { lightRing += 1 }
+                    }
+                }
+                guard Double(lightRing) >= fillRing * Double(ring) else { continue }
+                // Light pieces the size of characters inside it: the print.
+                var light = [Bool](repeating: false, count: region.width * region.height)
+                for y in 0..<region.height {
+                    for x in 0..<region.width where Int(plane[region.x + x, region.y + y]) > middle {
+                        light[y * region.width + x] = true
+                    }
+                }
+                let (_, marks) = ConnectedComponents.label(light, width: region.width, height: region.height)
+                let print = marks.filter {
+                    $0.minX > 0 && $0.minY > 0 && $0.maxX < region.width - 1 && $0.maxY < region.height - 1
+                        && Double($0.height) >= 0.4 * character && Double($0.height) <= 1.5 * character
+                }
+                guard print.count >= fillCharacters else { continue }
+                fills.append(Fill(box: ink.fullResolution(region, within: image.size), fill: fill, paper: paper))
+            }
+        }
+        return fills
+    }
+
+    /// A fill is at least this many character heights wide and this many high...
+    static let fillWidth = 3.0
+    static let fillHeight = 1.0
+    /// ... as dark as this share of the paper's level at most ...
+    static let fillDarkness = 0.6
+    /// ... and holds this many light pieces the size of characters. It is at most this many
+    /// character heights tall (a band or a banner, not the ground around a sheet) ...
+    static let fillTallest = 6.0
+    /// ... and stands on paper: this share of a ring a character height wide around it.
+    static let fillRing = 0.75
+    static let fillCharacters = 3
+    /// A working pixel is solid ink when the square this many pixels around it is all ink.
+    static let fillReach = 2
+
+    /// Each fill's levels reflected between the fill and the paper (the fill becomes paper and
+    /// light print dark), and its box outlined at the fill's level `edge` pixels wide: the
+    /// band's edges are the rules a table's grid is found by.
+    static func reverse(_ fills: [Fill], in page: inout PixelBuffer<UInt8>, edge: Int) {
+        let (width, height) = (page.width, page.height)
+        page.withUnsafeMutableBufferPointer { pixels in
+            for fill in fills {
+                let box = fill.box.clipped(to: ImageSize(width: width, height: height))
+                guard box.width > 0, box.height > 0 else { continue }
+                // A table's column rules meet the band from below (or above): where a thin dark
+                // run crosses the rows just outside it, dark in each of them (a rule, not a
+                // letter's stroke), the rule goes on through the band.
+                let middle = (fill.fill + fill.paper) / 2
+                var through = [Bool](repeating: false, count: box.width)
+                for (first, step) in [(box.y + box.height + edge, 1), (box.y - 1 - edge, -1)] {
+                    let rows = (0..<(3 * edge)).map { first + step * $0 }
+                    guard rows.allSatisfy({ $0 >= 0 && $0 < height }) else { continue }
+                    func isDark(_ x: Int) -> Bool { rows.allSatisfy { Int(pixels[$0 * width + box.x + x]) < middle } }
+                    var x = 0
+                    while x < box.width {
+                        guard isDark(x) else {
+                            x += 1
+                            continue
+                        }
+                        let start = x
+                        while x < box.width, isDark(x) { x += 1 }
+                        if x - start <= 3 * edge, start > 0, x < box.width { for k in start..<x { through[k] = true } }
+                    }
+                }
+                for y in box.y..<(box.y + box.height) {
+                    for x in box.x..<(box.x + box.width) {
+                        let onEdge = x - box.x < edge || y - box.y < edge || box.x + box.width - 1 - x < edge || box.y + box.height - 1 - y < edge
+                        let value = Int(pixels[y * width + x])
+                        pixels[y * width + x] = UInt8(onEdge || through[x - box.x] ? fill.fill : max(0, min(255, fill.fill + fill.paper - value)))
+                    }
+                }
+            }
+        }
     }
 
     /// The page's ink and grids, which components are painted out (the grids and every other
@@ -783,6 +959,11 @@ extension PixelRect {
     /// Whether two boxes stand on one row: they overlap vertically by half the lower one's height.
     func sharesRow(with other: PixelRect) -> Bool {
         Double(Swift.min(maxY, other.maxY) - Swift.max(y, other.y)) >= 0.5 * Double(Swift.min(height, other.height))
+    }
+
+    /// The area two boxes share.
+    func overlap(_ other: PixelRect) -> Int {
+        Swift.max(0, Swift.min(maxX, other.maxX) - Swift.max(x, other.x)) * Swift.max(0, Swift.min(maxY, other.maxY) - Swift.max(y, other.y))
     }
 
     func clipped(to size: ImageSize) -> PixelRect {

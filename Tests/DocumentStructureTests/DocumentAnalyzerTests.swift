@@ -134,6 +134,65 @@ struct DocumentAnalyzerTests {
         for cell in table.cells { #expect(cell.text == "r\(cell.row)c\(cell.column)") }
     }
 
+    /// A ruled table of 4 rows × 3 columns whose header row is filled at `fill` with light
+    /// print (`light` blocks the size of characters); dark print in the other rows.
+    static func filledHeaderTable(fill: UInt8, light: UInt8 = 235) -> (PixelBuffer<UInt8>, [[(String, PixelRect)]]) {
+        var image = Self.page()
+        _ = Self.grid(&image, x: 120, y: 150, columns: [0, 220, 480, 700], rows: 4, rowHeight: 60, degrees: 0)
+        // The rule the grid leaves out in row 0 (its spanning header) drawn too: three columns.
+        Self.line(&image, 600, 150, 600, 210)
+        for y in 150..<211 { for x in 120..<822 { image[x, y, 0] = min(image[x, y, 0], fill) } }
+        var words: [[(String, PixelRect)]] = []
+        for row in 0..<4 {
+            for (column, left) in [140, 360, 620].enumerated() {
+                words.append([("r\(row)c\(column)", PixelRect(x: left, y: 170 + 60 * row, width: 80, height: 20))])
+            }
+        }
+        Self.print(&image, under: Array(words.dropFirst(3)))
+        for (_, box) in words.prefix(3).joined() {
+            for left in stride(from: box.x, to: box.x + box.width, by: 14) {
+                for y in (box.y + 3)..<(box.y + box.height - 3) {
+                    for x in left..<min(left + 10, box.x + box.width) { image[x, y, 0] = light }
+                }
+            }
+        }
+        return (image, words)
+    }
+
+    @Test func lightPrintOnADarkHeaderIsReadAsDarkOnLight() throws {
+        let (image, words) = Self.filledHeaderTable(fill: 30)
+        let ink = PageInk(image)
+        let fills = DocumentAnalyzer.reversedFills(image, ink: ink)
+        #expect(fills.count == 1)
+        let fill = try #require(fills.first)
+        // The band (x 120–821, y 150–210 and the rules along it), within a few pixels.
+        #expect(abs(fill.box.x - 120) <= 3 && abs(fill.box.y - 150) <= 3, "\(fill.box)")
+        #expect(abs(fill.box.x + fill.box.width - 822) <= 3 && abs(fill.box.y + fill.box.height - 212) <= 3, "\(fill.box)")
+        #expect(fill.fill == 30 && fill.paper == 235)
+        let page = analyzer.prepare(image)
+        // The header's print is dark on light paper, the band's rules painted out with the grid.
+        #expect(page.cleaned[145, 180] < 100, "a header letter: \(page.cleaned[145, 180])")
+        #expect(page.cleaned[135, 180] > 200, "the band between letters: \(page.cleaned[135, 180])")
+        #expect(page.gridCount == 1)
+        let document = analyzer.assemble(page, observations: Self.lines(words, size: image.size))
+        let table = try #require(document.tables.first)
+        #expect((table.rows, table.columns, table.ruling) == (4, 3, .grid))
+        for cell in table.cells { #expect(cell.text == "r\(cell.row)c\(cell.column)") }
+    }
+
+    @Test func aShadedHeaderOrADarkBoxWithoutPrintIsNoFill() {
+        // Shaded a tenth darker than its paper (dark print on it): no fill.
+        var (image, _) = Self.filledHeaderTable(fill: 210, light: 40)
+        #expect(DocumentAnalyzer.reversedFills(image, ink: PageInk(image)).isEmpty)
+        // A dark picture: a solid box with nothing light in it.
+        (image, _) = Self.filledHeaderTable(fill: 30, light: 30)
+        #expect(DocumentAnalyzer.reversedFills(image, ink: PageInk(image)).isEmpty)
+        // Dark on light everywhere: the fill search leaves the page as it is.
+        image = Self.page()
+        _ = Self.grid(&image, x: 120, y: 150, columns: [0, 220, 480, 700], rows: 4, rowHeight: 60, degrees: 0)
+        #expect(DocumentAnalyzer.reversedFills(image, ink: PageInk(image)).isEmpty)
+    }
+
     @Test func theRulesAreRemovedFromThePixelsToRecognize() {
         var image = Self.page()
         _ = Self.grid(&image, x: 120, y: 150, columns: [0, 220, 480, 700], rows: 4, rowHeight: 60, degrees: 0)
