@@ -323,6 +323,24 @@ FULL_WELL = (3000.0, 30000.0)          # electrons at sensor white, log-uniform 
 READ_NOISE = (1.5, 4.0)                # electrons RMS
 EV_JITTER = 0.3                        # a camera's own metering error, ± EV, on every image
 OPTICS_LONG = 768                      # long side at which the lens-contamination model runs
+# Light above the source's clip (see highlight_gain): a source pixel is clipped when a channel
+# is at or above HIGHLIGHT_LEVEL; its weight as a light rises with its whiteness (darkest over
+# brightest channel, display-linear) from the first to the second value of
+# HIGHLIGHT_WHITENESS, so saturated colours clipped in one channel (petals, autumn leaves) stay
+# surfaces; the light's peak is HIGHLIGHT_GAIN times its clipped value (log-uniform per image:
+# the level of the night scenes' lamps over the sensor's white), reached after a ramp from the
+# region's edge between the HIGHLIGHT_FEATHER fractions of the diagonal; the ramp's length is
+# smoothed over the region at σ = HIGHLIGHT_SMOOTH of the diagonal, and ramps longer than the
+# HIGHLIGHT_SOFT fractions read a distance rounded off at the same σ.
+# Off by default (--lights-above-clip): the bundled models were fitted on the corpus without it
+# (docs/experiments.md, "Lights above the clip").
+LIGHTS_ABOVE_CLIP = False
+HIGHLIGHT_LEVEL = 250
+HIGHLIGHT_WHITENESS = (0.25, 0.6)
+HIGHLIGHT_GAIN = (4.0, 30.0)
+HIGHLIGHT_FEATHER = (0.004, 0.1)
+HIGHLIGHT_SMOOTH = 0.015
+HIGHLIGHT_SOFT = (0.01, 0.03)
 
 
 def _shoulder():
@@ -382,6 +400,71 @@ def lowres_blur(x, sigma_frac, diag, work=256):
     sigma = (sig, sig) if lo.ndim == 2 else (sig, sig, 0)
     lo = ndimage.gaussian_filter(lo, sigma, mode="reflect")
     return resize_float(lo, w, h, Image.Resampling.BILINEAR)
+
+
+def highlight_gain(crop_u8, crop_lin, s0, diag, rng):
+    """The light a finished JPEG cannot show: where the source is clipped (a channel at or
+    above HIGHLIGHT_LEVEL: lamps, the sun, windows, specular highlights) the scene was brighter
+    than its white, by an amount the photo no longer holds. Returns (gain, params): a field
+    the size of `s0` (the scene as the photo shows it, sensor units) to multiply the scene by,
+    1 where nothing is clipped (None when that is everywhere), so that exposing the scene down
+    leaves its lights bright as a camera does.
+
+    Which pixels: the crop's clipped pixels at the source's resolution, weighted by their
+    whiteness (HIGHLIGHT_WHITENESS), area-resampled to the image: the share of each pixel that
+    is clipped light. How bright: a peak gain drawn from `rng` (its own stream), HIGHLIGHT_GAIN
+    log-uniform, approached inside the clipped regions in stops along a smoothstep of the
+    distance from their edge: 1 at the edge, so there is no seam, and the peak after a ramp
+    as long as the peak's stops over the slope (stops per pixel) of the photo's log luminance
+    at the nearest point of the edge, bounded by HIGHLIGHT_FEATHER × the diagonal. The light
+    goes on rising inside as steeply as it rose up to the clip: a lamp or a specular, whose
+    edge is sharp, reaches its peak within a few pixels; a sky or a defocused background,
+    smooth up to the clip, rises gently."""
+    peak = log_uniform(rng, *HIGHLIGHT_GAIN)
+    c = [crop_u8[:, :, i] for i in range(3)]
+    clipped = (c[0] >= HIGHLIGHT_LEVEL) | (c[1] >= HIGHLIGHT_LEVEL) | (c[2] >= HIGHLIGHT_LEVEL)
+    if not clipped.any():
+        return None, {}
+    lit = [crop_lin[:, :, i][clipped] for i in range(3)]
+    darkest = np.minimum(np.minimum(lit[0], lit[1]), lit[2])
+    brightest = np.maximum(np.maximum(lit[0], lit[1]), lit[2])
+    white = np.zeros(clipped.shape, np.float32)
+    white[clipped] = ds.smoothstep(*HIGHLIGHT_WHITENESS, darkest / np.maximum(brightest, 1e-6))
+    h, w = s0.shape[:2]
+    cov = resize_float(white, w, h) if white.shape != (h, w) else white
+    region = cov > 1e-4
+    if not region.any():
+        return None, {}
+    stops = math.log2(peak)
+    lo, hi = HIGHLIGHT_FEATHER[0] * diag, HIGHLIGHT_FEATHER[1] * diag
+    if region.all():
+        t = np.ones(int(region.sum()))
+    else:
+        dist, (iy, ix) = ndimage.distance_transform_edt(region, return_indices=True)
+        # The slope of the photo's log luminance (lightly smoothed) at the nearest point of the
+        # region's edge gives the ramp there; the ramp's logarithm is then smoothed over the
+        # region (σ = HIGHLIGHT_SMOOTH of the diagonal), so it varies gently inside.
+        logy = ndimage.gaussian_filter(np.log2(np.maximum(luminance(s0), 1e-4)), 1.0, mode="nearest")
+        gy, gx = np.gradient(logy)
+        oy, ox = iy[region], ix[region]
+        log_ramp = np.zeros((h, w), np.float32)
+        log_ramp[region] = np.log(np.clip(stops / np.maximum(np.hypot(gx[oy, ox], gy[oy, ox]), 1e-6), lo, hi))
+        inside = region.astype(np.float32)
+        num = lowres_blur(log_ramp, HIGHLIGHT_SMOOTH, diag, work=512)[region]
+        den = lowres_blur(inside, HIGHLIGHT_SMOOTH, diag, work=512)[region]
+        ramp = np.where(den > 1e-3, np.exp(num / np.maximum(den, 1e-3)), np.exp(log_ramp[region]))
+        ramp = np.clip(ramp, lo, hi)
+        # A long ramp would show the distance's creases (the region's medial axis) as ridges:
+        # there the distance is rounded off (towards the lesser of it and its blur).
+        depth = dist[region]
+        soft = ds.smoothstep(HIGHLIGHT_SOFT[0] * diag, HIGHLIGHT_SOFT[1] * diag, ramp)
+        if soft.any():
+            rounded_ = lowres_blur(dist.astype(np.float32), HIGHLIGHT_SMOOTH, diag, work=512)[region]
+            depth = depth - soft * np.maximum(depth - rounded_, 0.0)
+        t = np.clip(depth / ramp, 0.0, 1.0)
+    field = np.ones((h, w), np.float32)
+    field[region] = 1.0 + (np.exp2(stops * (t * t * (3.0 - 2.0 * t))) - 1.0) * cov[region]
+    return field, dict(highlight_gain=peak, highlight_share=float(np.where(region, cov, 0.0).mean()))
 
 
 def sensor(s, rng, full_well, read_noise, ev=0.0, gain=1.0):
@@ -459,7 +542,7 @@ def blur(s, kernel):
 SMUDGE_KINDS = ("oil", "partial", "drops", "scratch", "dust")
 
 
-def contaminate(s, sub, rng, probe_rng, strength=None, coverage=1.0):
+def contaminate(s, sub, rng, probe_rng, strength=None, coverage=1.0, photo=None):
     """The lens-contamination model of Scripts/datasets/build.py (oil_film, water_drops,
     scratches, dust), run at OPTICS_LONG px and carried to the full frame.
 
@@ -470,11 +553,14 @@ def contaminate(s, sub, rng, probe_rng, strength=None, coverage=1.0):
     0 and 0.5, never clipped, so it changes nothing in the three colour channels), whose
     local regression on its input (Gaussian window σ = 0.01 L) is 0.25·A, because the
     redirected light of a random texture has no fine structure. Then B = out − A·img, and
-    the full-size result is A↑·img + B↑ (bilinear). Returns (image, params)."""
+    the full-size result is A↑·img + B↑ (bilinear). The scattered light is made from `photo`
+    (the scene as the photo shows it, clipped at white; `s` when None), since build.py gives
+    clipped highlights its own headroom; the unscattered share passes `s`. Returns (image,
+    params)."""
     h, w, _ = s.shape
     f = min(1.0, OPTICS_LONG / max(h, w))
     wl, hl = max(1, round(w * f)), max(1, round(h * f))
-    lo = resize_float(s, wl, hl).astype(np.float64)
+    lo = resize_float(s if photo is None else photo, wl, hl).astype(np.float64)
     L = max(wl, hl)
     n = probe_rng.integers(0, 2, size=(hl, wl)).astype(np.float64) * 2 - 1
     lin4 = np.concatenate([lo, (0.25 + 0.25 * n)[:, :, None]], axis=2)
@@ -632,12 +718,20 @@ def variant(src, u8, kind, j, seed, long_side):
     w, h = max(1, round(cw * f)), max(1, round(ch * f))
     crop = SRGB_DECODE[u8[cy0:cy0 + ch, cx0:cx0 + cw]]
     d = resize_float(crop, w, h) if (w, h) != (cw, ch) else crop
-    s = tone_inverse(d)                    # the scene in sensor units
+    s0 = tone_inverse(d)                   # the scene in sensor units, as the photo shows it
     diag = math.hypot(w, h)
+    # Its clipped lights given the radiance above white the photo could not hold: every
+    # exposure change and scene transform below works on that scene. The masks, the
+    # metering and the label rules' pushes, which read where the scene's tones and detail
+    # are, and the transforms with their own light model (night lights and lamps, bokeh's
+    # bright discs, the lens's scatter) read the photo as shown.
+    field, hp = (highlight_gain(u8[cy0:cy0 + ch, cx0:cx0 + cw], crop, s0, diag, ds.rng_for(*key, "highlights"))
+                 if LIGHTS_ABOVE_CLIP else (None, {}))
+    s = s0 if field is None else s0 * field[:, :, None]
 
     label, defect, strength, intent = 0, "none", 0.0, ""
     gain = 1.0
-    p = {}
+    p = dict(hp)
     recompress = None
 
     if kind == "clean":
@@ -651,10 +745,11 @@ def variant(src, u8, kind, j, seed, long_side):
         p["ev_asked"] = ev
         if defective:
             # Label by what a person sees: push on by half stops until the defect shows
-            # (a dark source is not overexposed by +2 EV, a snowfield not underexposed by −1.5).
+            # (a dark source is not overexposed by +2 EV, a snowfield not underexposed by −1.5),
+            # judged on the scene as the photo shows it: lights kept bright do not hold it back.
             step = -0.5 if kind == "under" else 0.5
             while abs(ev) < MAX_EV:
-                luma, clipped, _ = outcome(s, ev)
+                luma, clipped, _ = outcome(s0, ev)
                 if (luma <= UNDER_LUMA) if kind == "under" else (clipped >= OVER_CLIPPED or luma >= OVER_LUMA):
                     break
                 ev += step
@@ -664,11 +759,11 @@ def variant(src, u8, kind, j, seed, long_side):
         k = float(pr.uniform(*(bad if defective else mild)))
         b = float(pr.uniform(*BACKLIT_BACKGROUND))
         flare = float(pr.uniform(0.02, 0.06))
-        m = background_mask(s, diag)
+        m = background_mask(s0, diag)
         p["subject_ev_asked"] = -k
         if defective:
             while k < MAX_EV:
-                if outcome(s * np.exp2(b * m - k * (1 - m))[:, :, None], ev, m)[2] <= UNDER_LUMA:
+                if outcome(s0 * np.exp2(b * m - k * (1 - m))[:, :, None], ev, m)[2] <= UNDER_LUMA:
                     break
                 k += 0.5
         s = s * np.exp2(b * m - k * (1 - m))[:, :, None]
@@ -697,7 +792,7 @@ def variant(src, u8, kind, j, seed, long_side):
         else:
             sub, a_, cov = "oil", float(pr.uniform(*RANGES["smudge"][0])), 1.0
         lens = ds.rng_for(*key, "lens")
-        s, lp = contaminate(s, sub, lens, probe, a_, cov)
+        s, lp = contaminate(s, sub, lens, probe, a_, cov, photo=s0)
         label, defect, strength = int(defective), "smudge", lp["lost_light_mean"]
         p.update(lp)
     elif kind == "noise":
@@ -714,7 +809,7 @@ def variant(src, u8, kind, j, seed, long_side):
     elif kind == "intent":
         order = ds.rng_for(seed, "camera-corpus", sid, "intent-order").permutation(len(INTENTS))
         intent = INTENTS[int(order[j % len(INTENTS)])]
-        s, ev, gain, strength, ip = make_intent(intent, s, pr, diag, ev)
+        s, ev, gain, strength, ip = make_intent(intent, s, pr, diag, ev, s0)
         p.update(ip)
         p["intent_from"] = "transform"
     else:
@@ -743,11 +838,18 @@ def variant(src, u8, kind, j, seed, long_side):
     return data, row
 
 
-def make_intent(intent, s, pr, diag, ev):
-    """A scene people shoot this way on purpose, made from the source (label 0).
+def make_intent(intent, s, pr, diag, ev, photo=None):
+    """A scene people shoot this way on purpose, made from the source (label 0): `s` the
+    scene with its clipped lights' radiance above white (highlight_gain), `photo` the scene as
+    the photo shows it (`s` when None), which the night scene (its own lights and lamps) and
+    bokeh (its own bright discs) start from, and from which the masks and the spot meter read.
     Returns (scene, ev, gain, strength, params)."""
     h, w = s.shape[:2]
     gain = 1.0
+    if photo is None:
+        photo = s
+    if intent in ("night", "bokeh"):
+        s = photo
     if intent == "night":
         k = float(pr.uniform(3.0, 4.5))         # the ambient light falls by k stops
         net = float(pr.uniform(1.5, 2.5))       # night mode: the ambient ends net stops below day
@@ -782,13 +884,13 @@ def make_intent(intent, s, pr, diag, ev):
     if intent == "lowkey":
         k = float(pr.uniform(3.0, 5.0))
         R = float(pr.uniform(0.1, 0.2)) * diag
-        cx, cy = detail_centre(s, diag)
+        cx, cy = detail_centre(photo, diag)
         cx += float(pr.uniform(-0.05, 0.05)) * w
         cy += float(pr.uniform(-0.05, 0.05)) * h
         spot = np.exp(-0.5 * (radial(h, w, cx, cy) / R) ** 2).astype(np.float32)
         # Spot metering: the lit subject is exposed at mid-grey to one stop above.
         weight = spot * spot
-        subject = float((luminance(s) * weight).sum() / max(float(weight.sum()), 1e-12))
+        subject = float((luminance(photo) * weight).sum() / max(float(weight.sum()), 1e-12))
         target = SENSOR_MID * 2.0 ** float(pr.uniform(0.0, 1.0))
         meter = float(np.clip(math.log2(target / max(subject, 1e-6)), -1.5, 2.0))
         s = s * np.exp2(meter - k * (1 - spot))[:, :, None]
@@ -805,7 +907,7 @@ def make_intent(intent, s, pr, diag, ev):
     if intent == "backlit":
         b = float(pr.uniform(1.0, 2.5))
         flare = float(pr.uniform(0.02, 0.06))
-        m = background_mask(s, diag)
+        m = background_mask(photo, diag)
         s = s * np.exp2(b * m)[:, :, None]
         s = s + flare * lowres_blur(s * m[:, :, None], 0.05, diag)
         return s, ev, 1.0, b, dict(background_ev=b, flare=flare, background_share=float(m.mean()))
@@ -930,7 +1032,11 @@ def main():
     ap.add_argument("--only", default=",".join(KINDS), help="comma-separated kinds: " + ",".join(KINDS))
     ap.add_argument("--sources", default="", help="comma-separated source ids (default: all)")
     ap.add_argument("--list-sources", action="store_true", help="print the sources and exclusions, and exit")
+    ap.add_argument("--lights-above-clip", action="store_true",
+                    help="give the source's clipped lights a radiance above the sensor's white (a trial; off by default)")
     args = ap.parse_args()
+    global LIGHTS_ABOVE_CLIP
+    LIGHTS_ABOVE_CLIP = args.lights_above_clip
 
     kinds = [k for k in args.only.split(",") if k]
     for k in kinds:
@@ -995,7 +1101,8 @@ def main():
                     long_side=args.long_side, only=kinds,
                     sources=[s["id"] for s in sources],
                     packages={p: ds.deb_version(p) for p in PACKAGES}, tools=tool_versions(),
-                    images=len(rows), defective=sum(r["label"] for r in rows))
+                    images=len(rows), defective=sum(r["label"] for r in rows),
+                    **({"lights_above_clip": True} if args.lights_above_clip else {}))
     with open(os.path.join(out, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
