@@ -213,19 +213,19 @@ public struct DocumentAnalyzer: Sendable {
         return fills
     }
 
-    /// A fill is at least this many character heights wide and this many high...
-    static let fillWidth = 3.0
-    static let fillHeight = 1.0
-    /// ... as dark as this share of the paper's level at most ...
-    static let fillDarkness = 0.6
-    /// ... and holds this many light pieces the size of characters. It is at most this many
-    /// character heights tall (a band or a banner, not the ground around a sheet) ...
-    static let fillTallest = 6.0
-    /// ... and stands on paper: this share of a ring a character height wide around it.
-    static let fillRing = 0.75
-    static let fillCharacters = 3
     /// A working pixel is solid ink when the square this many pixels around it is all ink.
     static let fillReach = 2
+    /// A fill is at least this many character heights wide and this many high, and at most
+    /// `fillTallest` high (a band or a banner, not the ground around a sheet).
+    static let fillWidth = 3.0
+    static let fillHeight = 1.0
+    static let fillTallest = 6.0
+    /// Its level is at most this share of the paper's.
+    static let fillDarkness = 0.6
+    /// This share of a ring a character height wide around it is paper.
+    static let fillRing = 0.75
+    /// It holds at least this many light pieces the size of characters.
+    static let fillCharacters = 3
 
     /// Each fill's levels reflected between the fill and the paper (the fill becomes paper and
     /// light print dark), and its box outlined at the fill's level `edge` pixels wide: the
