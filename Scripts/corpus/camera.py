@@ -335,6 +335,17 @@ OPTICS_LONG = 768                      # long side at which the lens-contaminati
 # Off by default (--lights-above-clip): the bundled models were fitted on the corpus without it
 # (docs/experiments.md, "Lights above the clip").
 LIGHTS_ABOVE_CLIP = False
+# Night scenes lit by lamps (--night-lamps, night_by_lamps): the ambient's stops below a
+# daylight exposure, each pool's peak in stops around it, its radius as a fraction of the
+# diagonal, and the camera's gain in stops. Off by default: the bundled models were fitted
+# on the night of a dimmed daylight scene.
+NIGHT_LAMPS = False
+NIGHT_AMBIENT = (4.0, 7.0)
+NIGHT_POOL = (-1.0, 0.5)
+NIGHT_POOL_RADIUS = (0.03, 0.12)
+NIGHT_ISO = (1.0, 3.0)
+NIGHT_METER = (0.5, 2.0)
+NIGHT_METER_RANGE = (-2.0, 2.0)
 HIGHLIGHT_LEVEL = 250
 HIGHLIGHT_WHITENESS = (0.25, 0.6)
 HIGHLIGHT_GAIN = (4.0, 30.0)
@@ -838,6 +849,71 @@ def variant(src, u8, kind, j, seed, long_side):
     return data, row
 
 
+LAMP_COLOURS = np.array([[1.0, 0.6, 0.25], [1.0, 0.85, 0.65], [0.85, 0.92, 1.0]], np.float32)  # sodium, warm and cool LED
+
+
+def night_by_lamps(photo, pr, diag):
+    """A night scene lit by its own lamps (--night-lamps): what the sky and moon still give
+    lies NIGHT_AMBIENT stops below the daylight scene's light; one to five lamps each light a
+    pool of the scene, their light falling off as (1 + (r / R)²)^-1.5 (a lamp at height R over
+    the ground: the inverse square and the light's slant) from a peak NIGHT_POOL stops around
+    daylight, in its own colour; the lamps
+    themselves are bright discs above their pools, and the scene's small bright points
+    (windows, signs) shine too. The camera meters the lit parts (below) and reaches them with
+    NIGHT_ISO stops of gain: the sensor collects that much less light, and its noise shows.
+    Returns (scene, ev, gain, strength, params) as make_intent does; the strength is the
+    ambient's stops."""
+    s = photo
+    h, w = s.shape[:2]
+    amb_ev = -float(pr.uniform(*NIGHT_AMBIENT))
+    tint = np.array([0.8, 0.9, 1.15], np.float32)
+    refl = s / (1.0 + s / 0.35)             # bright skies and lights are sources, not surfaces: they darken most
+    amb = refl * tint * np.float32(2.0 ** amb_ev)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    n = int(pr.integers(1, 6))
+    pools = np.zeros_like(s)
+    lamps = np.zeros_like(s)
+    peaks = []
+    for _ in range(n):
+        cx, cy = pr.uniform(0.1, 0.9) * w, pr.uniform(0.35, 0.95) * h
+        R = float(pr.uniform(*NIGHT_POOL_RADIUS)) * diag
+        peak = float(pr.uniform(*NIGHT_POOL))
+        col = LAMP_COLOURS[int(pr.integers(len(LAMP_COLOURS)))]
+        fall = (1.0 + ((xx - cx) ** 2 + (yy - cy) ** 2) / (R * R)) ** -1.5
+        pools += fall[:, :, None] * col * np.float32(2.0 ** peak)
+        peaks.append(peak)
+        # The lamp: a disc over its pool, far brighter than anything it lights.
+        lx, ly = cx + float(pr.uniform(-0.3, 0.3)) * R, cy - float(pr.uniform(0.5, 1.5)) * R
+        r = float(pr.uniform(0.002, 0.006)) * diag
+        x0, x1 = max(0, int(lx - r - 2)), min(w, int(math.ceil(lx + r + 2)))
+        y0, y1 = max(0, int(ly - r - 2)), min(h, int(math.ceil(ly + r + 2)))
+        if x1 > x0 and y1 > y0:
+            dd = radial(y1 - y0, x1 - x0, lx - x0, ly - y0) / r
+            disc = (1.0 - ds.smoothstep(0.7, 1.0, dd)).astype(np.float32)
+            lamps[y0:y1, x0:x1] += disc[:, :, None] * col * np.float32(float(pr.uniform(4.0, 30.0)))
+    y = luminance(s)
+    local = y - lowres_blur(y, 0.01, diag)
+    spec = ((y >= np.quantile(y, 0.995)) & (local > 0.1)).astype(np.float32)
+    lights = s * spec[:, :, None] * np.float32(float(pr.uniform(2.0, 8.0)))
+    src_light = lights + lamps
+    glow = (0.15 * ds.gaussian(src_light, 0.003 * diag).astype(np.float32) +
+            0.05 * lowres_blur(src_light, 0.02, diag))
+    scene = amb + refl * pools + src_light + glow
+    # The camera meters the lit parts (the 98th percentile of the surfaces' luminance, the
+    # lamps themselves left out) and sets them NIGHT_METER stops over mid-grey, within
+    # NIGHT_METER_RANGE stops of the exposure above: lit things look lit, the rest stays dark.
+    metered = float(np.quantile(luminance(amb + refl * pools), 0.98))
+    target = SENSOR_MID * 2.0 ** float(pr.uniform(*NIGHT_METER))
+    meter = float(np.clip(math.log2(target / max(metered, 1e-9)), *NIGHT_METER_RANGE))
+    scene = scene * np.float32(2.0 ** meter)
+    iso = float(pr.uniform(*NIGHT_ISO))
+    gain = 2.0 ** iso
+    lit = float((luminance(refl * pools) >= SENSOR_MID * 0.25).mean())
+    return scene, 0.0, gain, amb_ev, dict(
+        ambient_ev=amb_ev, lamps=n, pool_peak_ev=[round(v, 4) for v in peaks], metering_ev=meter,
+        iso_stops=iso, lit_share=lit, specular_share=float(spec.mean()))
+
+
 def make_intent(intent, s, pr, diag, ev, photo=None):
     """A scene people shoot this way on purpose, made from the source (label 0): `s` the
     scene with its clipped lights' radiance above white (highlight_gain), `photo` the scene as
@@ -850,6 +926,8 @@ def make_intent(intent, s, pr, diag, ev, photo=None):
         photo = s
     if intent in ("night", "bokeh"):
         s = photo
+    if intent == "night" and NIGHT_LAMPS:
+        return night_by_lamps(s, pr, diag)
     if intent == "night":
         k = float(pr.uniform(3.0, 4.5))         # the ambient light falls by k stops
         net = float(pr.uniform(1.5, 2.5))       # night mode: the ambient ends net stops below day
@@ -1034,9 +1112,12 @@ def main():
     ap.add_argument("--list-sources", action="store_true", help="print the sources and exclusions, and exit")
     ap.add_argument("--lights-above-clip", action="store_true",
                     help="give the source's clipped lights a radiance above the sensor's white (a trial; off by default)")
+    ap.add_argument("--night-lamps", action="store_true",
+                    help="light the night scenes by lamps over a dark ambient (a trial; off by default)")
     args = ap.parse_args()
-    global LIGHTS_ABOVE_CLIP
+    global LIGHTS_ABOVE_CLIP, NIGHT_LAMPS
     LIGHTS_ABOVE_CLIP = args.lights_above_clip
+    NIGHT_LAMPS = args.night_lamps
 
     kinds = [k for k in args.only.split(",") if k]
     for k in kinds:
@@ -1102,7 +1183,8 @@ def main():
                     sources=[s["id"] for s in sources],
                     packages={p: ds.deb_version(p) for p in PACKAGES}, tools=tool_versions(),
                     images=len(rows), defective=sum(r["label"] for r in rows),
-                    **({"lights_above_clip": True} if args.lights_above_clip else {}))
+                    **({"lights_above_clip": True} if args.lights_above_clip else {}),
+                    **({"night_lamps": True} if args.night_lamps else {}))
     with open(os.path.join(out, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
