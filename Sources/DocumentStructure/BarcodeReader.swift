@@ -228,23 +228,13 @@ public struct BarcodeReader: Sendable {
     /// clipped, the mean over a square window a sixteenth of the region's longer side.
     static func raisedAroundMean(_ pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
         let radius = max(1, max(width, height) / 16 / 2)
-        // An integral image, one row and column of zeros ahead.
-        let stride = width + 1
-        var integral = [Int](repeating: 0, count: stride * (height + 1))
-        for y in 0..<height {
-            var rowSum = 0
-            for x in 0..<width {
-                rowSum += Int(pixels[y * width + x])
-                integral[(y + 1) * stride + x + 1] = integral[y * stride + x + 1] + rowSum
-            }
-        }
+        let integral = SummedAreaTable(pixels, width: width, height: height)
         var out = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
             let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
             for x in 0..<width {
                 let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
-                let sum = integral[y1 * stride + x1] - integral[y0 * stride + x1] - integral[y1 * stride + x0] + integral[y0 * stride + x0]
-                let mean = Double(sum) / Double((y1 - y0) * (x1 - x0))
+                let mean = Double(integral.sum(x0: x0, y0: y0, x1: x1, y1: y1)) / Double((y1 - y0) * (x1 - x0))
                 let value = 128 + 8 * (Double(pixels[y * width + x]) - mean + 5)
                 out[y * width + x] = UInt8(min(max(value.rounded(), 0), 255))
             }

@@ -140,22 +140,13 @@ public struct DocumentAnalyzer: Sendable {
             let box = component.box
             // Ink counts in the box (any component: the print's neighbours), as a summed table.
             let (bw, bh) = (box.width, box.height)
-            var table = [Int32](repeating: 0, count: (bw + 1) * (bh + 1))
-            for y in 0..<bh {
-                var row: Int32 = 0
-                for x in 0..<bw {
-                    row += ink.labels[(box.y + y) * width + box.x + x] != 0 ? 1 : 0
-                    table[(y + 1) * (bw + 1) + x + 1] = table[y * (bw + 1) + x + 1] + row
-                }
-            }
-            let reach = fillReach, full = Int32((2 * reach + 1) * (2 * reach + 1))
+            let table = SummedAreaTable(width: bw, height: bh) { x, y in ink.labels[(box.y + y) * width + box.x + x] != 0 ? 1 : 0 }
+            let reach = fillReach, full = (2 * reach + 1) * (2 * reach + 1)
             var solid = [Bool](repeating: false, count: bw * bh)
             if bw > 2 * reach, bh > 2 * reach {
                 for y in reach..<(bh - reach) {
                     for x in reach..<(bw - reach) {
-                        let (x0, y0, x1, y1) = (x - reach, y - reach, x + reach + 1, y + reach + 1)
-                        let count = table[y1 * (bw + 1) + x1] - table[y0 * (bw + 1) + x1] - table[y1 * (bw + 1) + x0] + table[y0 * (bw + 1) + x0]
-                        solid[y * bw + x] = count == full
+                        solid[y * bw + x] = table.sum(x0: x - reach, y0: y - reach, x1: x + reach + 1, y1: y + reach + 1) == full
                     }
                 }
             }

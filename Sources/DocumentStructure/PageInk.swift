@@ -158,35 +158,17 @@ struct PageInk: Sendable {
                 }
             }
         }
-        // Integral images over the blocks, then each block's window mean (-1 where its
+        // Summed-area tables over the blocks, then each block's window mean (-1 where its
         // window counted no pixel).
-        let reach = max(1, radius / block), stride = bw + 1
-        var sumTable = [Int](repeating: 0, count: (bw + 1) * (bh + 1)), countTable = sumTable
+        let reach = max(1, radius / block)
+        let sumTable = SummedAreaTable(sums, width: bw, height: bh), countTable = SummedAreaTable(counts, width: bw, height: bh)
         var blockMean = [Int](repeating: -1, count: bw * bh)
-        sumTable.withUnsafeMutableBufferPointer { sumTable in
-            countTable.withUnsafeMutableBufferPointer { countTable in
-                for by in 0..<bh {
-                    var rowSum = 0, rowCount = 0
-                    for bx in 0..<bw {
-                        rowSum &+= sums[by &* bw &+ bx]
-                        rowCount &+= counts[by &* bw &+ bx]
-                        sumTable[(by &+ 1) &* stride &+ bx &+ 1] = sumTable[by &* stride &+ bx &+ 1] &+ rowSum
-                        countTable[(by &+ 1) &* stride &+ bx &+ 1] = countTable[by &* stride &+ bx &+ 1] &+ rowCount
-                    }
-                }
-                blockMean.withUnsafeMutableBufferPointer { blockMean in
-                    for by in 0..<bh {
-                        let y0 = max(0, by - reach), y1 = min(bh, by + reach + 1)
-                        for bx in 0..<bw {
-                            let x0 = max(0, bx - reach), x1 = min(bw, bx + reach + 1)
-                            func box(_ table: UnsafeMutableBufferPointer<Int>) -> Int {
-                                table[y1 &* stride &+ x1] &- table[y0 &* stride &+ x1] &- table[y1 &* stride &+ x0] &+ table[y0 &* stride &+ x0]
-                            }
-                            let count = box(countTable)
-                            if count > 0 { blockMean[by &* bw &+ bx] = box(sumTable) / count }
-                        }
-                    }
-                }
+        for by in 0..<bh {
+            let y0 = max(0, by - reach), y1 = min(bh, by + reach + 1)
+            for bx in 0..<bw {
+                let x0 = max(0, bx - reach), x1 = min(bw, bx + reach + 1)
+                let count = countTable.sum(x0: x0, y0: y0, x1: x1, y1: y1)
+                if count > 0 { blockMean[by * bw + bx] = sumTable.sum(x0: x0, y0: y0, x1: x1, y1: y1) / count }
             }
         }
         // Each pixel its block's mean: a row of them made once per row of blocks and copied
