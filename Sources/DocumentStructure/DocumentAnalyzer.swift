@@ -125,83 +125,93 @@ public struct DocumentAnalyzer: Sendable {
     static func reversedFills(_ image: PixelBuffer<UInt8>, ink: PageInk) -> [Fill] {
         let character = ink.characterHeight
         guard character >= 5, ink.width > 0, ink.height > 0 else { return [] }
-        let (width, height, factor) = (ink.width, ink.height, ink.factor)
-        let large = ink.components.indices.filter {
-            let c = ink.components[$0]
-            return Double(c.width) >= fillWidth * character && Double(c.height) >= fillHeight * character
-                && Double(c.area) >= fillWidth * fillHeight * character * character / 2
+        let large = ink.components.filter {
+            Double($0.width) >= fillWidth * character && Double($0.height) >= fillHeight * character
+                && Double($0.area) >= fillWidth * fillHeight * character * character / 2
         }
         guard !large.isEmpty else { return [] }
         // The paper's level and the working-scale levels, made when a piece first needs them.
         var levelsAtWork: (paper: Int, plane: PixelBuffer<UInt8>)?
         var fills: [Fill] = []
-        for index in large {
-            let component = ink.components[index]
+        let (reach, margin) = (fillReach, Int(character.rounded(.up)))
+        for component in large {
             let box = component.box
-            // Ink counts in the box (any component: the print's neighbours), as a summed table.
-            let (bw, bh) = (box.width, box.height)
-            let table = SummedAreaTable(width: bw, height: bh) { x, y in ink.labels[(box.y + y) * width + box.x + x] != 0 ? 1 : 0 }
-            let reach = fillReach, full = (2 * reach + 1) * (2 * reach + 1)
-            var solid = [Bool](repeating: false, count: bw * bh)
-            if bw > 2 * reach, bh > 2 * reach {
-                for y in reach..<(bh - reach) {
-                    for x in reach..<(bw - reach) {
-                        solid[y * bw + x] = table.sum(x0: x - reach, y0: y - reach, x1: x + reach + 1, y1: y + reach + 1) == full
-                    }
-                }
-            }
-            let (_, pieces) = ConnectedComponents.label(solid, width: bw, height: bh)
+            let (solid, pieces) = solidInk(in: box, of: ink)
             for piece in pieces where Double(piece.width + 2 * reach) >= fillWidth * character && Double(piece.height + 2 * reach) >= fillHeight * character {
                 let region = PixelRect(
                     x: box.x + piece.minX - reach, y: box.y + piece.minY - reach, width: piece.width + 2 * reach, height: piece.height + 2 * reach)
                 // A fill is printed on the page: one reaching the frame's edge is the ground
                 // around the sheet, or its shadow.
-                let margin = Int(character.rounded(.up))
-                guard region.x >= margin, region.y >= margin, region.x + region.width <= width - margin,
-                    region.y + region.height <= height - margin, Double(region.height) <= fillTallest * character
+                guard region.x >= margin, region.y >= margin, region.x + region.width <= ink.width - margin,
+                    region.y + region.height <= ink.height - margin, Double(region.height) <= fillTallest * character
                 else { continue }
                 if levelsAtWork == nil {
-                    levelsAtWork = (Histogram(image).percentile(0.9), AreaDownscale.downscale(image.packedLuma, by: factor))
+                    levelsAtWork = (Histogram(image).percentile(0.9), AreaDownscale.downscale(image.packedLuma, by: ink.factor))
                 }
                 let (paper, plane) = levelsAtWork!
                 // The fill's level: the median of its solid pixels.
                 var levels = [Int](repeating: 0, count: 256)
                 for y in piece.minY...piece.maxY {
-                    for x in piece.minX...piece.maxX where solid[y * bw + x] {
+                    for x in piece.minX...piece.maxX where solid[y * box.width + x] {
                         levels[Int(plane[box.x + x, box.y + y])] += 1
                     }
                 }
                 let fill = Histogram(counts: levels).percentile(0.5)
-                guard Double(fill) <= fillDarkness * Double(paper) else { continue }
-                // Printed on paper: the ring a character height wide around it is paper
-                // (`fillRing` of it lighter than halfway to the fill).
-                let middle = (fill + paper) / 2
-                var (ring, lightRing) = (0, 0)
-                for y in (region.y - margin)..<(region.y + region.height + margin) {
-                    for x in (region.x - margin)..<(region.x + region.width + margin)
-                    where y < region.y || y >= region.y + region.height || x < region.x || x >= region.x + region.width {
-                        ring += 1
-                        if Int(plane[x, y]) > middle { lightRing += 1 }
-                    }
-                }
-                guard Double(lightRing) >= fillRing * Double(ring) else { continue }
-                // Light pieces the size of characters inside it: the print.
-                var light = [Bool](repeating: false, count: region.width * region.height)
-                for y in 0..<region.height {
-                    for x in 0..<region.width where Int(plane[region.x + x, region.y + y]) > middle {
-                        light[y * region.width + x] = true
-                    }
-                }
-                let (_, marks) = ConnectedComponents.label(light, width: region.width, height: region.height)
-                let print = marks.filter {
-                    $0.minX > 0 && $0.minY > 0 && $0.maxX < region.width - 1 && $0.maxY < region.height - 1
-                        && Double($0.height) >= 0.4 * character && Double($0.height) <= 1.5 * character
-                }
-                guard print.count >= fillCharacters else { continue }
+                guard Double(fill) <= fillDarkness * Double(paper),
+                    holdsLightPrint(region, fill: fill, paper: paper, plane: plane, character: character, margin: margin)
+                else { continue }
                 fills.append(Fill(box: ink.fullResolution(region, within: image.size), fill: fill, paper: paper))
             }
         }
         return fills
+    }
+
+    /// The solid ink of `box` in the working page: each pixel whether the square `fillReach`
+    /// each way around it is all ink (any component's: the print's neighbours count), by a
+    /// summed-area table of the box's ink, and the solid pixels' 8-connected pieces, in the
+    /// box's coordinates.
+    static func solidInk(in box: PixelRect, of ink: PageInk) -> (solid: [Bool], pieces: [ConnectedComponents.Component]) {
+        let (bw, bh, width) = (box.width, box.height, ink.width)
+        let table = SummedAreaTable(width: bw, height: bh) { x, y in ink.labels[(box.y + y) * width + box.x + x] != 0 ? 1 : 0 }
+        let reach = fillReach, full = (2 * reach + 1) * (2 * reach + 1)
+        var solid = [Bool](repeating: false, count: bw * bh)
+        if bw > 2 * reach, bh > 2 * reach {
+            for y in reach..<(bh - reach) {
+                for x in reach..<(bw - reach) {
+                    solid[y * bw + x] = table.sum(x0: x - reach, y0: y - reach, x1: x + reach + 1, y1: y + reach + 1) == full
+                }
+            }
+        }
+        return (solid, ConnectedComponents.label(solid, width: bw, height: bh).1)
+    }
+
+    /// Whether a dark region of the working page at level `fill` is printed on paper and
+    /// holds print: the ring `margin` pixels wide around it is paper (`fillRing` of it lighter
+    /// than halfway from the fill to the paper), and inside it lie at least `fillCharacters`
+    /// light pieces the size of characters, none touching its edge.
+    static func holdsLightPrint(_ region: PixelRect, fill: Int, paper: Int, plane: PixelBuffer<UInt8>, character: Double, margin: Int) -> Bool {
+        let middle = (fill + paper) / 2
+        var (ring, lightRing) = (0, 0)
+        for y in (region.y - margin)..<(region.y + region.height + margin) {
+            for x in (region.x - margin)..<(region.x + region.width + margin)
+            where y < region.y || y >= region.y + region.height || x < region.x || x >= region.x + region.width {
+                ring += 1
+                if Int(plane[x, y]) > middle { lightRing += 1 }
+            }
+        }
+        guard Double(lightRing) >= fillRing * Double(ring) else { return false }
+        var light = [Bool](repeating: false, count: region.width * region.height)
+        for y in 0..<region.height {
+            for x in 0..<region.width where Int(plane[region.x + x, region.y + y]) > middle {
+                light[y * region.width + x] = true
+            }
+        }
+        let (_, marks) = ConnectedComponents.label(light, width: region.width, height: region.height)
+        let print = marks.filter {
+            $0.minX > 0 && $0.minY > 0 && $0.maxX < region.width - 1 && $0.maxY < region.height - 1
+                && Double($0.height) >= 0.4 * character && Double($0.height) <= 1.5 * character
+        }
+        return print.count >= fillCharacters
     }
 
     /// A working pixel is solid ink when the square this many pixels around it is all ink.
