@@ -23,6 +23,10 @@ photo, never by degradation) and reported on its held-out test photos. No other 
   under-exposed images lose their lamps with the rest of the scene while its night
   scenes have them: real under-exposed photos keep them, so the cue was dropped
   (docs/experiments.md).
+  With --physics-signs a measure whose exposure weight takes the sign physics forbids
+  (EXPOSURE_SIGNS: a brighter frame is not more under-exposed, nor a darker one more
+  over-exposed) is left out of its evidence and the rest refitted; the bundled model was
+  fitted without it (its under evidence weighs the median +0.25 a stop).
 - smudge: the logistic evidence of the two veil measures, `smudge` rows of label 1 against
   every row the smudge labels call fine (fog, haze and blur among them).
 - noise: the logistic evidence of ln `sigma` (sensor noise in linear light), `noise` rows of
@@ -91,6 +95,29 @@ def evidence_of(models, observation):
     return max(i + float(np.dot(w, features(observation))) for features, i, w, _ in models.values())
 
 
+# The sign physics gives each exposure measure's weight (--physics-signs): a brighter frame is
+# not more under-exposed, nor a darker one more over-exposed; a backlit subject is dark in a
+# bright frame. None: either sign.
+EXPOSURE_SIGNS = {"under": [-1, -1], "over": [1, 1], "backlit": [-1, 1, None]}
+PHYSICS_SIGNS = False
+
+
+def fit_with_signs(X, y, signs, ridge):
+    """A logistic fit in which a measure whose weight takes the sign physics forbids is left
+    out (weight 0) and the others fitted again, until every weight is allowed."""
+    X = np.asarray(X, float)
+    kept = list(range(X.shape[1]))
+    while True:
+        intercept, w = fit_logistic(X[:, kept].tolist(), y, ridge=ridge)
+        wrong = [k for k, v in zip(kept, w) if signs[k] is not None and np.sign(v) == -signs[k]]
+        if not wrong or len(kept) == 1:
+            weights = [0.0] * X.shape[1]
+            for k, v in zip(kept, w):
+                weights[k] = float(v)
+            return intercept, weights
+        kept.remove(wrong[0])
+
+
 def fit_evidences(rows, detector, spec, ridge):
     """Fits one logistic evidence per defect direction on the train rows."""
     train = [r for r in rows if r.split == "train"]
@@ -100,7 +127,10 @@ def fit_evidences(rows, detector, spec, ridge):
         positives = [r for r in train if not r.fine and (r.defect == name if detector == "exposure" else r.defect in DEFECTS[detector])]
         X = [features(r.record[detector]) for r in negatives + positives]
         y = [0] * len(negatives) + [1] * len(positives)
-        intercept, weights = fit_logistic(X, y, ridge=ridge)
+        if PHYSICS_SIGNS and detector == "exposure":
+            intercept, weights = fit_with_signs(X, y, EXPOSURE_SIGNS[name], ridge)
+        else:
+            intercept, weights = fit_logistic(X, y, ridge=ridge)
         models[name] = (features, intercept, weights, names)
         print(f"  {name}: intercept {intercept:.4f}", *(f"{n} {w:.4f}" for n, w in zip(names, weights)),
               f"({len(positives)} defective, {len(negatives)} fine)")
@@ -157,9 +187,13 @@ def main():
     parser.add_argument("--ridge", type=float, default=1.0,
                         help="ridge on the standardised weights (default 1): where the corpus separates a defect "
                              "perfectly, a small ridge lets one measure's weight grow without bound")
+    parser.add_argument("--physics-signs", action="store_true",
+                        help="leave out of an exposure evidence a measure whose weight takes the sign physics forbids (EXPOSURE_SIGNS)")
     parser.add_argument("--write-model", action="store_true")
     parser.add_argument("--only", default="blur,exposure,smudge,noise,compression")
     args = parser.parse_args()
+    global PHYSICS_SIGNS
+    PHYSICS_SIGNS = args.physics_signs
 
     records = load_records(args.records)
     labels = os.path.join(args.corpus, "labels.csv")
