@@ -104,7 +104,8 @@ PHYSICS_SIGNS = False
 
 def fit_with_signs(X, y, signs, ridge):
     """A logistic fit in which a measure whose weight takes the sign physics forbids is left
-    out (weight 0) and the others fitted again, until every weight is allowed."""
+    out (weight 0) and the others fitted again, until every weight is allowed or one measure
+    is left (which keeps its fitted weight, whatever its sign)."""
     X = np.asarray(X, float)
     kept = list(range(X.shape[1]))
     while True:
