@@ -335,9 +335,16 @@ OPTICS_LONG = 768                      # long side at which the lens-contaminati
 # Off by default (--lights-above-clip): the bundled models were fitted on the corpus without it
 # (docs/experiments.md, "Lights above the clip").
 LIGHTS_ABOVE_CLIP = False
+HIGHLIGHT_LEVEL = 250
+HIGHLIGHT_WHITENESS = (0.25, 0.6)
+HIGHLIGHT_GAIN = (4.0, 30.0)
+HIGHLIGHT_FEATHER = (0.004, 0.1)
+HIGHLIGHT_SMOOTH = 0.015
+HIGHLIGHT_SOFT = (0.01, 0.03)
 # Night scenes lit by lamps (--night-lamps, night_by_lamps): the ambient's stops below a
 # daylight exposure, each pool's peak in stops around it, its radius as a fraction of the
-# diagonal, and the camera's gain in stops. Off by default: the bundled models were fitted
+# diagonal, the camera's gain in stops, and where its meter puts the lit parts (stops over
+# mid-grey) within how far it may move. Off by default: the bundled models were fitted
 # on the night of a dimmed daylight scene.
 NIGHT_LAMPS = False
 NIGHT_AMBIENT = (4.0, 7.0)
@@ -346,12 +353,6 @@ NIGHT_POOL_RADIUS = (0.03, 0.12)
 NIGHT_ISO = (1.0, 3.0)
 NIGHT_METER = (0.5, 2.0)
 NIGHT_METER_RANGE = (-2.0, 2.0)
-HIGHLIGHT_LEVEL = 250
-HIGHLIGHT_WHITENESS = (0.25, 0.6)
-HIGHLIGHT_GAIN = (4.0, 30.0)
-HIGHLIGHT_FEATHER = (0.004, 0.1)
-HIGHLIGHT_SMOOTH = 0.015
-HIGHLIGHT_SOFT = (0.01, 0.03)
 
 
 def _shoulder():
@@ -850,6 +851,34 @@ def variant(src, u8, kind, j, seed, long_side):
 
 
 LAMP_COLOURS = np.array([[1.0, 0.6, 0.25], [1.0, 0.85, 0.65], [0.85, 0.92, 1.0]], np.float32)  # sodium, warm and cool LED
+NIGHT_TINT = np.array([0.8, 0.9, 1.15], np.float32)   # the ambient of a night sky: bluer
+
+
+def specular_points(s, diag):
+    """The photo's small bright points (windows, signs, specular highlights), 1 where they
+    are: the top 0.5% of its luminance, 0.1 above their surround (σ = 0.01 of the diagonal)."""
+    y = luminance(s)
+    local = y - lowres_blur(y, 0.01, diag)
+    return ((y >= np.quantile(y, 0.995)) & (local > 0.1)).astype(np.float32)
+
+
+def soft_disc(h, w, cx, cy, r):
+    """A disc of radius `r` centred at (cx, cy), its edge soft from 0.7 r to r: the rows and
+    columns of its box within an h × w frame and its weights there, or None when the box lies
+    outside the frame."""
+    x0, x1 = max(0, int(cx - r - 2)), min(w, int(math.ceil(cx + r + 2)))
+    y0, y1 = max(0, int(cy - r - 2)), min(h, int(math.ceil(cy + r + 2)))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    dd = radial(y1 - y0, x1 - x0, cx - x0, cy - y0) / r
+    return slice(y0, y1), slice(x0, x1), (1.0 - ds.smoothstep(0.7, 1.0, dd)).astype(np.float32)
+
+
+def glare(light, diag):
+    """The lens's glare around bright lights: 0.15 of them at σ = 0.003 and 0.05 at σ = 0.02
+    of the diagonal."""
+    return (0.15 * ds.gaussian(light, 0.003 * diag).astype(np.float32) +
+            0.05 * lowres_blur(light, 0.02, diag))
 
 
 def night_by_lamps(photo, pr, diag):
@@ -857,18 +886,16 @@ def night_by_lamps(photo, pr, diag):
     lies NIGHT_AMBIENT stops below the daylight scene's light; one to five lamps each light a
     pool of the scene, their light falling off as (1 + (r / R)²)^-1.5 (a lamp at height R over
     the ground: the inverse square and the light's slant) from a peak NIGHT_POOL stops around
-    daylight, in its own colour; the lamps
-    themselves are bright discs above their pools, and the scene's small bright points
-    (windows, signs) shine too. The camera meters the lit parts (below) and reaches them with
+    daylight, in its own colour; the lamps themselves are bright discs above their pools, and
+    the scene's small bright points (windows, signs) shine too. The camera meters the lit parts (below) and reaches them with
     NIGHT_ISO stops of gain: the sensor collects that much less light, and its noise shows.
     Returns (scene, ev, gain, strength, params) as make_intent does; the strength is the
     ambient's stops."""
     s = photo
     h, w = s.shape[:2]
     amb_ev = -float(pr.uniform(*NIGHT_AMBIENT))
-    tint = np.array([0.8, 0.9, 1.15], np.float32)
     refl = s / (1.0 + s / 0.35)             # bright skies and lights are sources, not surfaces: they darken most
-    amb = refl * tint * np.float32(2.0 ** amb_ev)
+    amb = refl * NIGHT_TINT * np.float32(2.0 ** amb_ev)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     n = int(pr.integers(1, 6))
     pools = np.zeros_like(s)
@@ -884,21 +911,14 @@ def night_by_lamps(photo, pr, diag):
         peaks.append(peak)
         # The lamp: a disc over its pool, far brighter than anything it lights.
         lx, ly = cx + float(pr.uniform(-0.3, 0.3)) * R, cy - float(pr.uniform(0.5, 1.5)) * R
-        r = float(pr.uniform(0.002, 0.006)) * diag
-        x0, x1 = max(0, int(lx - r - 2)), min(w, int(math.ceil(lx + r + 2)))
-        y0, y1 = max(0, int(ly - r - 2)), min(h, int(math.ceil(ly + r + 2)))
-        if x1 > x0 and y1 > y0:
-            dd = radial(y1 - y0, x1 - x0, lx - x0, ly - y0) / r
-            disc = (1.0 - ds.smoothstep(0.7, 1.0, dd)).astype(np.float32)
-            lamps[y0:y1, x0:x1] += disc[:, :, None] * col * np.float32(float(pr.uniform(4.0, 30.0)))
-    y = luminance(s)
-    local = y - lowres_blur(y, 0.01, diag)
-    spec = ((y >= np.quantile(y, 0.995)) & (local > 0.1)).astype(np.float32)
+        disc = soft_disc(h, w, lx, ly, float(pr.uniform(0.002, 0.006)) * diag)
+        if disc is not None:
+            rows, columns, weights = disc
+            lamps[rows, columns] += weights[:, :, None] * col * np.float32(float(pr.uniform(4.0, 30.0)))
+    spec = specular_points(s, diag)
     lights = s * spec[:, :, None] * np.float32(float(pr.uniform(2.0, 8.0)))
     src_light = lights + lamps
-    glow = (0.15 * ds.gaussian(src_light, 0.003 * diag).astype(np.float32) +
-            0.05 * lowres_blur(src_light, 0.02, diag))
-    scene = amb + refl * pools + src_light + glow
+    scene = amb + refl * pools + src_light + glare(src_light, diag)
     # The camera meters the lit parts (the 98th percentile of the surfaces' luminance, the
     # lamps themselves left out) and sets them NIGHT_METER stops over mid-grey, within
     # NIGHT_METER_RANGE stops of the exposure above: lit things look lit, the rest stays dark.
@@ -931,31 +951,23 @@ def make_intent(intent, s, pr, diag, ev, photo=None):
     if intent == "night":
         k = float(pr.uniform(3.0, 4.5))         # the ambient light falls by k stops
         net = float(pr.uniform(1.5, 2.5))       # night mode: the ambient ends net stops below day
-        tint = np.array([0.8, 0.9, 1.15], np.float32)
-        amb = s / (1.0 + s / 0.35) * tint * np.float32(2.0 ** -k)   # bright skies darken most
-        y = luminance(s)
-        local = y - lowres_blur(y, 0.01, diag)
-        spec = ((y >= np.quantile(y, 0.995)) & (local > 0.1)).astype(np.float32)
+        amb = s / (1.0 + s / 0.35) * NIGHT_TINT * np.float32(2.0 ** -k)   # bright skies darken most
+        spec = specular_points(s, diag)
         lights = s * spec[:, :, None] * np.float32(2.0 ** -k * float(pr.uniform(2.0, 8.0)))
         n = int(pr.integers(4, 13))
-        colours = np.array([[1.0, 0.6, 0.25], [1.0, 0.85, 0.65], [0.85, 0.92, 1.0]], np.float32)
         lamps = np.zeros_like(s)
         for _ in range(n):
             cx, cy = pr.uniform(0.05, 0.95) * w, pr.uniform(0.2, 0.85) * h
             r = float(pr.uniform(0.0015, 0.004)) * diag
             level = float(pr.uniform(4.0, 30.0)) * 2.0 ** -(k - net)
-            col = colours[int(pr.integers(len(colours)))]
-            x0, x1 = max(0, int(cx - r - 2)), min(w, int(math.ceil(cx + r + 2)))
-            y0, y1 = max(0, int(cy - r - 2)), min(h, int(math.ceil(cy + r + 2)))
-            if x1 <= x0 or y1 <= y0:
+            col = LAMP_COLOURS[int(pr.integers(len(LAMP_COLOURS)))]
+            disc = soft_disc(h, w, cx, cy, r)
+            if disc is None:
                 continue
-            dd = radial(y1 - y0, x1 - x0, cx - x0, cy - y0) / r
-            disc = (1.0 - ds.smoothstep(0.7, 1.0, dd)).astype(np.float32)
-            lamps[y0:y1, x0:x1] += disc[:, :, None] * col * np.float32(level)
+            rows, columns, weights = disc
+            lamps[rows, columns] += weights[:, :, None] * col * np.float32(level)
         src_light = lights + lamps
-        glow = (0.15 * ds.gaussian(src_light, 0.003 * diag).astype(np.float32) +
-                0.05 * lowres_blur(src_light, 0.02, diag))
-        s = amb + src_light + glow
+        s = amb + src_light + glare(src_light, diag)
         gain = 2.0 ** (k - net)
         return s, 0.0, gain, -net, dict(ambient_drop_ev=k, ambient_ev=-net, lamps=n,
                                         specular_share=float(spec.mean()))
