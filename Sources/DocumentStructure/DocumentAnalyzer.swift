@@ -130,8 +130,9 @@ public struct DocumentAnalyzer: Sendable {
                 && Double($0.area) >= fillWidth * fillHeight * character * character / 2
         }
         guard !large.isEmpty else { return [] }
-        // The paper's level and the working-scale levels, made when a piece first needs them.
-        var levelsAtWork: (paper: Int, plane: PixelBuffer<UInt8>)?
+        // The paper's level, counted when a piece first needs it.
+        var paperLevel: Int?
+        let plane = ink.workingLuma
         var fills: [Fill] = []
         let (reach, margin) = (fillReach, Int(character.rounded(.up)))
         for component in large {
@@ -145,10 +146,8 @@ public struct DocumentAnalyzer: Sendable {
                 guard region.x >= margin, region.y >= margin, region.x + region.width <= ink.width - margin,
                     region.y + region.height <= ink.height - margin, Double(region.height) <= fillTallest * character
                 else { continue }
-                if levelsAtWork == nil {
-                    levelsAtWork = (Histogram(image).percentile(0.9), AreaDownscale.downscale(image.packedLuma, by: ink.factor))
-                }
-                let (paper, plane) = levelsAtWork!
+                if paperLevel == nil { paperLevel = Histogram(image).percentile(0.9) }
+                let paper = paperLevel!
                 // The fill's level: the median of its solid pixels.
                 var levels = [Int](repeating: 0, count: 256)
                 for y in piece.minY...piece.maxY {

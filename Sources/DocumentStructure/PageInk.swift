@@ -8,6 +8,9 @@ struct PageInk: Sendable {
     let factor: Int
     let width: Int
     let height: Int
+    /// The page's luma reduced to the working scale, as it is (the regions `init` excluded not
+    /// painted out).
+    let workingLuma: PixelBuffer<UInt8>
     /// The local mean of the paper alone (the pixels that are not ink) around each working
     /// pixel: what a ruling line or a barcode is painted over with.
     let paper: [UInt8]
@@ -42,6 +45,7 @@ struct PageInk: Sendable {
         factor = max(1, min(16, (longSide + Self.workingLongSide - 1) / Self.workingLongSide))
         let plane = image.packedLuma
         let small = AreaDownscale.downscale(plane, by: factor)
+        workingLuma = small
         let (width, height) = (small.width, small.height)
         (self.width, self.height) = (width, height)
         var luma = [UInt8](repeating: 0, count: width * height)
