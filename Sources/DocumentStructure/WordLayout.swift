@@ -444,6 +444,36 @@ enum AlignedTables {
             let segmentLengths = multi.flatMap { rows[$0].segments.map(\.count) }.sorted()
             guard segmentLengths[segmentLengths.count / 2] <= maximumMedianWordsPerCell else { continue }
             guard var (table, cellWords) = table(rows: members.map { rows[$0] }, along: along, rules: rules, cellGap: cellGap) else { continue }
+            // One or two header rows just above whose cells did not line up with the run's (a
+            // heading centred over two columns, "Contact" over "Email" and "Phone", and the
+            // headings under it) are its header when the table's rules box them: one above the
+            // first, one between the last and the run, each across half the run's width or more
+            // (a form's underlines run under its values only). Their cells take the run's
+            // columns.
+            var headerCount = 0
+            let runBox = members.map { rows[$0].box }.reduce(rows[members[0]].box) { $0.union($1) }
+            func acrossTheRun(_ rule: PixelRect) -> Bool { 2 * (min(rule.maxX, runBox.maxX) - max(rule.x, runBox.x)) >= runBox.width }
+            for count in [2, 1] where members[0] >= count {
+                let header = Array((members[0] - count)..<members[0])
+                let headerRows = header.map { rows[$0] }
+                let top = headerRows[0].box, height = headerRows[0].height
+                guard header.allSatisfy({ index in !taken.contains(index) && !found.contains { $0.rows.contains(index) } }),
+                    headerRows.allSatisfy({ isTableRow($0) && !prose($0) }),
+                    zip(header, header.dropFirst() + [members[0]]).allSatisfy({ Double(rows[$1].box.y - rows[$0].box.maxY) <= 2.5 * rows[$0].height }),
+                    rules.contains(where: { acrossTheRun($0) && Self.separates($0, headerRows[count - 1].box, rows[members[0]].box) }),
+                    rules.contains(where: { rule in
+                        acrossTheRun(rule) && 2 * rule.y + rule.height < 2 * top.y + top.height && Double(top.y - rule.maxY) <= 1.5 * height
+                            && rule.x < top.maxX && rule.maxX > top.x
+                    }),
+                    let (headed, headedWords) = Self.table(
+                        rows: members.map { rows[$0] }, header: headerRows, along: along, rules: rules, cellGap: cellGap),
+                    headed.rows == table.rows + count, headed.columns == table.columns
+                else { continue }
+                (table, cellWords) = (headed, headedWords)
+                members.insert(contentsOf: header, at: 0)
+                headerCount = count
+                break
+            }
             // A row just below whose cells did not line up with the last row's, but whose
             // words fall in two of the table's columns or more, the last column among them, is
             // its last row (a total: a label spanning the first columns, set right). It stands
@@ -453,7 +483,9 @@ enum AlignedTables {
             let rowGap = zip(members, members.dropFirst()).map { Double(rows[$1].box.y - rows[$0].box.maxY) }.max() ?? 0
             if below < rows.count, !taken.contains(below), !prose(rows[below]),
                 Double(rows[below].box.y - rows[members.last!].box.maxY) <= max(rows[members.last!].height, rowGap),
-                let (longer, longerWords) = Self.table(rows: (members + [below]).map { rows[$0] }, along: along, rules: rules, cellGap: cellGap),
+                let (longer, longerWords) = Self.table(
+                    rows: (members.dropFirst(headerCount) + [below]).map { rows[$0] }, header: members.prefix(headerCount).map { rows[$0] },
+                    along: along, rules: rules, cellGap: cellGap),
                 longer.rows == table.rows + 1, longer.columns == table.columns
             {
                 let lastRow = longer.cells.filter { $0.row == longer.rows - 1 }
@@ -470,7 +502,7 @@ enum AlignedTables {
             // (A speck above a table's last row or below its first leaves a run of one row,
             // which is no table: it stays out.)
             let top = members[0], height = rows[members[0]].height
-            if let previous = found.last, let previousLast = previous.rows.max(), previous.table.columns == table.columns,
+            if headerCount == 0, let previous = found.last, let previousLast = previous.rows.max(), previous.table.columns == table.columns,
                 (2...3).contains(top - previousLast), Double(rows[top].box.y - rows[previousLast].box.maxY) <= 2.5 * height,
                 ((previousLast + 1)..<top).allSatisfy({ !taken.contains($0) && Double(rows[$0].box.width) <= height && Double(rows[$0].box.height) <= height }),
                 let (whole, wholeWords) = Self.table(
@@ -521,7 +553,13 @@ enum AlignedTables {
     /// numbers in one format line up from row to row, a word space apart. Two
     /// neighbouring columns that no row fills both of are one column whose cells are aligned
     /// differently (a left-aligned heading over right-aligned numbers).
-    static func table(rows: [WordRow], along: (Int, Int) -> Double, rules: [PixelRect] = [], cellGap: Double = 0.75) -> (Table, [[PlacedWord]])? {
+    ///
+    /// `header` rows stand above `rows` and take their cells from the columns the other rows
+    /// make, without moving them: a heading centred over two columns ("Contact" over
+    /// "Email" and "Phone") spans them.
+    static func table(
+        rows: [WordRow], header: [WordRow] = [], along: (Int, Int) -> Double, rules: [PixelRect] = [], cellGap: Double = 0.75
+    ) -> (Table, [[PlacedWord]])? {
         let rows = foldingMarks(rows)
         let multiRows = rows.filter { $0.segments.count >= 2 }
         guard rows.count >= 2, multiRows.count >= 2 else { return nil }
@@ -579,7 +617,7 @@ enum AlignedTables {
         }
         while true {
             guard !separators.isEmpty else { return nil }
-            let grid = cells(rows: rows, separators: separators, height: height, along: along, rules: rules)
+            let grid = cells(rows: header + rows, separators: separators, height: height, along: along, rules: rules, headerRows: header.count)
             // A separator no row has cells on both sides of goes.
             let columns = separators.count + 1
             guard let lonely = (0..<(columns - 1)).first(where: { column in
@@ -644,7 +682,7 @@ enum AlignedTables {
     /// than those of any two rows of several cells stand, or, in a table whose rules part its
     /// body rows, when no rule runs between them.
     static func cells(
-        rows: [WordRow], separators: [Double], height: Double, along: (Int, Int) -> Double, rules: [PixelRect] = []
+        rows: [WordRow], separators: [Double], height: Double, along: (Int, Int) -> Double, rules: [PixelRect] = [], headerRows: Int = 0
     ) -> [[Slot?]] {
         let columns = separators.count + 1
         func column(_ position: Double) -> Int { separators.filter { $0 < position }.count }
@@ -653,7 +691,8 @@ enum AlignedTables {
         let pitches = zip(rows, rows.dropFirst()).map { Double($1.box.y - $0.box.y) }.sorted()
         let pitch = pitches.isEmpty ? 2 * height : pitches[pitches.count / 2]
         // Whether rules part body rows (not only the header from the first row).
-        let rowsRuled = zip(rows.dropFirst(), rows.dropFirst(2)).contains { above, below in rules.contains { Self.separates($0, above.box, below.box) } }
+        let body = max(1, headerRows)
+        let rowsRuled = zip(rows.dropFirst(body), rows.dropFirst(body + 1)).contains { above, below in rules.contains { Self.separates($0, above.box, below.box) } }
         // Twice the distance between the middles of a row's first cell and of the first cell of
         // the line above it. Two lines of one cell are set at the font's leading; two rows add
         // the cells' padding.

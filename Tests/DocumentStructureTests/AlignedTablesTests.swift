@@ -101,6 +101,46 @@ struct AlignedTablesTests {
         #expect(rows.map { $0[0]?.text } == ["Item", "Confiture", "Cuesta pashalik", "sprinter", "Madrono", "Proved"])
     }
 
+    /// A sign-up sheet ruled across, whose header takes two rows: "No." and "Name" beside
+    /// "Contact", which is centred over "Email" and "Phone" in the row under it. The header's
+    /// cells do not line up with the body's, so the run of rows starts at the first name.
+    var twoRowHeader: [WordRow] {
+        [
+            [word("No.", x: 0, y: 0), word("Name", x: 60, y: 0), word("Contact", x: 328, y: 0)],
+            [word("Email", x: 200, y: 32), word("Phone", x: 420, y: 32)],
+            [word("1", x: 24, y: 70), word("Ann", x: 60, y: 70), word("ann@ex.org", x: 200, y: 70), word("0343894640", x: 420, y: 70)],
+            [word("2", x: 24, y: 100), word("Bob", x: 60, y: 100), word("bob@ex.org", x: 200, y: 100), word("0498527072", x: 420, y: 100)],
+            [word("3", x: 24, y: 130), word("Cy", x: 60, y: 130), word("cy@ex.org", x: 200, y: 130), word("0544987815", x: 420, y: 130)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+    }
+
+    /// The rules above the header, under "Contact" (over its two columns only), between the
+    /// header and the body, and under the table.
+    let twoRowHeaderRules = [
+        PixelRect(x: -5, y: -9, width: 550, height: 2), PixelRect(x: 195, y: 25, width: 350, height: 2),
+        PixelRect(x: -5, y: 60, width: 550, height: 2), PixelRect(x: -5, y: 160, width: 550, height: 2),
+    ]
+
+    @Test func aTwoRowHeaderBoxedByTheRulesIsTheTablesHeader() throws {
+        let found = try #require(AlignedTables.tables(in: twoRowHeader, skipping: [], rules: twoRowHeaderRules).first)
+        #expect(found.rows == [0, 1, 2, 3, 4])
+        #expect(found.table.rows == 5)
+        #expect(found.table.columns == 4)
+        let cells = found.table.cells.map { "\($0.row),\($0.column)x\($0.columnSpan) \($0.text)" }
+        #expect(Array(cells.prefix(6)) == ["0,0x1 No.", "0,1x1 Name", "0,2x2 Contact", "1,2x1 Email", "1,3x1 Phone", "2,0x1 1"])
+    }
+
+    @Test func aTwoRowHeaderWithoutTheTablesRulesStaysOut() {
+        // Without rules, or without the rule between the header and the body, the header's rows
+        // are not the table's: a form's lines above a table are set the same way.
+        #expect(AlignedTables.tables(in: twoRowHeader, skipping: []).map(\.rows) == [[2, 3, 4]])
+        let noDivider = twoRowHeaderRules.filter { $0.y != 60 }
+        #expect(AlignedTables.tables(in: twoRowHeader, skipping: [], rules: noDivider).map(\.rows) == [[2, 3, 4]])
+        // Without the rule above "No.", the rule under "Contact" boxes the row under it alone.
+        let noTop = twoRowHeaderRules.filter { $0.y != -9 }
+        #expect(AlignedTables.tables(in: twoRowHeader, skipping: [], rules: noTop).map(\.rows) == [[1, 2, 3, 4]])
+    }
+
     /// The same form photographed: the rows stand 64 pixels apart around the wrapped line,
     /// more than 2.5 word heights from the row above it, though 18 from the line itself.
     @Test func aWrappedFirstCellDoesNotSplitTheTable() throws {
