@@ -409,12 +409,12 @@ enum AlignedTables {
             var next = index + 1
             while next < rows.count, !taken.contains(next) {
                 // The gap from the last row of several cells, or from a single segment within a
-                // word's height under it and left of its second cell (a first cell's second
-                // line; a heading or a form's line between two tables stands farther off or
-                // reaches across).
+                // word's height under it and under one of its cells (that cell's second line; a
+                // heading or a form's line between two tables stands farther off or reaches
+                // across).
                 let single = members.last!
                 let wrapped = single != last && Double(rows[single].box.y - rows[last].box.maxY) <= rows[last].height
-                    && rows[single].box.maxX <= WordRow.box(rows[last].segments[1]).x
+                    && underOneCell(rows[single].box, of: rows[last])
                 let above = wrapped ? single : last
                 let gap = Double(rows[next].box.y - rows[above].box.maxY)
                 guard gap <= 2.5 * rows[above].height else { break }
@@ -517,6 +517,16 @@ enum AlignedTables {
         return found
     }
 
+    /// Whether `box` lies under one cell of `row`: left of its second cell, or starting no more
+    /// than a word's height left of a later cell and ending before the cell after it.
+    static func underOneCell(_ box: PixelRect, of row: WordRow) -> Bool {
+        let cells = row.segments.map(WordRow.box)
+        if box.maxX <= cells[1].x { return true }
+        return cells.indices.dropFirst().contains { k in
+            Double(box.x) >= Double(cells[k].x) - row.height && (k + 1 == cells.count || box.maxX <= cells[k + 1].x)
+        }
+    }
+
     /// A row of two or more cells, but not a form's label and value ("Name:  Anna Berg").
     static func isTableRow(_ row: WordRow) -> Bool {
         guard row.segments.count >= 2 else { return false }
@@ -615,6 +625,21 @@ enum AlignedTables {
             gaps.sort()
             return gaps[gaps.count / 2] < cellGap * height
         }
+        // A separator that every row with a word just right of it (before the next separator)
+        // leaves less than `cellGap` across is a space between the words of one column's
+        // cells, which other rows leave wide because their cells there are shorter or empty
+        // ("Cadmus Perspex" under "Haeckel" and its wrapped surname).
+        separators = separators.indices.filter { index in
+            let position = separators[index]
+            let next = index + 1 < separators.count ? separators[index + 1] : .infinity
+            var filling = 0, narrow = 0
+            for row in extents {
+                guard let after = row.lazy.map(\.0).filter({ $0 >= position && $0 < next }).min() else { continue }
+                filling += 1
+                if let before = row.lazy.map(\.1).filter({ $0 <= position }).max(), after - before < cellGap * height { narrow += 1 }
+            }
+            return filling < 2 || narrow < filling
+        }.map { separators[$0] }
         while true {
             guard !separators.isEmpty else { return nil }
             let grid = cells(rows: header + rows, separators: separators, height: height, along: along, rules: rules, headerRows: header.count)
@@ -728,7 +753,12 @@ enum AlignedTables {
             let nearer = leastApart.flatMap { least in previous.map { firstCellsApart($0, row) < least } } ?? false
             let wrapped = slots[0] != nil && slots.dropFirst().allSatisfy { $0 == nil } && (grid.last?.compactMap { $0 }.count ?? 0) >= 2
                 && (close || rowsRuled || nearer)
-            if !grid.isEmpty, !ruled, (slots[0] == nil && close) || wrapped {
+            // A line with its first column empty is the next line of the last row's cells when
+            // it stands close under it, or, holding one cell, where rules part the table's rows
+            // and none runs between them (a total's label and amount make a row of their own,
+            // though a rule above it be lost).
+            let oneCell = slots.compactMap { $0 }.count == 1
+            if !grid.isEmpty, !ruled, (slots[0] == nil && (close || (rowsRuled && oneCell))) || wrapped {
                 for (index, slot) in slots.enumerated() {
                     guard let slot else { continue }
                     if let existing = grid[grid.count - 1][index] {

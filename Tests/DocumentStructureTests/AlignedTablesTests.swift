@@ -141,6 +141,68 @@ struct AlignedTablesTests {
         #expect(AlignedTables.tables(in: twoRowHeader, skipping: [], rules: noTop).map(\.rows) == [[1, 2, 3, 4]])
     }
 
+    /// A sign-up sheet whose fourth name wrapped: "Ascanius" stands under "Machmeter", in
+    /// the second column, and the last row stands 55 pixels under the fourth (more than 2.5
+    /// word heights) but 33 under the wrapped line.
+    @Test func aWrappedLaterCellKeepsTheRunGoing() throws {
+        let lines = [
+            [word("No.", x: 0, y: 0), word("Name", x: 60, y: 0), word("Email", x: 240, y: 0), word("Phone", x: 420, y: 0)],
+            [word("1", x: 0, y: 40), word("Horeb", x: 60, y: 40), word("h@x.net", x: 240, y: 40), word("0895088122", x: 420, y: 40)],
+            [word("2", x: 0, y: 80), word("Girgenti", x: 60, y: 80), word("g@x.com", x: 240, y: 80), word("0402691061", x: 420, y: 80)],
+            [word("4", x: 0, y: 120), word("Machmeter", x: 60, y: 120), word("m@x.net", x: 240, y: 120), word("0305473251", x: 420, y: 120)],
+            [word("Ascanius", x: 60, y: 142)],
+            [word("5", x: 0, y: 195), word("Murcia", x: 60, y: 195), word("c@x.org", x: 240, y: 195), word("4940360058", x: 420, y: 195)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let found = try #require(AlignedTables.tables(in: lines, skipping: []).first)
+        #expect(found.rows == [0, 1, 2, 3, 4, 5])
+        #expect(found.table.rows == 5)
+        #expect(found.table.cells.filter { $0.row == 3 }.map(\.text) == ["4", "Machmeter Ascanius", "m@x.net", "0305473251"])
+        // A line reaching under two cells is no cell's second line: the run ends at the fourth row.
+        var across = lines
+        across[4] = WordRow([word("Ascanius", x: 60, y: 142), word("and", x: 160, y: 142), word("more", x: 205, y: 142)], gapFactor: 0.75)
+        #expect(AlignedTables.tables(in: across, skipping: []).first?.rows == [0, 1, 2, 3])
+    }
+
+    /// A sheet whose rules part every row: "Confucius", the first name's wrapped second word,
+    /// stands 32 pixels under its row, farther than three quarters of the rows' 40-pixel pitch.
+    @Test func aOneCellLineWithNoRuleAboveItContinuesItsRowWhereRulesPartTheRows() {
+        func lines(_ between: [PlacedWord]) -> [WordRow] {
+            [
+                [word("No.", x: 0, y: 0), word("Name", x: 60, y: 0), word("Date", x: 240, y: 0)],
+                [word("1", x: 0, y: 40), word("Haeckel", x: 60, y: 40), word("May", x: 240, y: 40)],
+                between,
+                [word("2", x: 0, y: 110), word("Cadmus", x: 60, y: 110), word("April", x: 240, y: 110)],
+                [word("3", x: 0, y: 150), word("Bromley", x: 60, y: 150), word("June", x: 240, y: 150)],
+            ].map { WordRow($0, gapFactor: 0.75) }
+        }
+        let rules = [25, 100, 140, 175].map { PixelRect(x: -5, y: $0, width: 320, height: 2) }
+        let separators: [Double] = [40, 200]
+        let wrapped = AlignedTables.cells(rows: lines([word("Confucius", x: 60, y: 72)]), separators: separators, height: 20, along: { x, _ in Double(x) }, rules: rules)
+        #expect(wrapped.count == 4)
+        #expect(wrapped[1].map { $0?.text } == ["1", "Haeckel Confucius", "May"])
+        // A total's label and amount are a row of their own, though the rule above them was lost.
+        let total = AlignedTables.cells(
+            rows: lines([word("Total", x: 60, y: 72), word("917", x: 240, y: 72)]), separators: separators, height: 20, along: { x, _ in Double(x) }, rules: rules)
+        #expect(total.count == 5)
+        // Without rules parting the rows, the line stands too far under its row to continue it.
+        #expect(AlignedTables.cells(rows: lines([word("Confucius", x: 60, y: 72)]), separators: separators, height: 20, along: { x, _ in Double(x) }).count == 5)
+    }
+
+    /// Names of two words in some rows, one in others: the space between "Cadmus" and
+    /// "Perspex" (10 pixels) lines up with the one between "Bromly" and "Calicut", and no
+    /// row's words cross it; the rows with a word just right of it all leave a word space.
+    @Test func aGapEveryRowWithAWordBesideItLeavesNarrowIsNoColumn() throws {
+        let lines = [
+            [word("No.", x: 0, y: 0), word("Name", x: 60, y: 0), word("Date", x: 300, y: 0)],
+            [word("1", x: 0, y: 40), word("Haeck", x: 60, y: 40), word("May", x: 300, y: 40)],
+            [word("2", x: 0, y: 80), word("Cadmus", x: 60, y: 80), word("Perspex", x: 142, y: 80), word("April", x: 300, y: 80)],
+            [word("3", x: 0, y: 120), word("Bromly", x: 60, y: 120), word("Calicut", x: 142, y: 120), word("June", x: 300, y: 120)],
+        ].map { WordRow($0, gapFactor: 0.75) }
+        let (table, _) = try #require(AlignedTables.table(rows: lines, along: { x, _ in Double(x) }))
+        #expect(table.columns == 3)
+        #expect(table.cells.filter { $0.row == 2 }.map(\.text) == ["2", "Cadmus Perspex", "April"])
+    }
+
     /// The same form photographed: the rows stand 64 pixels apart around the wrapped line,
     /// more than 2.5 word heights from the row above it, though 18 from the line itself.
     @Test func aWrappedFirstCellDoesNotSplitTheTable() throws {
