@@ -638,7 +638,7 @@ enum AlignedTables {
                 filling += 1
                 if let before = row.lazy.map(\.1).filter({ $0 <= position }).max(), after - before < cellGap * height { narrow += 1 }
             }
-            return filling < 2 || narrow < filling
+            return filling == 0 || narrow < filling
         }.map { separators[$0] }
         while true {
             guard !separators.isEmpty else { return nil }
