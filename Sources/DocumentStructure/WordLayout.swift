@@ -701,11 +701,13 @@ enum AlignedTables {
     /// Each row's cells between the separators: words grouped by the column they start in; a
     /// word reaching across a separator makes its cell span. A row just under the last, with
     /// its first column empty, is the next line of the last row's cells, unless one of `rules`
-    /// runs between them (a header's rule above the first row, whose number was not read). So
-    /// is a row with only its first column filled under a row of several cells (a long first
-    /// cell wrapped), when it is as close, when its first cell stands nearer the line above
-    /// than those of any two rows of several cells stand, or, in a table whose rules part its
-    /// body rows, when no rule runs between them.
+    /// runs between them (a header's rule above the first row, whose number was not read); a
+    /// row of one cell with its first column empty is too, at any distance, in a table whose
+    /// rules part its body rows. So is a row with only its first column filled under a row of
+    /// several cells (a long first cell wrapped), when it is as close, when its first cell
+    /// stands nearer the line above than those of any two rows of several cells stand, or, in
+    /// a table whose rules part its body rows, when no rule runs between them. The first
+    /// `headerRows` rows are the header: the rules between them and the body part no body rows.
     static func cells(
         rows: [WordRow], separators: [Double], height: Double, along: (Int, Int) -> Double, rules: [PixelRect] = [], headerRows: Int = 0
     ) -> [[Slot?]] {
