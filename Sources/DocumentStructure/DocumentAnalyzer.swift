@@ -453,7 +453,7 @@ public struct DocumentAnalyzer: Sendable {
                 cells.append(Table.Cell(row: cell.row, column: cell.column, rowSpan: cell.rowSpan, columnSpan: cell.columnSpan, text: text, box: box))
             }
             let table = Table(rows: grid.rows, columns: grid.columns, cells: cells, box: page.ink.fullResolution(grid.box, within: page.size), ruling: .grid)
-            elements.append(Self.numbersWithoutStrayStops(table, Self.tableWords(table, cellWordsByTable[index], grid: grid)))
+            elements.append(Self.unitsAgreed(Self.numbersWithoutStrayStops(table, Self.tableWords(table, cellWordsByTable[index], grid: grid))))
         }
 
         // Lists, then tables without a grid, from the rows of the remaining words; the rest is paragraphs.
@@ -479,7 +479,7 @@ public struct DocumentAnalyzer: Sendable {
         }
         for found in AlignedTables.tables(in: rows, skipping: taken, rules: rules, cellGap: cellGap) {
             taken.formUnion(found.rows)
-            elements.append(Self.numbersWithoutStrayStops(found.table, found.cellWords))
+            elements.append(Self.unitsAgreed(Self.numbersWithoutStrayStops(found.table, found.cellWords)))
         }
         let takenWords = Set(taken.flatMap { rows[$0].words.map { WordKey($0) } })
         let rest = free.filter { !takenWords.contains(WordKey($0)) }
@@ -532,6 +532,38 @@ public struct DocumentAnalyzer: Sendable {
             }
         }
         return .table(table, cellWords)
+    }
+
+    /// A table whose cells of a number and a unit take the unit most of their column gives,
+    /// where the recognizer read one of its letters as a letter that looks alike ("200 mi"
+    /// among "190 ml" and "550 ml": an l read as an i; "4 kq" among "kg"). A column with three
+    /// such cells or more, more than half of them in one unit, says which unit it holds.
+    static func unitsAgreed(_ element: Element) -> Element {
+        guard case .table(var table, var cellWords) = element else { return element }
+        for column in 0..<table.columns {
+            var measured: [(cell: Int, unit: String)] = []
+            for cell in table.cells.indices where table.cells[cell].column == column && table.cells[cell].columnSpan == 1 {
+                if let match = table.cells[cell].text.wholeMatch(of: /\d[\d.,]*\s?(\p{L}{1,4})/) { measured.append((cell, String(match.1))) }
+            }
+            guard measured.count >= 3 else { continue }
+            let counts = Dictionary(measured.map { ($0.unit, 1) }, uniquingKeysWith: +)
+            guard let (unit, count) = counts.max(by: { $0.value < $1.value }), 2 * count > measured.count else { continue }
+            for (cell, read) in measured where read != unit && lookAlike(read, unit) {
+                guard var last = cellWords[cell].last, last.text.hasSuffix(read) else { continue }
+                last.text = String(last.text.dropLast(read.count)) + unit
+                cellWords[cell][cellWords[cell].count - 1] = last
+                table.cells[cell].text = String(table.cells[cell].text.dropLast(read.count)) + unit
+            }
+        }
+        return .table(table, cellWords)
+    }
+
+    /// Whether two words of as many letters differ only in letters a recognizer takes for each
+    /// other: l, i, 1 and I; g and q; o, O and 0; c and e.
+    static func lookAlike(_ a: String, _ b: String) -> Bool {
+        let classes: [Set<Character>] = [["l", "i", "1", "I", "|"], ["g", "q"], ["o", "O", "0"], ["c", "e"]]
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in x == y || classes.contains { $0.contains(x) && $0.contains(y) } }
     }
 
     static func tableWords(_ table: Table, _ words: [[PlacedWord]], grid: GridTable) -> [[PlacedWord]] {

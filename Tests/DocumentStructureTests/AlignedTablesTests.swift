@@ -425,6 +425,40 @@ struct AlignedTablesTests {
         }
     }
 
+    /// A column of volumes of which two were read "mi" (an l read as an i) and one "m": the
+    /// column's unit is ml, the cells whose unit looks alike take it, the other stays as read.
+    /// A column where three cells in four read "mi" reads its "ml" so too; two and two say
+    /// nothing.
+    @Test func aUnitReadWithALetterThatLooksAlikeTakesItsColumnsUnit() throws {
+        func table(_ cells: [[String]]) throws -> (Table, [[PlacedWord]]) {
+            let lines = cells.enumerated().map { index, cell in
+                var x = 200
+                return [word("Item", x: 0, y: 40 * index)] + cell.map { text in
+                    defer { x += 12 * text.count + 8 }
+                    return word(text, x: x, y: 40 * index)
+                }
+            }
+            return try #require(AlignedTables.table(rows: lines.map { WordRow($0, gapFactor: 0.75) }, along: { x, _ in Double(x) }))
+        }
+        let cases: [([[String]], [String])] = [
+            ([["190", "ml"], ["200", "mi"], ["550", "ml"], ["490mi"], ["300", "ml"], ["450", "ml"], ["130m"]],
+             ["190 ml", "200 ml", "550 ml", "490ml", "300 ml", "450 ml", "130m"]),
+            ([["4", "kq"], ["12", "kg"], ["9", "kg"]], ["4 kg", "12 kg", "9 kg"]),
+            ([["2", "mi"], ["5", "mi"], ["8", "mi"], ["1", "ml"]], ["2 mi", "5 mi", "8 mi", "1 mi"]),
+            ([["2", "mi"], ["5", "ml"], ["8", "mi"], ["1", "ml"]], ["2 mi", "5 ml", "8 mi", "1 ml"]),
+        ]
+        for (cells, expected) in cases {
+            let (found, words) = try table(cells)
+            guard case .table(let agreed, let agreedWords) = DocumentAnalyzer.unitsAgreed(.table(found, words)) else {
+                Issue.record("not a table")
+                continue
+            }
+            let column = agreed.cells.filter { $0.column == 1 }
+            #expect(column.map(\.text) == expected)
+            #expect(agreedWords.enumerated().filter { agreed.cells[$0.offset].column == 1 }.map { $0.element.map(\.text).joined(separator: " ") } == expected)
+        }
+    }
+
     /// A price list whose rows stand 40 pixels apart, with a speck read as a mark of its own
     /// (3 × 2 pixels) left of the table between its third and fourth rows: the speck's own
     /// height is too little for the rows under it to follow on, so the rows are found as two
