@@ -764,8 +764,18 @@ enum AlignedTables {
                 for (index, slot) in slots.enumerated() {
                     guard let slot else { continue }
                     if let existing = grid[grid.count - 1][index] {
+                        // Words of the same line as a cell of one line (a short word the row
+                        // chaining left out, such as the "of" of "Date of birth") go in their place
+                        // along it; a next line's words after the last line's.
+                        let (above, below) = (existing.box, slot.box)
+                        let overlap = min(above.maxY, below.maxY) - max(above.y, below.y)
+                        let oneLine = 2 * above.height <= 3 * (existing.words.map(\.box.height).max() ?? 0)
+                        var words = existing.words + slot.words
+                        if oneLine, 2 * overlap >= min(above.height, below.height) {
+                            words.sort { along($0.box.x, $0.box.y + $0.box.height / 2) < along($1.box.x, $1.box.y + $1.box.height / 2) }
+                        }
                         grid[grid.count - 1][index] = (
-                            existing.first, existing.span, existing.text + " " + slot.text, existing.box.union(slot.box), existing.words + slot.words
+                            existing.first, existing.span, words.map(\.text).joined(separator: " "), existing.box.union(slot.box), words
                         )
                     } else {
                         grid[grid.count - 1][index] = slot

@@ -141,6 +141,21 @@ struct AlignedTablesTests {
         #expect(AlignedTables.tables(in: twoRowHeader, skipping: [], rules: noTop).map(\.rows) == [[1, 2, 3, 4]])
     }
 
+    /// A heading whose short middle word the row chaining left out ("of", read as a row of its
+    /// own level with "Date" and "birth"): it joins its cell in its place along the line.
+    @Test func aWordLeftOutOfItsLineJoinsItsCellInItsPlace() {
+        let rows = [
+            WordRow([word("Name", x: 0, y: 0), word("Date", x: 200, y: 0), word("birth", x: 284, y: 0)], gapFactor: 0.75),
+            WordRow([word("of", x: 254, y: 2)], gapFactor: 0.75),
+            WordRow([word("Ann", x: 0, y: 40), word("1990", x: 200, y: 40)], gapFactor: 0.75),
+            WordRow([word("Bob", x: 0, y: 80), word("1991", x: 200, y: 80)], gapFactor: 0.75),
+        ]
+        let grid = AlignedTables.cells(rows: rows, separators: [150], height: 20, along: { x, _ in Double(x) })
+        #expect(grid.count == 3)
+        #expect(grid[0][1]?.text == "Date of birth")
+        #expect(grid[0][1]?.words.map(\.text) == ["Date", "of", "birth"])
+    }
+
     /// A sign-up sheet whose fourth name wrapped: "Ascanius" stands under "Machmeter", in
     /// the second column, and the last row stands 55 pixels under the fourth (more than 2.5
     /// word heights) but 33 under the wrapped line.
