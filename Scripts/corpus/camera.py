@@ -887,8 +887,9 @@ def night_by_lamps(photo, pr, diag):
     pool of the scene, their light falling off as (1 + (r / R)²)^-1.5 (a lamp at height R over
     the ground: the inverse square and the light's slant) from a peak NIGHT_POOL stops around
     daylight, in its own colour; the lamps themselves are bright discs above their pools, and
-    the scene's small bright points (windows, signs) shine too. The camera meters the lit parts (below) and reaches them with
-    NIGHT_ISO stops of gain: the sensor collects that much less light, and its noise shows.
+    the scene's small bright points (windows, signs) shine too. The camera meters the lit
+    parts (below) and reaches them with NIGHT_ISO stops of gain: the sensor collects that much
+    less light, and its noise shows.
     Returns (scene, ev, gain, strength, params) as make_intent does; the strength is the
     ambient's stops."""
     s = photo

@@ -453,7 +453,7 @@ public struct DocumentAnalyzer: Sendable {
                 cells.append(Table.Cell(row: cell.row, column: cell.column, rowSpan: cell.rowSpan, columnSpan: cell.columnSpan, text: text, box: box))
             }
             let table = Table(rows: grid.rows, columns: grid.columns, cells: cells, box: page.ink.fullResolution(grid.box, within: page.size), ruling: .grid)
-            elements.append(Self.unitsAgreed(Self.numbersWithoutStrayStops(table, Self.tableWords(table, cellWordsByTable[index], grid: grid))))
+            elements.append(Self.columnsAgreed(table, Self.tableWords(table, cellWordsByTable[index], grid: grid)))
         }
 
         // Lists, then tables without a grid, from the rows of the remaining words; the rest is paragraphs.
@@ -479,7 +479,7 @@ public struct DocumentAnalyzer: Sendable {
         }
         for found in AlignedTables.tables(in: rows, skipping: taken, rules: rules, cellGap: cellGap) {
             taken.formUnion(found.rows)
-            elements.append(Self.unitsAgreed(Self.numbersWithoutStrayStops(found.table, found.cellWords)))
+            elements.append(Self.columnsAgreed(found.table, found.cellWords))
         }
         let takenWords = Set(taken.flatMap { rows[$0].words.map { WordKey($0) } })
         let rest = free.filter { !takenWords.contains(WordKey($0)) }
@@ -514,6 +514,12 @@ public struct DocumentAnalyzer: Sendable {
             case .table(let table, _): table.box
             }
         }
+    }
+
+    /// A table and its cells' words as its columns read them: without the stray stops after
+    /// row numbers (`numbersWithoutStrayStops`), each unit the one its column gives (`unitsAgreed`).
+    static func columnsAgreed(_ table: Table, _ cellWords: [[PlacedWord]]) -> Element {
+        unitsAgreed(numbersWithoutStrayStops(table, cellWords))
     }
 
     /// A table and its cells' words, with the stray stop after a lone number taken off in a

@@ -451,7 +451,7 @@ enum AlignedTables {
             // (a form's underlines run under its values only). Their cells take the run's
             // columns.
             var headerCount = 0
-            let runBox = members.map { rows[$0].box }.reduce(rows[members[0]].box) { $0.union($1) }
+            let runBox = PixelRect.enclosing(members.map { rows[$0].box })!
             func acrossTheRun(_ rule: PixelRect) -> Bool { 2 * (min(rule.maxX, runBox.maxX) - max(rule.x, runBox.x)) >= runBox.width }
             for count in [2, 1] where members[0] >= count {
                 let header = Array((members[0] - count)..<members[0])
