@@ -99,7 +99,6 @@ def evidence_of(models, observation):
 # not more under-exposed, nor a darker one more over-exposed; a backlit subject is dark in a
 # bright frame. None: either sign.
 EXPOSURE_SIGNS = {"under": [-1, -1], "over": [1, 1], "backlit": [-1, 1, None]}
-PHYSICS_SIGNS = False
 
 
 def fit_with_signs(X, y, signs, ridge):
@@ -119,8 +118,9 @@ def fit_with_signs(X, y, signs, ridge):
         kept.remove(wrong[0])
 
 
-def fit_evidences(rows, detector, spec, ridge):
-    """Fits one logistic evidence per defect direction on the train rows."""
+def fit_evidences(rows, detector, spec, ridge, physics_signs=False):
+    """Fits one logistic evidence per defect direction on the train rows; with `physics_signs`,
+    an exposure evidence keeps only measures whose weights take the sign physics allows."""
     train = [r for r in rows if r.split == "train"]
     negatives = [r for r in train if not (r.defect in DEFECTS[detector] and not r.fine)]
     models = {}
@@ -128,7 +128,7 @@ def fit_evidences(rows, detector, spec, ridge):
         positives = [r for r in train if not r.fine and (r.defect == name if detector == "exposure" else r.defect in DEFECTS[detector])]
         X = [features(r.record[detector]) for r in negatives + positives]
         y = [0] * len(negatives) + [1] * len(positives)
-        if PHYSICS_SIGNS and detector == "exposure":
+        if physics_signs and detector == "exposure":
             intercept, weights = fit_with_signs(X, y, EXPOSURE_SIGNS[name], ridge)
         else:
             intercept, weights = fit_logistic(X, y, ridge=ridge)
@@ -193,8 +193,6 @@ def main():
     parser.add_argument("--write-model", action="store_true")
     parser.add_argument("--only", default="blur,exposure,smudge,noise,compression")
     args = parser.parse_args()
-    global PHYSICS_SIGNS
-    PHYSICS_SIGNS = args.physics_signs
 
     records = load_records(args.records)
     labels = os.path.join(args.corpus, "labels.csv")
@@ -217,7 +215,7 @@ def main():
         if detector not in only:
             continue
         print(detector)
-        models = fit_evidences(rows, detector, spec, args.ridge)
+        models = fit_evidences(rows, detector, spec, args.ridge, args.physics_signs)
         # The confidence as the model file maps the evidence. BlurDetector also lowers it on
         # frames of fewer than 8 textured tiles, which this leaves out: the cost is an upper bound.
         confidence = lambda r, m=models, d=detector: sigmoid(evidence_of(m, r.record[d]))
