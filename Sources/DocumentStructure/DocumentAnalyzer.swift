@@ -391,7 +391,7 @@ public struct DocumentAnalyzer: Sendable {
                 guard !alone.isEmpty, !inside.isEmpty else { continue }
                 let aloneMean = alone.map(\.text.confidence).reduce(0, +) / Double(alone.count)
                 let pageMean = inside.map { confidences[$0] }.reduce(0, +) / Double(inside.count)
-                if aloneMean >= pageMean {
+                if aloneMean >= pageMean || Self.readsOn(alone.map(\.text.string), from: inside.map { words[$0].text }) {
                     replaced.formUnion(inside)
                     rowsReadWhole[index] = inside.map { words[$0] }.min { ($0.box.x, $0.box.y) < ($1.box.x, $1.box.y) }
                 }
@@ -514,6 +514,17 @@ public struct DocumentAnalyzer: Sendable {
             case .table(let table, _): table.box
             }
         }
+    }
+
+    /// Whether a row read alone reads on where the page's reading of it stopped: the page's
+    /// words, all but their last character, start the row's own reading, which holds two
+    /// characters more or more. Tesseract reads a line whose print fades towards its end (a
+    /// light's falloff, glare) up to where the print fades and is sure of what it read there;
+    /// read alone, it reads the faint end too, less surely ("hendrix.osee@exam" and
+    /// "hendrix.osee@example.or").
+    static func readsOn(_ alone: [String], from page: [String]) -> Bool {
+        let aloneText = alone.joined(separator: " "), pageText = page.joined(separator: " ")
+        return pageText.count >= 4 && aloneText.count >= pageText.count + 2 && aloneText.hasPrefix(pageText.dropLast())
     }
 
     /// A table and its cells' words as its columns read them: without the stray stops after
@@ -707,7 +718,7 @@ public struct PreparedPage: Sendable {
     /// with more unread lines than this is mostly not text (a photograph, a noisy scan).
     public static let maximumLinesToRead = 48
 
-    /// The narrowest space between words, in character heights (`linesToRead`): a space is
+    /// The narrowest space between words, in character heights (`AlignedTables`): a space is
     /// about a quarter of the type's size, half a lower-case letter's height; the gaps between a
     /// word's letters are a fraction of that.
     static let wordSpace = 0.4
@@ -841,17 +852,15 @@ public struct PreparedPage: Sendable {
     /// `linesToRead(after:)` from the unread ink, found already.
     public func linesToRead(in unread: UnreadInk?) -> [PixelRect] {
         guard let (runs, words, character) = unread.map({ ($0.runs, $0.words, $0.character) }) else { return [] }
-        func continuesAWord(_ box: PixelRect) -> Bool { Self.continuesAWord(box, words: words, character: character) }
         let gridBoxes = grids.map(\.box)
         // A line is two pieces or more (a word, a number), or one piece as wide as two
-        // characters; not the rest of a word read, which ends within a character height of it
-        // on the same line (a word's box that left out its last letters): read alone, it would
-        // be a fragment ("ple.com" of an email address). A run with a word space inside it
-        // (a gap of `wordSpace` character heights) is more than one word: the unread start of
-        // a line whose last words were read.
+        // characters. The rest of a word read, ending within a character height of it on the
+        // same line (a word's box that left out its last letters where the print fades), is
+        // read with that word: `wholeRow` takes it in, so the region is never the fragment
+        // alone ("ple.com" of an email address), and `assemble` keeps the row's reading where
+        // it reads on from the page's (`DocumentAnalyzer.readsOn`).
         let kept = runs.filter {
-            (($0.count >= 2 && Double($0.box.width) >= 1.2 * character) || Double($0.box.width) >= 2 * character)
-                && (Double($0.widestGap) >= Self.wordSpace * character || !continuesAWord($0.box))
+            ($0.count >= 2 && Double($0.box.width) >= 1.2 * character) || Double($0.box.width) >= 2 * character
         }
         // Over the limit, the lines of most pieces are read (the higher first among equals).
         let chosen = kept.sorted { ($0.count, -$0.box.y, -$0.box.x) > ($1.count, -$1.box.y, -$1.box.x) }.prefix(Self.maximumLinesToRead)

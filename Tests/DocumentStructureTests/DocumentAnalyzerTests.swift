@@ -721,10 +721,13 @@ struct DocumentAnalyzerTests {
         let boxes = Self.ink(&image, x: 100, y: 100, words: [5, 4]) + Self.ink(&image, x: 100, y: 160, words: [3, 8])
         let page = analyzer.prepare(image)
         #expect(page.linesToRead(after: Self.lines([Array(boxes.prefix(2)), Array(boxes.suffix(2))].map { $0.map { ("w", $0) } }, size: image.size)).isEmpty)
-        // A word whose box left out its last three letters: its rest is no line of its own.
+        // A word whose box left out its last three letters (a line's faint end): its rest is
+        // no line of its own, but is read with the word and the row's words before it.
         var cut = boxes
         cut[3].width -= 3 * 14
-        #expect(page.linesToRead(after: Self.lines([Array(cut.prefix(2)), Array(cut.suffix(2))].map { $0.map { ("w", $0) } }, size: image.size)).isEmpty)
+        let rest = page.linesToRead(after: Self.lines([Array(cut.prefix(2)), Array(cut.suffix(2))].map { $0.map { ("w", $0) } }, size: image.size))
+        #expect(rest.count == 1)
+        #expect(rest.first.map { $0.x < cut[2].x && $0.maxX > boxes[3].maxX && $0.y > boxes[0].maxY } == true)
         // Three letters a cell's gap (over a character height) after a word read are.
         var row = Self.page()
         let read = Self.ink(&row, x: 100, y: 100, words: [5])
@@ -762,6 +765,39 @@ struct DocumentAnalyzerTests {
         // `lineWordConfidence` or more would be added beside it (none here).
         let kept = analyzer.assemble(page, observations: observations, lineWords: reading(0.3))
         #expect(kept.paragraphs.map(\.text) == ["Lines are tke"])
+    }
+
+    @Test func aRowReadOnWhereThePageStoppedIsKeptThoughLessSure() throws {
+        var image = Self.page()
+        let row = Self.ink(&image, x: 100, y: 100, words: [4, 12])
+        // The page read the row up to where its print faded, surely: the second word's box
+        // leaves out its last four letters.
+        var stopped = row
+        stopped[1].width -= 4 * 14
+        let page = analyzer.prepare(image)
+        let observations = Self.lines([[("Mail", stopped[0]), ("info@exam", stopped[1])]], size: image.size)
+        let lines = page.linesToRead(after: observations)
+        #expect(lines.count == 1)
+        func reading(_ words: [String], confidence: Double) -> [[RecognizedWord]] {
+            [zip(words, row).map { RecognizedWord(text: RecognizedText(string: $0, confidence: confidence), pixelBox: $1, imageSize: image.size) }]
+        }
+        // Read alone, the row reads on, less surely than the page (0.9 in `lines`): its reading is kept.
+        let readOn = analyzer.assemble(page, observations: observations, lineWords: reading(["Mail", "info@example.com"], confidence: 0.4))
+        #expect(readOn.paragraphs.map(\.text) == ["Mail info@example.com"])
+        // A reading that differs before where the page stopped is not reading on: the surer page stays.
+        let other = analyzer.assemble(page, observations: observations, lineWords: reading(["Mail", "info@oxample.com"], confidence: 0.4))
+        #expect(other.paragraphs.map(\.text) == ["Mail info@exam"])
+    }
+
+    @Test func readingOnNeedsThePagesReadingAsItsStart() {
+        #expect(DocumentAnalyzer.readsOn(["hendrix.osee@example.or"], from: ["hendrix.osee@exam"]))
+        // The page's last character may be the misread start of what it could not read.
+        #expect(DocumentAnalyzer.readsOn(["persia.ganges@example.com"], from: ["persia.ganges@exan"]))
+        #expect(DocumentAnalyzer.readsOn(["Call", "555-0123", "today"], from: ["Call", "555-0123"]))
+        // One character more is no reading on; nor is a reading that differs earlier, or a short start.
+        #expect(!DocumentAnalyzer.readsOn(["example.org"], from: ["example.or"]))
+        #expect(!DocumentAnalyzer.readsOn(["info@oxample.com"], from: ["info@exam"]))
+        #expect(!DocumentAnalyzer.readsOn(["abcdef"], from: ["abc"]))
     }
 }
 
