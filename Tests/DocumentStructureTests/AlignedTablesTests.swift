@@ -440,6 +440,27 @@ struct AlignedTablesTests {
         }
     }
 
+    /// A rule's stub read at the start of a cell ("—€9,18", "~—-21 December 1997", "_Date")
+    /// goes from the cell's text and its first word; a minus sign, a lone dash and a dash
+    /// inside a cell stay.
+    @Test func aRulesStubAtACellsStartGoes() throws {
+        let cells = [["_Date", "of", "birth"], ["—€9,18"], ["~—-21", "December"], ["-5"], ["—"], ["Anna", "—Lee"], ["—‘Jul", "1"]]
+        let expected = ["Date of birth", "€9,18", "21 December", "-5", "—", "Anna —Lee", "Jul 1"]
+        // Words a space (8 pixels) apart; the columns 100 pixels apart.
+        let lines = cells.enumerated().map { index, cell in
+            var x = 200
+            return [word("Row", x: 0, y: 40 * index)] + cell.map { text in
+                defer { x += 12 * text.count + 8 }
+                return word(text, x: x, y: 40 * index)
+            }
+        }
+        let (found, words) = try #require(AlignedTables.table(rows: lines.map { WordRow($0, gapFactor: 0.75) }, along: { x, _ in Double(x) }))
+        #expect(found.columns == 2)
+        let (stubless, stublessWords) = DocumentAnalyzer.withoutRuleStubs(found, words)
+        #expect(stubless.cells.filter { $0.column == 1 }.map(\.text) == expected)
+        #expect(stublessWords.enumerated().filter { stubless.cells[$0.offset].column == 1 }.map { $0.element.map(\.text).joined(separator: " ") } == expected)
+    }
+
     /// A column of volumes of which two were read "mi" (an l read as an i) and one "m": the
     /// column's unit is ml, the cells whose unit looks alike take it, the other stays as read.
     /// A column where three cells in four read "mi" reads its "ml" so too; two and two say
