@@ -691,6 +691,63 @@ public struct PreparedPage: Sendable {
     /// The number of ruled tables found.
     public var gridCount: Int { grids.count }
 
+    /// `cleaned` with the paper of each of `regions` (full-resolution boxes, such as
+    /// `linesToRead` gives) made white: every pixel divided by the paper's level around it.
+    /// The paper's level is read per column of the region, as its brightest pixel, then the
+    /// brightest within `paperWindow` character heights along the line, averaged over as
+    /// many. A photo's light falls off across a page (a shadow at its edge, glare); read
+    /// alone, a line's region is binarized with one threshold, and where its paper is darker
+    /// than the rest the threshold takes paper for ink.
+    public func paperFlattened(_ regions: [PixelRect]) -> PixelBuffer<UInt8> {
+        var page = cleaned
+        guard page.channels == 1 else { return page }
+        let window = max(3, Int((Self.paperWindow * ink.characterHeight * Double(ink.factor)).rounded()))
+        let stride = page.rowStride
+        for region in regions {
+            let box = region.clipped(to: page.size)
+            guard box.width >= 2, box.height >= 2 else { continue }
+            var top = [Int](repeating: 0, count: box.width)
+            cleaned.withUnsafeBufferPointer { pixels in
+                for y in box.y..<box.maxY {
+                    let row = y * stride + box.x
+                    for x in 0..<box.width { top[x] = max(top[x], Int(pixels[row + x])) }
+                }
+            }
+            let paper = Self.slidingMean(Self.slidingMaximum(top, window: window), window: window)
+            cleaned.withUnsafeBufferPointer { pixels in
+                page.withUnsafeMutableBufferPointer { out in
+                    for y in box.y..<box.maxY {
+                        let row = y * stride + box.x
+                        for x in 0..<box.width {
+                            out[row + x] = UInt8(min(255, (255 * Double(pixels[row + x]) / max(paper[x], 16)).rounded()))
+                        }
+                    }
+                }
+            }
+        }
+        return page
+    }
+
+    /// The window of `paperFlattened`, in character heights.
+    static let paperWindow = 1.5
+
+    /// The largest of `values` within half a window either side of each.
+    static func slidingMaximum(_ values: [Int], window: Int) -> [Int] {
+        let half = window / 2
+        return values.indices.map { index in values[max(0, index - half)...min(values.count - 1, index + half)].max()! }
+    }
+
+    /// The mean of `values` within half a window either side of each.
+    static func slidingMean(_ values: [Int], window: Int) -> [Double] {
+        let half = window / 2
+        var sums = [0]
+        for value in values { sums.append(sums.last! + value) }
+        return values.indices.map { index in
+            let low = max(0, index - half), high = min(values.count, index + half + 1)
+            return Double(sums[high] - sums[low]) / Double(high - low)
+        }
+    }
+
     /// Lines read from `cleaned`, their boxes moved to the photo's pixels.
     public func sourceObservations(_ observations: [RecognizedTextObservation]) -> [RecognizedTextObservation] {
         guard let geometry else { return observations }

@@ -245,11 +245,13 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         }
         var lineWords: [[RecognizedWord]] = []
         let lineRegions = page.linesToRead(in: unread)
+        // Lines read alone are read with their paper made white (a shadow across a line).
+        let flattened = lineRegions.isEmpty ? page.cleaned : page.paperFlattened(lineRegions)
         for line in lineRegions {
             var lineOptions = options
             lineOptions.regionOfInterest = line.normalized(in: page.size)
             lineOptions.readsInvertedText = false
-            lineWords.append((try? await recognizer.recognize(page.cleaned, options: lineOptions))?.flatMap(\.words) ?? [])
+            lineWords.append((try? await recognizer.recognize(flattened, options: lineOptions))?.flatMap(\.words) ?? [])
         }
         let document = analyzer.assemble(
             page, observations: observations, cellWords: cellWords, lineWords: lineWords, lineRegions: lineRegions)

@@ -789,6 +789,38 @@ struct DocumentAnalyzerTests {
         #expect(other.paragraphs.map(\.text) == ["Mail info@exam"])
     }
 
+    /// A line in a shadow that deepens towards the page's edge (the light falling to half):
+    /// with its paper made white, its paper reads white and its ink as dark along its whole
+    /// length; the pixels outside the line stay as they were.
+    @Test func aLineInAShadowIsReadWithItsPaperMadeWhite() throws {
+        var image = Self.page()
+        let words = Self.ink(&image, x: 100, y: 100, words: [5, 4, 6])
+        for y in 0..<image.height {
+            for x in 0..<400 {
+                let light = 0.5 + 0.5 * Double(max(x - 60, 0)) / 340
+                image[x, y, 0] = UInt8((Double(image[x, y, 0]) * light).rounded())
+            }
+        }
+        let page = analyzer.prepare(image)
+        #expect(page.geometry == nil)
+        let region = PixelRect(x: 90, y: 92, width: 420, height: 32)
+        let flattened = page.paperFlattened([region])
+        var paper: [UInt8] = [], ink: [UInt8] = []
+        for y in region.y..<region.maxY {
+            for x in region.x..<region.maxX {
+                if words.contains(where: { $0.contains(x: x, y: y) }) && page.cleaned[x, y, 0] < 100 { ink.append(flattened[x, y, 0]) }
+                else if !words.contains(where: { PixelRect(x: $0.x - 2, y: $0.y - 2, width: $0.width + 4, height: $0.height + 4).contains(x: x, y: y) }) { paper.append(flattened[x, y, 0]) }
+            }
+        }
+        // Before: the shaded paper at the line's start (about 125) is nearer the ink than the paper at its end (235).
+        #expect(page.cleaned[95, 95, 0] <= 130 && page.cleaned[500, 95, 0] == 235)
+        // After: ink 40 on paper 235 is 43 on 255, wherever the line lies (the paper's level
+        // read a little high where the light rises across the window).
+        #expect(try #require(paper.min()) >= 240)
+        #expect(try #require(ink.min()) >= 38 && ink.max()! <= 48)
+        #expect(flattened[50, 300, 0] == page.cleaned[50, 300, 0] && flattened[95, 200, 0] == page.cleaned[95, 200, 0])
+    }
+
     @Test func readingOnNeedsThePagesReadingAsItsStart() {
         #expect(DocumentAnalyzer.readsOn(["hendrix.osee@example.or"], from: ["hendrix.osee@exam"]))
         // The page's last character may be the misread start of what it could not read.
