@@ -930,9 +930,9 @@ public struct PreparedPage: Sendable {
         guard let (runs, words, character) = unread.map({ ($0.runs, $0.words, $0.character) }) else { return [] }
         let gridBoxes = grids.map(\.box)
         // A line is two pieces or more (a word, a number), or one piece as wide as two
-        // characters. The rest of a word read, ending within a character height of it on the
-        // same line (a word's box that left out its last letters where the print fades), is
-        // read with that word: `wholeRow` takes it in, so the region is never the fragment
+        // characters. The rest of a word read (a word's box that left out its last letters
+        // where the print fades) is read with that word when it stands within a cell's gap of
+        // it, as it mostly does: `wholeRow` takes the word in, so the region is not the fragment
         // alone ("ple.com" of an email address), and `assemble` keeps the row's reading where
         // it reads on from the page's (`DocumentAnalyzer.readsOn`).
         let kept = runs.filter {
