@@ -538,12 +538,13 @@ public struct DocumentAnalyzer: Sendable {
     /// A table and its cells' words without the dash, tilde or underscore glued to the start
     /// of a cell's first word ("—€9,18", "~—-21 December 1997", "_Date of birth"): the end of
     /// a rule painted out up to the cell's edge, or of a form's underline, read as a character.
-    /// A hyphen alone stays (a minus sign), and so does a dash standing alone (an empty cell's mark).
+    /// A hyphen alone stays (a minus sign), a tilde alone too ("~5 kg": about five), and so does
+    /// a dash standing alone (an empty cell's mark).
     static func withoutRuleStubs(_ table: Table, _ cellWords: [[PlacedWord]]) -> (Table, [[PlacedWord]]) {
         var (table, cellWords) = (table, cellWords)
         for cell in table.cells.indices {
             guard let first = cellWords[cell].first,
-                let stub = first.text.prefixMatch(of: /[—_~][-—_~:;.,'"‘’]*(?=[^\s\-—_~])/)
+                let stub = first.text.prefixMatch(of: /(?:[—_]|~(?=[-—_~]))[-—_~:;.,'"‘’]*(?=[^\s\-—_~])/)
             else { continue }
             let length = stub.output.count
             cellWords[cell][0].text.removeFirst(length)

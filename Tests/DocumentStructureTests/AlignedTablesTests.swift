@@ -441,11 +441,11 @@ struct AlignedTablesTests {
     }
 
     /// A rule's stub read at the start of a cell ("—€9,18", "~—-21 December 1997", "_Date")
-    /// goes from the cell's text and its first word; a minus sign, a lone dash and a dash
-    /// inside a cell stay.
+    /// goes from the cell's text and its first word; a minus sign, a tilde for "about", a lone
+    /// dash and a dash inside a cell stay.
     @Test func aRulesStubAtACellsStartGoes() throws {
-        let cells = [["_Date", "of", "birth"], ["—€9,18"], ["~—-21", "December"], ["-5"], ["—"], ["Anna", "—Lee"], ["—‘Jul", "1"]]
-        let expected = ["Date of birth", "€9,18", "21 December", "-5", "—", "Anna —Lee", "Jul 1"]
+        let cells = [["_Date", "of", "birth"], ["—€9,18"], ["~—-21", "December"], ["-5"], ["—"], ["Anna", "—Lee"], ["—‘Jul", "1"], ["~5", "kg"]]
+        let expected = ["Date of birth", "€9,18", "21 December", "-5", "—", "Anna —Lee", "Jul 1", "~5 kg"]
         // Words a space (8 pixels) apart; the columns 100 pixels apart.
         let lines = cells.enumerated().map { index, cell in
             var x = 200
