@@ -358,7 +358,8 @@ public struct DocumentAnalyzer: Sendable {
 
     /// The second step: the document from the page's recognized lines, any words read from
     /// single cells (`PreparedPage.cellsToRead`) and those of each line read alone
-    /// (`PreparedPage.linesToRead`, in its order), all read from `PreparedPage.cleaned`; its
+    /// (`PreparedPage.linesToRead`, in its order), read from `PreparedPage.cleaned` (the lines
+    /// from `PreparedPage.paperFlattened`, as `GatedTextRecognizer` reads them); its
     /// boxes are in the photo's full-resolution pixels. `lineRegions` are the regions
     /// `linesToRead` gave, when the caller has them; otherwise they are found again.
     public func assemble(
@@ -517,14 +518,16 @@ public struct DocumentAnalyzer: Sendable {
     }
 
     /// Whether a row read alone reads on where the page's reading of it stopped: the page's
-    /// words, all but their last character, start the row's own reading, which holds two
-    /// characters more or more. Tesseract reads a line whose print fades towards its end (a
+    /// words (four characters or more), all but their last character, start the row's own
+    /// reading, which holds two letters or digits or more beyond the page's (not a speck read
+    /// as `~`). Tesseract reads a line whose print fades towards its end (a
     /// light's falloff, glare) up to where the print fades and is sure of what it read there;
     /// read alone, it reads the faint end too, less surely ("hendrix.osee@exam" and
     /// "hendrix.osee@example.or").
     static func readsOn(_ alone: [String], from page: [String]) -> Bool {
         let aloneText = alone.joined(separator: " "), pageText = page.joined(separator: " ")
-        return pageText.count >= 4 && aloneText.count >= pageText.count + 2 && aloneText.hasPrefix(pageText.dropLast())
+        guard pageText.count >= 4, aloneText.hasPrefix(pageText.dropLast()) else { return false }
+        return aloneText.dropFirst(pageText.count).filter { $0.isLetter || $0.isNumber }.count >= 2
     }
 
     /// A table and its cells' words as its columns read them: without the stray stops after
@@ -546,9 +549,11 @@ public struct DocumentAnalyzer: Sendable {
             guard let first = cellWords[cell].first,
                 let stub = first.text.prefixMatch(of: /(?:[—_]|~(?=[-—_~]))[-—_~:;.,'"‘’]*(?=[^\s\-—_~])/)
             else { continue }
+            // The first word kept is the cell's first in reading order only when the text starts with it.
+            guard table.cells[cell].text.hasPrefix(stub.output) else { continue }
             let length = stub.output.count
             cellWords[cell][0].text.removeFirst(length)
-            if table.cells[cell].text.hasPrefix(stub.output) { table.cells[cell].text.removeFirst(length) }
+            table.cells[cell].text.removeFirst(length)
         }
         return (table, cellWords)
     }
@@ -705,7 +710,8 @@ public struct PreparedPage: Sendable {
         let window = max(3, Int((Self.paperWindow * ink.characterHeight * Double(ink.factor)).rounded()))
         let stride = page.rowStride
         for region in regions {
-            let box = region.clipped(to: page.size)
+            // Two pixels beyond the region: the recognizer rounds a region of interest outward.
+            let box = PixelRect(x: region.x - 2, y: region.y - 2, width: region.width + 4, height: region.height + 4).clipped(to: page.size)
             guard box.width >= 2, box.height >= 2 else { continue }
             var top = [Int](repeating: 0, count: box.width)
             cleaned.withUnsafeBufferPointer { pixels in
@@ -802,10 +808,9 @@ public struct PreparedPage: Sendable {
 
     /// The ink the page's reading left unread, at working scale: runs of ink pieces the
     /// height of characters, outside the grids, under no word read, joined side by side, each
-    /// with its box, its number of pieces and the widest gap between them; the words' boxes;
-    /// the characters' height. `charactersToRead` and `linesToRead` choose among the runs.
+    /// with its box and its number of pieces; the words' boxes; the characters' height. `charactersToRead` and `linesToRead` choose among the runs.
     public struct UnreadInk: Sendable {
-        var runs: [(box: PixelRect, count: Int, widestGap: Int)]
+        var runs: [(box: PixelRect, count: Int)]
         var words: [PixelRect]
         var character: Double
     }
@@ -842,14 +847,13 @@ public struct PreparedPage: Sendable {
                 j += 1
             }
         }
-        // Each line's widest gap between neighbouring pieces (the pieces come left to right).
-        var lines: [Int: (box: PixelRect, count: Int, widestGap: Int)] = [:]
+        var lines: [Int: (box: PixelRect, count: Int)] = [:]
         for index in pieces.indices {
             let box = pieces[index].box, root = sets.root(index)
             if let line = lines[root] {
-                lines[root] = (PixelRect.enclosing([line.box, box])!, line.count + 1, max(line.widestGap, box.x - line.box.maxX))
+                lines[root] = (PixelRect.enclosing([line.box, box])!, line.count + 1)
             } else {
-                lines[root] = (box, 1, 0)
+                lines[root] = (box, 1)
             }
         }
         let words = wordBoxes.map { PixelRect(x: $0.x / ink.factor, y: $0.y / ink.factor, width: $0.width / ink.factor, height: $0.height / ink.factor) }

@@ -459,6 +459,12 @@ struct AlignedTablesTests {
         let (stubless, stublessWords) = DocumentAnalyzer.withoutRuleStubs(found, words)
         #expect(stubless.cells.filter { $0.column == 1 }.map(\.text) == expected)
         #expect(stublessWords.enumerated().filter { stubless.cells[$0.offset].column == 1 }.map { $0.element.map(\.text).joined(separator: " ") } == expected)
+        // A cell whose first word kept is not its first in reading order keeps its text and words.
+        var shuffled = words
+        let lee = try #require(found.cells.firstIndex { $0.text == "Anna —Lee" })
+        shuffled[lee].reverse()
+        let (kept, keptWords) = DocumentAnalyzer.withoutRuleStubs(found, shuffled)
+        #expect(kept.cells[lee].text == "Anna —Lee" && keptWords[lee].map(\.text) == ["—Lee", "Anna"])
     }
 
     /// A column of volumes of which two were read "mi" (an l read as an i) and one "m": the

@@ -830,6 +830,8 @@ struct DocumentAnalyzerTests {
         #expect(!DocumentAnalyzer.readsOn(["example.org"], from: ["example.or"]))
         #expect(!DocumentAnalyzer.readsOn(["info@oxample.com"], from: ["info@exam"]))
         #expect(!DocumentAnalyzer.readsOn(["abcdef"], from: ["abc"]))
+        // Nor is a speck beyond the page's reading read as marks.
+        #expect(!DocumentAnalyzer.readsOn(["Total", "~~"], from: ["Total"]))
     }
 }
 
