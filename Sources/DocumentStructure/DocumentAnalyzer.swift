@@ -747,11 +747,10 @@ public struct PreparedPage: Sendable {
     /// The mean of `values` within half a window either side of each.
     static func slidingMean(_ values: [Int], window: Int) -> [Double] {
         let half = window / 2
-        var sums = [0]
-        for value in values { sums.append(sums.last! + value) }
+        let sums = SummedAreaTable(values, width: values.count, height: 1)
         return values.indices.map { index in
             let low = max(0, index - half), high = min(values.count, index + half + 1)
-            return Double(sums[high] - sums[low]) / Double(high - low)
+            return Double(sums.sum(x0: low, y0: 0, x1: high, y1: 1)) / Double(high - low)
         }
     }
 
@@ -800,11 +799,6 @@ public struct PreparedPage: Sendable {
     /// Most lines `linesToRead` gives for one page: each is a recognizer call, and a page
     /// with more unread lines than this is mostly not text (a photograph, a noisy scan).
     public static let maximumLinesToRead = 48
-
-    /// The narrowest space between words, in character heights (`AlignedTables`): a space is
-    /// about a quarter of the type's size, half a lower-case letter's height; the gaps between a
-    /// word's letters are a fraction of that.
-    static let wordSpace = 0.4
 
     /// The ink the page's reading left unread, at working scale: runs of ink pieces the
     /// height of characters, outside the grids, under no word read, joined side by side, each

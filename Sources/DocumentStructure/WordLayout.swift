@@ -554,8 +554,13 @@ enum AlignedTables {
     /// A row holding a run of six words or more: prose, not a table's row.
     static func prose(_ row: WordRow) -> Bool { row.segments.contains { $0.count >= 6 } }
 
+    /// The narrowest space between words, in word heights: a space is about a quarter of the
+    /// type's size, half a lower-case letter's height; the gaps between a word's letters are a
+    /// fraction of that.
+    static let wordSpace = 0.4
+
     /// Columns from where words are not: positions along the rows that the words of at most
-    /// one in seven of the rows cover, a word space wide or more (`PreparedPage.wordSpace`
+    /// one in seven of the rows cover, a word space wide or more (`wordSpace`
     /// word heights), each placed in the middle of its widest stretch that the fewest rows
     /// cover, where most of the rows that have words on both sides leave at least
     /// `cellGap` between them. A heading can all but touch the next one ("Unit price
@@ -595,7 +600,7 @@ enum AlignedTables {
             if coverage[bin] <= allowed {
                 if runStart == nil { runStart = bin }
             } else if let start = runStart {
-                if Double(bin - start) >= PreparedPage.wordSpace * height {
+                if Double(bin - start) >= wordSpace * height {
                     // The edge lies in the middle of the widest stretch of the run that the
                     // fewest rows cover: a long cell reaching into the gap keeps its last words.
                     let least = coverage[start..<bin].min()!
