@@ -274,9 +274,19 @@ enum ListFinder {
             }
             return items
         }
+        // The right edge of the prose around a row that starts at a list's text or marker edge:
+        // the furthest any such row of one segment within ten rows of it reaches.
+        func rightMargin(around index: Int, markerX: Int, textLeft: Int, height: Double) -> Int {
+            rows[max(0, index - 10)..<min(rows.count, index + 11)].filter { row in
+                row.segments.count == 1
+                    && (abs(Double(row.box.x - textLeft)) <= 1.2 * height || abs(Double(row.box.x - markerX)) <= 1.2 * height)
+            }.map(\.box.maxX).max() ?? 0
+        }
+        // Items whose markers the recognizer dropped, found from where their lines break.
+        var impliedStarts: [Int: (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)] = [:]
         var index = 0
         while index < rows.count {
-            guard let start = startRows[index] ?? misreadStart(index) else {
+            guard let start = startRows[index] ?? impliedStarts[index] ?? misreadStart(index) else {
                 index += 1
                 continue
             }
@@ -284,6 +294,11 @@ enum ListFinder {
             // The item's further lines: rows just below, starting near its text's left edge, not themselves items.
             var itemRows = [index]
             var words = Array(row.words.dropFirst(start.markerWords))
+            // Whether the item follows another of its list.
+            let inList = current.map { list in
+                list.kind == start.kind && abs(Double(start.marker.box.x - list.markerX)) <= 1.5 * row.height
+                    && Double(row.box.y - list.lastBottom) <= 2.5 * row.height
+            } ?? false
             var bottom = row.box.maxY
             var next = index + 1
             // A letter taken for a bullet by its fill ("a", "o") where the item's text starts is
@@ -298,6 +313,21 @@ enum ListFinder {
                 guard Double(candidate.box.y - bottom) <= 0.9 * row.height,
                     abs(Double(candidate.box.x - start.textLeft)) <= 1.2 * row.height
                 else { break }
+                // A line breaks early only where a paragraph ends: when the next row's first
+                // word would have fitted on the item's last line (a word space and a row's
+                // height to spare before the prose's right edge), that row starts the next
+                // item of a list of two items or more, its marker not read (a faint dash),
+                // when it holds two words or more (not a speck read as a letter).
+                let last = rows[itemRows.last!]
+                let margin = rightMargin(around: next, markerX: start.marker.box.x, textLeft: start.textLeft, height: row.height)
+                if inList, candidate.words.count >= 2,
+                    Double(last.box.maxX) + 1.3 * row.height + Double(candidate.words[0].box.width) < Double(margin)
+                {
+                    let marker = Self.nextMarker(after: start.marker.text, kind: start.kind) ?? start.marker.text
+                    let box = PixelRect(x: start.marker.box.x, y: candidate.box.y, width: start.marker.box.width, height: candidate.box.height)
+                    impliedStarts[next] = (next, start.kind, PlacedWord(text: marker, box: box, block: candidate.words[0].block, paragraph: candidate.words[0].paragraph, line: candidate.words[0].line), 0, start.textLeft)
+                    break
+                }
                 words += candidate.words
                 itemRows.append(next)
                 bottom = candidate.box.maxY

@@ -485,6 +485,41 @@ struct DocumentAnalyzerTests {
         #expect(list.items.map(\.text) == ["Sign a copy", "Pay"])
     }
 
+    @Test func aRowAfterAnItemsShortLastLineIsTheNextItemItsMarkerDropped() throws {
+        // Dashed items (words 22 high, 10 apart): the first wraps onto a second line, the
+        // second ends short, and the row after it, at the items' text edge, has no marker (a
+        // faint dash not read): its first word would have fitted on the line above, so that
+        // line ended a paragraph, and the row is the next item. The first item's second line,
+        // whose first word would not have fitted, continues it.
+        func row(_ y: Int, _ marker: String?, _ text: String) -> [(String, PixelRect)] {
+            var x = 130
+            var words: [(String, PixelRect)] = []
+            for word in text.split(separator: " ").map(String.init) {
+                words.append((word, PixelRect(x: x, y: y, width: 14 * word.count, height: 22)))
+                x += 14 * word.count + 10
+            }
+            return (marker.map { [($0, PixelRect(x: 100, y: y + 7, width: 16, height: 8))] } ?? []) + words
+        }
+        let rows = [
+            row(100, "–", "Write a letter to the committee about the annual"), row(130, nil, "meeting soon"),
+            row(170, "–", "Pay the fee"), row(200, nil, "Collect your badge"), row(240, "–", "Leave early"),
+        ]
+        var image = Self.page()
+        Self.print(&image, under: rows)
+        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let list = try #require(document.lists.first)
+        #expect(document.lists.count == 1)
+        #expect(list.items.map(\.marker) == ["–", "–", "–", "–"])
+        #expect(list.items.map(\.text) == ["Write a letter to the committee about the annual meeting soon", "Pay the fee", "Collect your badge", "Leave early"])
+        #expect(document.paragraphs.isEmpty)
+        // A row of one word there is a speck read as a letter as often as an item: it stays the item's.
+        let speck = [row(100, "–", "Write a letter to the committee about the annual"), row(170, "–", "Pay the fee"), row(200, nil, "A"), row(240, "–", "Leave early")]
+        var page = Self.page()
+        Self.print(&page, under: speck)
+        let kept = analyzer.assemble(analyzer.prepare(page), observations: Self.lines(speck, size: page.size))
+        #expect(kept.lists.first?.items.map(\.text) == ["Write a letter to the committee about the annual", "Pay the fee A", "Leave early"])
+    }
+
     @Test func aMarkersLastPartReadAloneStartsAnItem() throws {
         // "2)" read as ")" alone, 15 pixels right of where markers start: its text starts where
         // the items' text does.
