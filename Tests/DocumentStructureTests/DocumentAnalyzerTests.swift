@@ -286,6 +286,14 @@ struct DocumentAnalyzerTests {
         return boxes
     }
 
+    /// The document `analyzer` makes of a blank page printed under `rows` (`print`), read as a
+    /// recognizer would give them.
+    func printedAndRead(_ rows: [[(String, PixelRect)]]) -> DocumentObservation {
+        var image = Self.page()
+        Self.print(&image, under: rows)
+        return analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+    }
+
     /// Character-sized blocks (10 pixels wide, 14 apart, 3 pixels in from its top and bottom)
     /// along each word's box: the print under the words a recognizer read.
     static func print(_ image: inout PixelBuffer<UInt8>, under words: [[(String, PixelRect)]]) {
@@ -376,9 +384,7 @@ struct DocumentAnalyzerTests {
         // alone, 2 pixels after it, 6 by 8) before its text: the marker is "a.", the text "Sign".
         var rows = Self.items([("a.", "Sign"), ("b.", "Pay"), ("c.", "Collect")])
         rows[0] = [("a.", PixelRect(x: 100, y: 100, width: 12, height: 22)), (".", PixelRect(x: 114, y: 112, width: 6, height: 8)), rows[0][1]]
-        var image = Self.page()
-        Self.print(&image, under: rows)
-        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let document = printedAndRead(rows)
         let list = try #require(document.lists.first)
         #expect(document.lists.count == 1)
         #expect(list.items.map(\.marker) == ["a.", "b.", "c."])
@@ -413,9 +419,7 @@ struct DocumentAnalyzerTests {
             (Self.items([("L_", "Sign"), ("2.", "Pay"), ("3.", "Collect")]), ["1.", "2.", "3."]),
             ([Array(lettered[0].dropFirst())] + lettered.dropFirst(), ["a)", "b)", "c)"]),
         ] {
-            var image = Self.page()
-            Self.print(&image, under: rows)
-            let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+            let document = printedAndRead(rows)
             let list = try #require(document.lists.first)
             #expect(document.lists.count == 1)
             #expect(list.items.map(\.marker) == markers)
@@ -449,9 +453,7 @@ struct DocumentAnalyzerTests {
             (marker.map { [($0, PixelRect(x: 100, y: y, width: 20, height: 22))] } ?? []) + [(text, PixelRect(x: 130, y: y, width: 14 * text.count, height: 22))]
         }
         let rows = [row(100, "1.", "Sign"), row(150, "2.", "Pay"), row(200, nil, "Collect"), row(250, nil, "Leave"), row(276, nil, "early"), row(326, "5.", "Return")]
-        var image = Self.page()
-        Self.print(&image, under: rows)
-        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let document = printedAndRead(rows)
         let list = try #require(document.lists.first)
         #expect(document.lists.count == 1)
         #expect(list.items.map(\.marker) == ["1.", "2.", "3.", "4.", "5."])
@@ -504,9 +506,7 @@ struct DocumentAnalyzerTests {
             row(100, "–", "Write a letter to the committee about the annual"), row(130, nil, "meeting soon"),
             row(170, "–", "Pay the fee"), row(200, nil, "Collect your badge"), row(240, "–", "Leave early"),
         ]
-        var image = Self.page()
-        Self.print(&image, under: rows)
-        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let document = printedAndRead(rows)
         let list = try #require(document.lists.first)
         #expect(document.lists.count == 1)
         #expect(list.items.map(\.marker) == ["–", "–", "–", "–"])
@@ -514,9 +514,7 @@ struct DocumentAnalyzerTests {
         #expect(document.paragraphs.isEmpty)
         // A row of one word there is a speck read as a letter as often as an item: it stays the item's.
         let speck = [row(100, "–", "Write a letter to the committee about the annual"), row(170, "–", "Pay the fee"), row(200, nil, "A"), row(240, "–", "Leave early")]
-        var page = Self.page()
-        Self.print(&page, under: speck)
-        let kept = analyzer.assemble(analyzer.prepare(page), observations: Self.lines(speck, size: page.size))
+        let kept = printedAndRead(speck)
         #expect(kept.lists.first?.items.map(\.text) == ["Write a letter to the committee about the annual", "Pay the fee A", "Leave early"])
     }
 
@@ -525,9 +523,7 @@ struct DocumentAnalyzerTests {
         // the items' text does.
         var rows = Self.items([("1)", "Sign"), ("", "Pay"), ("3)", "Collect")])
         rows[1][0] = (")", PixelRect(x: 115, y: 136, width: 6, height: 22))
-        var image = Self.page()
-        Self.print(&image, under: rows)
-        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let document = printedAndRead(rows)
         let list = try #require(document.lists.first)
         #expect(list.items.map(\.marker) == ["1)", "2)", "3)"])
         #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
@@ -541,9 +537,7 @@ struct DocumentAnalyzerTests {
             let (x, y) = (100 + 15 * index, 100 + 36 * index)
             return [(item.0, PixelRect(x: x, y: y, width: 20, height: 22)), (item.1, PixelRect(x: x + 30, y: y, width: 14 * item.1.count, height: 22))]
         }
-        var image = Self.page()
-        Self.print(&image, under: rows)
-        let document = analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        let document = printedAndRead(rows)
         let list = try #require(document.lists.first)
         #expect(document.lists.count == 1)
         #expect(list.items.map(\.marker) == ["a.", "b.", "c.", "d."])
