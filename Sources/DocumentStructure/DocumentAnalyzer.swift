@@ -802,7 +802,8 @@ public struct PreparedPage: Sendable {
 
     /// The ink the page's reading left unread, at working scale: runs of ink pieces the
     /// height of characters, outside the grids, under no word read, joined side by side, each
-    /// with its box and its number of pieces; the words' boxes; the characters' height. `charactersToRead` and `linesToRead` choose among the runs.
+    /// with its box and its number of pieces; the words' boxes; the characters' height.
+    /// `charactersToRead` and `linesToRead` choose among the runs.
     public struct UnreadInk: Sendable {
         var runs: [(box: PixelRect, count: Int)]
         var words: [PixelRect]

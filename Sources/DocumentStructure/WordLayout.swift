@@ -177,9 +177,13 @@ enum ListFinder {
         var rows: Set<Int>
     }
 
+    /// Where an item starts: its row, its marker's kind, the marker (as read, or as the list
+    /// gives it), how many of the row's words the marker is, and where the item's text starts.
+    typealias ItemStart = (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)
+
     static func lists(in rows: [WordRow], fill: (PixelRect) -> Double) -> [Found] {
         // Item starts.
-        var starts: [(row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)] = []
+        var starts: [ItemStart] = []
         for (index, row) in rows.enumerated() where row.words.count >= 2 {
             var first = row.words[0]
             var firstText = 1
@@ -237,7 +241,7 @@ enum ListFinder {
         func atTextEdge(_ row: WordRow, markerX: Int, textLeft: Int, height: Double) -> Bool {
             row.segments.count <= 2 && abs(Double(row.box.x - textLeft)) <= 1.2 * height && abs(row.box.x - textLeft) < abs(row.box.x - markerX)
         }
-        func misreadStart(_ index: Int) -> (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)? {
+        func misreadStart(_ index: Int) -> ItemStart? {
             guard let list = current, startRows[index] == nil else { return nil }
             let row = rows[index]
             guard Double(row.box.y - list.lastBottom) <= 1.5 * row.height, placedAsItem(row, markerX: list.markerX, textLeft: list.textLeft) else { return nil }
@@ -249,7 +253,7 @@ enum ListFinder {
         // on (k ≥ 2: "3." then "6.") where its markers stand, after rows that all start at its
         // items' text edge, each within the items' spacing of the next: those rows are the
         // k − 1 items between, split at the k − 2 widest gaps between them.
-        func skippedItems(before start: (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)) -> [(marker: String, rows: [Int])]? {
+        func skippedItems(before start: ItemStart) -> [(marker: String, rows: [Int])]? {
             guard let list = current, list.kind == start.kind, list.kind != .bullet, let lastRow = list.rows.max() else { return nil }
             let height = rows[start.row].height
             guard abs(Double(start.marker.box.x - list.markerX)) <= 1.5 * height else { return nil }
@@ -283,7 +287,7 @@ enum ListFinder {
             }.map(\.box.maxX).max() ?? 0
         }
         // Items whose markers the recognizer dropped, found from where their lines break.
-        var impliedStarts: [Int: (row: Int, kind: DocumentList.MarkerKind, marker: PlacedWord, markerWords: Int, textLeft: Int)] = [:]
+        var impliedStarts: [Int: ItemStart] = [:]
         var index = 0
         while index < rows.count {
             guard let start = startRows[index] ?? impliedStarts[index] ?? misreadStart(index) else {
@@ -295,7 +299,7 @@ enum ListFinder {
             var itemRows = [index]
             var words = Array(row.words.dropFirst(start.markerWords))
             // Whether the item follows another of its list.
-            let inList = current.map { list in
+            let follows = current.map { list in
                 list.kind == start.kind && abs(Double(start.marker.box.x - list.markerX)) <= 1.5 * row.height
                     && Double(row.box.y - list.lastBottom) <= 2.5 * row.height
             } ?? false
@@ -320,7 +324,7 @@ enum ListFinder {
                 // when it holds two words or more (not a speck read as a letter).
                 let last = rows[itemRows.last!]
                 let margin = rightMargin(around: next, markerX: start.marker.box.x, textLeft: start.textLeft, height: row.height)
-                if inList, candidate.words.count >= 2,
+                if follows, candidate.words.count >= 2,
                     Double(last.box.maxX) + 1.3 * row.height + Double(candidate.words[0].box.width) < Double(margin)
                 {
                     let marker = Self.nextMarker(after: start.marker.text, kind: start.kind) ?? start.marker.text
@@ -337,10 +341,6 @@ enum ListFinder {
             // A bullet known by its shape (read as "e" or "@") is written as one.
             let markerText = start.kind == .bullet && !start.marker.text.allSatisfy(bulletCharacters.contains) ? "•" : start.marker.text
             let item = DocumentList.Item(marker: markerText, text: words.map(\.text).joined(separator: " "), box: box)
-            let follows = current.map { list in
-                list.kind == start.kind && abs(Double(start.marker.box.x - list.markerX)) <= 1.5 * row.height
-                    && Double(row.box.y - list.lastBottom) <= 2.5 * row.height
-            } ?? false
             if let skipped = follows ? [] : skippedItems(before: start) {
                 for missing in skipped {
                     let words = missing.rows.flatMap { rows[$0].words }
