@@ -15,6 +15,7 @@ with the measures (the same transforms in `AestheticsDetector`):
 | penalty | measure m | from |
 |---|---|---|
 | sharpness | ln(blur.edgeWidth + 0.5) | wide edges where the image is sharpest |
+| shake | ln(blur.spread + 0.1) | a shake that dwells: sharp copies, each with its share of the gradient |
 | noise | ln(aesthetic.noise + 0.1) | sensor noise |
 | blocking | aesthetic.blockiness | JPEG blocks |
 | underExposure, overExposure | exposure.underEvidence, overEvidence | exposure |
@@ -58,6 +59,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # larger value is worse, −1 when a smaller one is).
 PENALTIES = {
     "sharpness": ("logEdgeWidth", lambda r: math.log(r["blur"]["edgeWidth"] + 0.5), 1),
+    "shake": ("logSpread", lambda r: math.log(r["blur"]["spread"] + 0.1), 1),
     "noise": ("logNoise", lambda r: math.log(r["aesthetic"]["noise"] + 0.1), 1),
     "blocking": ("blockiness", lambda r: r["aesthetic"]["blockiness"], 1),
     "underExposure": ("underEvidence", lambda r: r["exposure"]["underEvidence"], 1),

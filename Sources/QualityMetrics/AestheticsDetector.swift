@@ -7,8 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A 0–1 aesthetic score that falls with every distortion a photo suffers (blur, noise,
-/// JPEG blocking, under- and over-exposure, washed-out colour, a colour cast), and whether
+/// A 0–1 aesthetic score that falls with every distortion a photo suffers (blur, camera
+/// shake, noise, JPEG blocking, under- and over-exposure, washed-out colour, a colour cast), and whether
 /// the image is a utility shot (document, receipt, screenshot, whiteboard) rather than a
 /// photograph.
 ///
@@ -31,7 +31,7 @@ public struct AestheticsDetector: Detector {
     public static let modelRequirements = DetectorModel.Requirements(
         evidence: [
             "sharpness": ["logEdgeWidth"], "noise": ["logNoise"], "blocking": ["blockiness"], "underExposure": ["underEvidence"],
-            "overExposure": ["overEvidence"], "colour": ["logChromaSpread"], "cast": ["colourCast"],
+            "overExposure": ["overEvidence"], "colour": ["logChromaSpread"], "cast": ["colourCast"], "shake": ["logSpread"],
         ], mapping: true, thresholds: [])
 
     /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
@@ -52,6 +52,8 @@ public struct AestheticsDetector: Detector {
     public static func measures(blur: BlurObservation, exposure: ExposureObservation, observation: AestheticsObservation) -> [String: Double] {
         [
             "logEdgeWidth": log(blur.edgeWidth + 0.5),
+            // A shake that dwells leaves sharp copies: the edges stay narrow, the spread grows.
+            "logSpread": log(blur.spread + 0.1),
             "logNoise": log(observation.noise + 0.1),
             "blockiness": observation.blockiness,
             "underEvidence": exposure.underEvidence,

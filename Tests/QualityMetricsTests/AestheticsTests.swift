@@ -69,6 +69,48 @@ struct AestheticsTests {
         #expect(score(luma: sharp) > score(luma: blurred))
     }
 
+    /// The scene as a shake that dwells at `copies` points leaves it, 4 px right and 3 down
+    /// from one to the next: that many sharp copies, each with its share of the light (in
+    /// linear light, gamma 2.2).
+    func dwelt(_ scene: [Float], copies: Int) -> [Float] {
+        var linear = [Float](repeating: 0, count: scene.count)
+        for copy in 0..<copies {
+            let (dx, dy) = (4 * copy, 3 * copy)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let source = scene[min(height - 1, max(0, y - dy)) * width + min(width - 1, max(0, x - dx))]
+                    linear[y * width + x] += pow(max(0, source) / 255, 2.2) / Float(copies)
+                }
+            }
+        }
+        return linear.map { 255 * pow($0, 1 / 2.2) }
+    }
+
+    /// The measures the penalties read, for a grey image.
+    func measures(luma pixels: [Float]) -> [String: Double] {
+        let plane = Scenes.plane(pixels, width: width, height: height)
+        let report = QualityAnalyzer().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+        return AestheticsDetector.measures(blur: report.blur!, exposure: report.exposure!, observation: report.aesthetic!)
+    }
+
+    /// Each copy keeps sharp edges, so the edge width hardly moves until the copies blend; the
+    /// shake penalty reads the spread, which grows as the light is shared among more copies.
+    @Test func itFallsWithAShakeThatDwells() {
+        let scene = Scenes.photo(width: width, height: height, seed: 21)
+        let ladder = [1, 6, 12, 24].map { measures(luma: dwelt(scene, copies: $0)) }
+        let detector = AestheticsDetector()
+        var shakeAlone = detector, withoutShake = detector
+        shakeAlone.penalties = detector.penalties.filter { $0.key == "shake" }
+        withoutShake.penalties["shake"] = nil
+        expectFalling(ladder.map { shakeAlone.logScore($0) }, "the shake penalty, dwelling at 1, 6, 12, 24 points")
+        // The longest shake: the shake penalty takes it from the clean side of the map to the
+        // defective side; the sharp scene it leaves on the clean side.
+        let (sharp, shaken) = (ladder[0], ladder[3])
+        #expect(detector.mapping(detector.logScore(sharp)) > 0.5)
+        #expect(detector.mapping(withoutShake.logScore(shaken)) > 0.5)
+        #expect(detector.mapping(detector.logScore(shaken)) < 0.5)
+    }
+
     @Test func itFallsWithNoise() {
         let scene = Scenes.photo(width: width, height: height, seed: 21)
         let scores = [0, 3, 8, 20].map { sigma in
