@@ -738,10 +738,24 @@ public struct PreparedPage: Sendable {
     /// The window of `paperFlattened`, in character heights.
     static let paperWindow = 1.5
 
-    /// The largest of `values` within half a window either side of each.
+    /// The largest of `values` within half a window either side of each, in one pass: a
+    /// queue of the indices whose values may still be a maximum, their values falling.
     static func slidingMaximum(_ values: [Int], window: Int) -> [Int] {
         let half = window / 2
-        return values.indices.map { index in values[max(0, index - half)...min(values.count - 1, index + half)].max()! }
+        var result = [Int](repeating: 0, count: values.count)
+        var queue: [Int] = [], head = 0
+        var next = 0
+        for index in values.indices {
+            // Take in every value up to half a window ahead; drop those half a window behind.
+            while next < values.count, next <= index + half {
+                while queue.count > head, values[queue[queue.count - 1]] <= values[next] { queue.removeLast() }
+                queue.append(next)
+                next += 1
+            }
+            while queue[head] < index - half { head += 1 }
+            result[index] = values[queue[head]]
+        }
+        return result
     }
 
     /// The mean of `values` within half a window either side of each.

@@ -850,6 +850,23 @@ struct DocumentAnalyzerTests {
         #expect(flattened[50, 300, 0] == page.cleaned[50, 300, 0] && flattened[95, 200, 0] == page.cleaned[95, 200, 0])
     }
 
+    /// The paper's level along a line: the largest value within half a window either side.
+    @Test func theSlidingMaximumIsTheLargestWithinHalfAWindow() {
+        #expect(PreparedPage.slidingMaximum([3, 1, 4, 1, 5, 9, 2, 6, 5, 3], window: 3) == [3, 4, 4, 5, 9, 9, 9, 6, 6, 5])
+        #expect(PreparedPage.slidingMaximum([7, 2, 2, 2, 2, 2, 2, 8], window: 5) == [7, 7, 7, 2, 2, 8, 8, 8])
+        #expect(PreparedPage.slidingMaximum([5], window: 9) == [5])
+        #expect(PreparedPage.slidingMaximum([], window: 3) == [])
+        // Against the definition, on falling, rising and mixed runs of every window from 1 to 12.
+        var generator = SeededGenerator(seed: 5)
+        for window in 1...12 {
+            for values in [Array((0..<40).reversed()), Array(0..<40), (0..<200).map { _ in Int.random(in: 0...20, using: &generator) }] {
+                let half = window / 2
+                let expected = values.indices.map { values[max(0, $0 - half)...min(values.count - 1, $0 + half)].max()! }
+                #expect(PreparedPage.slidingMaximum(values, window: window) == expected, "window \(window)")
+            }
+        }
+    }
+
     @Test func readingOnNeedsThePagesReadingAsItsStart() {
         #expect(DocumentAnalyzer.readsOn(["hendrix.osee@example.or"], from: ["hendrix.osee@exam"]))
         // The page's last character may be the misread start of what it could not read.
