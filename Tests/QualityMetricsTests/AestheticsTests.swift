@@ -36,10 +36,13 @@ struct AestheticsTests {
         score(try decoder.decode(try JPEGEncoder.encode(rgb, quality: 95)))
     }
 
-    func score(luma pixels: [Float]) -> Double {
+    /// The report of a grey image.
+    func report(luma pixels: [Float]) -> QualityReport {
         let plane = Scenes.plane(pixels, width: width, height: height)
-        return QualityAnalyzer().analyze(AnalysisImage(luma: plane, fullSize: plane.size)).aesthetic!.score
+        return QualityAnalyzer().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
     }
+
+    func score(luma pixels: [Float]) -> Double { report(luma: pixels).aesthetic!.score }
 
     func score(_ image: DecodedImage) -> Double {
         QualityAnalyzer().analyze(AnalysisImage(image)).aesthetic!.score
@@ -88,9 +91,8 @@ struct AestheticsTests {
 
     /// The measures the penalties read, for a grey image.
     func measures(luma pixels: [Float]) -> [String: Double] {
-        let plane = Scenes.plane(pixels, width: width, height: height)
-        let report = QualityAnalyzer().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
-        return AestheticsDetector.measures(blur: report.blur!, exposure: report.exposure!, observation: report.aesthetic!)
+        let analyzed = report(luma: pixels)
+        return AestheticsDetector.measures(blur: analyzed.blur!, exposure: analyzed.exposure!, observation: analyzed.aesthetic!)
     }
 
     /// Each copy keeps sharp edges, so the edge width hardly moves until the copies blend; the
