@@ -322,10 +322,9 @@ enum ListFinder {
                 // height to spare before the prose's right edge), that row starts the next
                 // item of a list of two items or more, its marker not read (a faint dash),
                 // when it holds two words or more (not a speck read as a letter).
-                let last = rows[itemRows.last!]
-                let margin = rightMargin(around: next, markerX: start.marker.box.x, textLeft: start.textLeft, height: row.height)
                 if follows, candidate.words.count >= 2,
-                    Double(last.box.maxX) + 1.3 * row.height + Double(candidate.words[0].box.width) < Double(margin)
+                    Double(rows[itemRows.last!].box.maxX) + 1.3 * row.height + Double(candidate.words[0].box.width)
+                        < Double(rightMargin(around: next, markerX: start.marker.box.x, textLeft: start.textLeft, height: row.height))
                 {
                     let marker = Self.nextMarker(after: start.marker.text, kind: start.kind) ?? start.marker.text
                     let box = PixelRect(x: start.marker.box.x, y: candidate.box.y, width: start.marker.box.width, height: candidate.box.height)
