@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""How well the document gate's predicted accuracy follows what Tesseract reads on the phone
+photos of a structure set (Datasets/structure, or one made by Scripts/datasets/make-structure.sh
+with another seed): a check of the reading predictor on layouts it was not fitted on.
+
+Usage (with the venv that make-structure.sh makes, for build.py's imports):
+  cd SET && imgquality ocr --force --format jsonl --jobs 2 phone > ocr.jsonl
+  .venv-corpus/bin/python Scripts/measure/structure_reading.py SET/truth.jsonl SET/ocr.jsonl [--split train|test|all]
+
+Each phone photo's word F1 (Scripts/datasets/build.py `word_f1`) is taken between what was read
+(the record's `text`) and the photo's truth: its paragraphs, list items and table cells (text
+outside them, such as a barcode's digits, counts as read in excess). Prints the Spearman
+correlation of `gate.score` with the word F1, and how many photos read below 0.5 the gate
+rejects and how many read at 0.9 or better it rejects.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datasets"))
+from build import word_f1  # noqa: E402
+
+
+def ranks(values):
+    """Ranks from 1, ties given their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    result = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            result[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = sum((x - ma) ** 2 for x in ra)
+    vb = sum((y - mb) ** 2 for y in rb)
+    return cov / (va * vb) ** 0.5 if va > 0 and vb > 0 else float("nan")
+
+
+def truth_text(t):
+    parts = [p["text"] for p in t["paragraphs"]]
+    parts += [item["text"] for lst in t["lists"] for item in lst["items"]]
+    parts += [cell["text"] for table in t["tables"] for cell in table["cells"]]
+    return "\n".join(parts)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("truth")
+    ap.add_argument("records")
+    ap.add_argument("--split", default="all", choices=("train", "test", "all"))
+    args = ap.parse_args()
+    records = [json.loads(line) for line in open(args.records, encoding="utf-8") if line.strip()]
+    scores, f1s, passed = [], [], []
+    for line in open(args.truth, encoding="utf-8"):
+        t = json.loads(line)
+        if t["capture"] != "phone" or (args.split != "all" and t["split"] != args.split):
+            continue
+        record = next((r for r in records if r.get("path", "").endswith(t["path"])), None)
+        if record is None or "gate" not in record:
+            print(f"no record for {t['path']}", file=sys.stderr)
+            continue
+        scores.append(record["gate"]["score"])
+        f1s.append(word_f1(truth_text(t), record.get("text") or ""))
+        passed.append(record["gate"]["pass"])
+    if not scores:
+        sys.exit("no phone photo of the truth has a record")
+    bad = [p for p, f in zip(passed, f1s) if f < 0.5]
+    good = [p for p, f in zip(passed, f1s) if f >= 0.9]
+    print(f"phone photos: {len(scores)}")
+    print(f"Spearman of gate.score with word F1: {spearman(scores, f1s):.3f}")
+    print(f"read below 0.5: {len(bad)}, rejected {sum(1 for p in bad if not p)}")
+    print(f"read at 0.9 or better: {len(good)}, rejected {sum(1 for p in good if not p)}")
+
+
+if __name__ == "__main__":
+    main()
