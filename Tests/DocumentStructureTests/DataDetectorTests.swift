@@ -192,6 +192,10 @@ struct DataDetectorTests {
     @Test func postalAddressesInUSAndEuropeanForms() throws {
         #expect(try only("Send it to 1600 Main Street, Springfield, IL 62704 soon", .postalAddress).text == "1600 Main Street, Springfield, IL 62704")
         #expect(try only("Adresse: Hauptstraße 12, 10115 Berlin", .postalAddress).text == "Hauptstraße 12, 10115 Berlin")
+        // German streets named by a preposition and a noun.
+        #expect(try only("Treffpunkt: Am Markt 55, 20095 Hamburg.", .postalAddress).text == "Am Markt 55, 20095 Hamburg")
+        #expect(try only("Unter den Linden 77, 10117 Berlin", .postalAddress).text == "Unter den Linden 77, 10117 Berlin")
+        #expect(detector.detect(in: "Im Jahr 2024 kamen 12000 Gäste").isEmpty)
         #expect(try only("chez 12 rue de la Paix, 75002 Paris", .postalAddress).text == "12 rue de la Paix, 75002 Paris")
         // Across two lines, as an address block prints.
         let block = try only("Garden Club\n42 Oak Avenue\nPortland, OR 97205", .postalAddress)
