@@ -276,8 +276,9 @@ enum AddressRule {
     static let states =
         "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY"
     /// A German street: a name ending in its type (`Hauptstraße`, `Lindenallee`), a name and
-    /// its type (`Berliner Straße`), or a preposition and a noun (`Am Markt`, `Unter den Linden`).
-    static let germanStreet = #"\p{Lu}[\p{L}-]*(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm|ufer|chaussee)|\p{Lu}[\p{L}-]* (?:Straße|Strasse|Weg|Platz|Allee|Gasse|Ring|Damm)|(?:Am|An der|An den|Im|In der|Zum|Zur|Auf der|Auf dem|Unter den|Hinter der) \p{Lu}[\p{L}-]+"#
+    /// its type (`Berliner Straße`), or a preposition and a noun (`Am Markt`, `Unter den Linden`)
+    /// with a house number of three digits at most, so that a year after "Im Jahr" is none.
+    static let germanStreet = #"\p{Lu}[\p{L}-]*(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm|ufer|chaussee)|\p{Lu}[\p{L}-]* (?:Straße|Strasse|Weg|Platz|Allee|Gasse|Ring|Damm)|(?:Am|An der|An den|Im|In der|Zum|Zur|Auf der|Auf dem|Unter den|Hinter der) \p{Lu}[\p{L}-]+(?= \d{1,3}(?!\d))"#
     static let frenchStreet = #"(?:rue|avenue|av\.|boulevard|bd|place|allée|chemin|impasse|quai|cours|route)(?: (?:de la|de l'|du|des|de|d')?\s?[\p{L}'-]+){1,4}"#
     /// US: number, street, city, state, ZIP; German and Austrian, Swiss: street, number,
     /// postcode, town; French: number, street, postcode, town; UK: lines ending in a postcode.

@@ -196,6 +196,7 @@ struct DataDetectorTests {
         #expect(try only("Treffpunkt: Am Markt 55, 20095 Hamburg.", .postalAddress).text == "Am Markt 55, 20095 Hamburg")
         #expect(try only("Unter den Linden 77, 10117 Berlin", .postalAddress).text == "Unter den Linden 77, 10117 Berlin")
         #expect(detector.detect(in: "Im Jahr 2024 kamen 12000 Gäste").isEmpty)
+        #expect(detector.detect(in: "Im Jahr 2023, 4500 Besucher").isEmpty)
         #expect(try only("chez 12 rue de la Paix, 75002 Paris", .postalAddress).text == "12 rue de la Paix, 75002 Paris")
         // Across two lines, as an address block prints.
         let block = try only("Garden Club\n42 Oak Avenue\nPortland, OR 97205", .postalAddress)
