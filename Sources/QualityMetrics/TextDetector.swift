@@ -59,6 +59,7 @@ public struct TextDetector: Detector {
         text.lines = Double(found.lines.count)
         text.characters = Double(found.characterCount)
         text.xHeight = found.characterHeight
+        text.markHeight = found.markHeight
         text.coverage = found.coverage
         text.extent = found.extent
         text.polarity = found.polarity
@@ -342,6 +343,9 @@ public struct TextObservation: DetectorObservation {
     public var skewSpread = 0.0
     /// Share of character-like marks no line took.
     public var ungrouped = 0.0
+    /// Median height of every character-like mark, in lines or not, full-resolution pixels
+    /// (0 without lines): under `xHeight` when lines took a heading and left the small print.
+    public var markHeight = 0.0
     /// Mean over characters of the share of their line one threshold for the whole frame
     /// (Otsu's, as Tesseract binarises by default) keeps: ink on the dark side, paper on the
     /// bright (`TextLineStatistics.binarized`).
@@ -398,6 +402,7 @@ public struct TextObservation: DetectorObservation {
         .number("skew", \.skew, "median over characters of the absolute slope of their line's baseline", units: "degrees", range: 0...90),
         .number("skewSpread", \.skewSpread, "90th minus 10th percentile of the lines' baseline slopes: perspective or a curled page", units: "degrees", range: 0...180),
         .number("ungrouped", \.ungrouped, "share of the character-like marks that no line took", units: "fraction", range: 0...1),
+        .number("markHeight", \.markHeight, "median height of every character-like mark, in a line or not, full-resolution pixels (0 without lines): under xHeight when the lines found are a heading and the small print was left", units: "px", range: 0...10_000),
         .number("binarized", \.binarized, "mean over characters of the share of their line that one threshold for the whole frame (Otsu's, as Tesseract binarises a page by default) keeps: its ink pixels on the dark side times its paper pixels on the bright side (light text the other way round)", units: "fraction", range: 0...1),
         .number("sheet", \.sheet, "share of the frame covered by a sheet of paper standing out from a darker ground: the largest region brighter than the frame's Otsu threshold, holes filled, four-sided (overlap 0.9 with its corners' quadrilateral), on at most a quarter of the frame's edge, without colour (M < 20), 30 levels brighter than its ground, no hole over a tenth of it; looked for only when 10 characters are found and the other page rules fail, else 0", units: "fraction", range: 0...1),
         .derivedFlag("page", { $0.showsPage }, "the text is the image's subject (a page, a receipt, a screen of text): 100 characters found, or 30 spanning 1/9 of a frame of dark marks on light paper, or 10 on a sheet of paper covering 15% of the frame (sheet), with lines taking 8% of the marks or more; or rows at a regular pitch (regularity 0.4) on a bright frame (paper level 128) without colour (M < 20) that is mostly paper (ink under half)"),

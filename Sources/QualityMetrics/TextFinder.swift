@@ -46,6 +46,10 @@ public enum TextFinder {
         /// Median character height in full-resolution pixels (close to the x-height for
         /// lower-case text): 0 without lines.
         public var characterHeight = 0.0
+        /// Median height of every character-like mark of the polarities lines were found in,
+        /// in lines or not, full-resolution pixels (0 without lines): where lines took only a
+        /// heading, the small print they left brings it under `characterHeight`.
+        public var markHeight = 0.0
         /// Median distance between the centres of vertically adjacent lines that overlap
         /// horizontally, in full-resolution pixels: 0 with fewer than two such lines.
         public var linePitch = 0.0
@@ -91,13 +95,13 @@ public enum TextFinder {
         let inkMarks = connectedMarks(ink, width: width, height: height)
         var lines: [(box: PixelRect, characters: [Mark])] = []
         var found: Set<Polarity> = []
-        var candidates = 0
+        var candidates: [Mark] = []
         for (polarity, all) in [(Polarity.dark, inkMarks.dark), (.light, inkMarks.light)] {
             let marks = all.filter { isCharacter($0, planeHeight: height) }
             let chains = textLines(marks)
             if !chains.isEmpty {
                 found.insert(polarity)
-                candidates += marks.count
+                candidates += marks
             }
             lines += chains
         }
@@ -120,8 +124,9 @@ public enum TextFinder {
         let threshold = Histogram(plane, step: 2).otsuThreshold
         result.lineStatistics = TextLineStatistics(
             lines: lines.map { TextLineStatistics.measure(plane, box: $0.box, characters: $0.characters, scale: scale, threshold: threshold) },
-            ungrouped: 1 - Double(characters.count) / Double(max(candidates, characters.count)))
+            ungrouped: 1 - Double(characters.count) / Double(max(candidates.count, characters.count)))
         result.characterHeight = median(characters.map { Double($0.height) }) * scale
+        result.markHeight = median(candidates.map { Double($0.height) }) * scale
         result.coverage = min(1, Double(lines.reduce(0) { $0 + $1.box.width * $1.box.height }) / Double(width * height))
         result.linePitch = linePitch(lines.map(\.box)) * scale
         let left = lines.map(\.box.x).min()!, top = lines.map(\.box.y).min()!

@@ -82,6 +82,30 @@ struct TextFinderTests {
         #expect(TextDetector.detail(of: image, found: few) == image.detail)
     }
 
+    /// A heading the finder groups above small marks it cannot (rings 11 pixels tall, each
+    /// standing alone, as small print blurred past grouping does): the lines' x-height is the
+    /// heading's, the marks' median height the small print's. On a page of body text the two agree.
+    @Test func theMarksHeightIsTheSmallPrintsWhenTheLinesAreAHeading() throws {
+        let page = try Self.luma("documents/images/page01_clean.png")
+        let body = TextFinder.find(page, scale: 1)
+        #expect(abs(body.markHeight - body.characterHeight) <= 1, "\(body.markHeight) against \(body.characterHeight)")
+
+        var frame = PixelBuffer<UInt8>(width: 1600, height: 1600)
+        for y in 0..<frame.height { for x in 0..<frame.width { frame[x, y] = 250 } }
+        // A line of body text enlarged three times.
+        let line = page.cropped(to: PixelRect(x: 121, y: 242, width: 480, height: 22))
+        for y in 0..<(3 * line.height) { for x in 0..<(3 * line.width) { frame[60 + x, 40 + y] = line[x / 3, y / 3] } }
+        for row in 0..<20 {
+            for column in 0..<12 {
+                let cx = 80 + 120 * column + (row % 3) * 17, cy = 200 + 65 * row
+                for y in -5...5 { for x in -5...5 where (9...30).contains(x * x + y * y) { frame[cx + x, cy + y] = 30 } }
+            }
+        }
+        let found = TextFinder.find(frame, scale: 1)
+        #expect(found.characterHeight >= 30, "\(found.characterHeight)")
+        #expect(found.markHeight == 11, "\(found.markHeight)")
+    }
+
     /// A page on a dark desk, as Tesseract's default binarisation sees it: one Otsu threshold
     /// for the whole frame falls between the desk and the paper. Black print stays below it;
     /// the same print lightened to grey (ink at about 166 of 255) lies above it and is lost.
