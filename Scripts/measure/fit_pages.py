@@ -84,6 +84,10 @@ CANDIDATES = {
     "logEdgeAnisotropy": (-1, lambda r: math.log(max(r["text"]["edgeAnisotropy"], 1))),
     "binarized": (1, lambda r: r["text"]["binarized"]),
     "logBinarized": (1, lambda r: math.log(max(r["text"]["binarized"], 0.02))),
+    "logXHeightSpread": (-1, lambda r: math.log(max(r["text"]["lineXHeight"], 1) / max(r["text"]["xHeightP10"], 1))),
+    "logLineBlurSpread": (-1, lambda r: math.log(max(r["text"]["lineBlurP90"], 0.02) / max(r["text"]["lineBlur"], 0.02))),
+    "lineContrastSpread": (-1, lambda r: (r["text"]["lineContrast"] - r["text"]["lineContrastP10"]) / 100),
+    "logMarkOverXHeight": (1, lambda r: min(0.0, math.log(max(r["text"].get("markHeight", 0), 1) / max(r["text"]["xHeight"], 1)))),
 }
 FEATURES = {name: f for name, (_, f) in CANDIDATES.items()}
 # The measures only a layout probe gives.

@@ -94,7 +94,7 @@ public struct ReadingPredictor: Sendable, Equatable {
     public static let imageMeasures = [
         "logLegibility", "skew", "logSoftEdgeOverXHeight", "logXHeight", "logXHeightP10", "logLineBlur", "logLineBlurP90",
         "lineContrast", "lineContrastP10", "contrast", "logLineNoise", "logSkewSpread", "ungrouped", "logEdgeAnisotropy",
-        "binarized", "logBinarized",
+        "binarized", "logBinarized", "logXHeightSpread", "logLineBlurSpread", "lineContrastSpread", "logMarkOverXHeight",
     ]
     /// The names of the layout probe's measures, as `measures(_:probe:)` gives them.
     public static let probeMeasures = ["logLaidOutShare", "logLaidOutLineLength"]
@@ -153,6 +153,15 @@ public struct ReadingPredictor: Sendable, Equatable {
             "logEdgeAnisotropy": log(max(text.edgeAnisotropy, 1)),
             "binarized": text.binarized,
             "logBinarized": log(max(text.binarized, 0.02)),
+            // How unevenly the lines are printed, focused and sized across the page (light
+            // falling off, a tilted page's depth of field, perspective): median against the
+            // worst tenth.
+            "logXHeightSpread": log(max(text.lineXHeight, 1) / max(text.xHeightP10, 1)),
+            "logLineBlurSpread": log(max(text.lineBlurP90, 0.02) / max(text.lineBlur, 0.02)),
+            "lineContrastSpread": (text.lineContrast - text.lineContrastP10) / 100,
+            // The print the lines left, when smaller than what they took (a heading found, the
+            // small print not): at most 0.
+            "logMarkOverXHeight": min(0, log(max(text.markHeight, 1) / max(text.xHeight, 1))),
         ]
         if let probe, probe.error == nil {
             values["logLaidOutShare"] = log(max(probe.laidOutShare, smallestLaidOutShare))

@@ -94,6 +94,19 @@ struct ReadingPredictorTests {
         #expect(measures["skew"] == 1.5 && measures["logSoftEdgeOverXHeight"] == log(0.25) && measures["logXHeight"] == log(12))
         #expect(measures["lineContrastP10"] == 0.8 && measures["contrast"] == 1.5 && measures["logSkewSpread"] == log(1.0))
         #expect(measures["logLaidOutLineLength"] == 0)
+        // The spreads: median against the worst tenth; the marks' height against the lines'.
+        var uneven = text
+        uneven.lineXHeight = 20
+        uneven.xHeightP10 = 10
+        uneven.lineBlur = 0.1
+        uneven.lineBlurP90 = 0.3
+        uneven.lineContrast = 150
+        uneven.markHeight = 3
+        let spreads = ReadingPredictor.measures(uneven, probe: nil)
+        #expect(spreads["logXHeightSpread"] == log(2.0) && abs(spreads["logLineBlurSpread"]! - log(3.0)) < 1e-12)
+        #expect(spreads["lineContrastSpread"] == 0.7 && spreads["logMarkOverXHeight"] == log(0.25))
+        uneven.markHeight = 30
+        #expect(ReadingPredictor.measures(uneven, probe: nil)["logMarkOverXHeight"] == 0)
         let lines = LayoutProbeResult(probe: "scripted", lines: 4, characters: 120, laidOutShare: 0.3, milliseconds: 0)
         #expect(ReadingPredictor.measures(text, probe: lines)["logLaidOutLineLength"] == log(30.0))
         #expect(ReadingPredictor.measures(text, probe: nil)["logLaidOutShare"] == nil)
