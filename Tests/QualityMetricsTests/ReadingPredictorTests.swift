@@ -96,12 +96,9 @@ struct ReadingPredictorTests {
         #expect(measures["logLaidOutLineLength"] == 0)
         // The spreads: median against the worst tenth; the marks' height against the lines'.
         var uneven = text
-        uneven.lineXHeight = 20
-        uneven.xHeightP10 = 10
-        uneven.lineBlur = 0.1
-        uneven.lineBlurP90 = 0.3
-        uneven.lineContrast = 150
-        uneven.markHeight = 3
+        (uneven.lineXHeight, uneven.xHeightP10) = (20, 10)
+        (uneven.lineBlur, uneven.lineBlurP90) = (0.1, 0.3)
+        (uneven.lineContrast, uneven.markHeight) = (150, 3)
         let spreads = ReadingPredictor.measures(uneven, probe: nil)
         #expect(spreads["logXHeightSpread"] == log(2.0) && abs(spreads["logLineBlurSpread"]! - log(3.0)) < 1e-12)
         #expect(spreads["lineContrastSpread"] == 0.7 && spreads["logMarkOverXHeight"] == log(0.25))
