@@ -19,6 +19,7 @@ import json
 import sys
 
 from measurelib import DATASETS, spearman
+from structure_accuracy import match_records
 
 sys.path.insert(0, DATASETS)
 from build import word_f1  # noqa: E402
@@ -38,12 +39,12 @@ def main():
     ap.add_argument("--split", default="all", choices=("train", "test", "all"))
     args = ap.parse_args()
     records = [json.loads(line) for line in open(args.records, encoding="utf-8") if line.strip()]
+    photos = [t for t in map(json.loads, open(args.truth, encoding="utf-8"))
+              if t["capture"] == "phone" and args.split in ("all", t["split"])]
+    by_path = match_records(photos, records)
     scores, f1s, passed = [], [], []
-    for line in open(args.truth, encoding="utf-8"):
-        t = json.loads(line)
-        if t["capture"] != "phone" or (args.split != "all" and t["split"] != args.split):
-            continue
-        record = next((r for r in records if r.get("path", "").endswith(t["path"])), None)
+    for t in photos:
+        record = by_path[t["path"]]
         if record is None or "gate" not in record:
             print(f"no record for {t['path']}", file=sys.stderr)
             continue
