@@ -897,23 +897,70 @@ struct BarcodeReaderTests {
         #expect(box.width > 0 && box.height > 0 && box.x + box.width <= image.width && box.y + box.height <= image.height)
     }
 
-    /// A code as a phone photo shows it: each row blurred by a 6-pixel box (2-pixel modules,
-    /// so a narrow bar is a shallow dip beside deep wide ones), its levels squeezed into
-    /// 100–230, on a page of level 230.
-    static func photographed(_ name: String) throws -> PixelBuffer<UInt8> {
+    /// A code as a phone photo shows it: each row blurred by a `box`-pixel box (6 by default;
+    /// 2-pixel modules, so a narrow bar is a shallow dip beside deep wide ones), its levels
+    /// (from 0 to 1) raised to the power `gamma` (above 1, the bars' ink spreads) and squeezed
+    /// into `low`–230, on a page of level 230.
+    static func photographed(_ name: String, box: Int = 6, low: Double = 100, gamma: Double = 1) throws -> PixelBuffer<UInt8> {
         let code = try ImageDecoder().decode(contentsOf: Fixtures.path("document/\(name).png")).luma.eightBit.packedLuma
         let (width, height) = (code.width + 200, max(300, code.height + 100))
         var samples = [UInt8](repeating: 230, count: width * height)
         for y in 0..<code.height {
             for x in 0..<code.width {
-                // The box covers x − 3 ... x + 2, the row's ends repeated beyond it.
+                // The box covers x − box/2 ... x + box − box/2 − 1, the row's ends repeated beyond it.
                 var sum = 0
-                for k in (x - 3)...(x + 2) { sum += Int(code.samples[y * code.width + min(max(k, 0), code.width - 1)]) }
-                let level = 100 + Double(sum) / 6 / 255 * 130
+                for k in (x - box / 2)...(x + box - box / 2 - 1) { sum += Int(code.samples[y * code.width + min(max(k, 0), code.width - 1)]) }
+                let level = low + pow(Double(sum) / Double(box) / 255, gamma) * (230 - low)
                 samples[(y + 50) * width + x + 100] = UInt8(level.rounded())
             }
         }
         return PixelBuffer(width: width, height: height, channels: 1, samples: samples)
+    }
+
+    /// Phone photos of `Datasets/structure` (train split) whose EAN or UPC code ZBar misreads on
+    /// the upright page, digits of a pair of twins swapped (2 and 8, 1 and 7; the check digit
+    /// holds): read again from the code's crop, stretched and darkened alike, the payload is the
+    /// printed one, and the code is reported once.
+    @Test(arguments: [
+        ("s029-form-0", Barcode.Symbology.ean13, "4001286824133", "4001826224133"),
+        ("s059-pricelist-0", .upca, "025615847338", "085615847332"),
+    ])
+    func aMisreadRetailCodeIsReadAgainStretched(photo: String, symbology: Barcode.Symbology, misread: String, printed: String) throws {
+        let decoded = try ImageDecoder().decode(contentsOf: Fixtures.repositoryPath("Datasets/structure/phone/\(photo).jpg"))
+        let page = PageGeometry.upright(decoded.luma.eightBit.packedLuma).page
+        let first = page.samples.withUnsafeBufferPointer { BarcodeReader.scan($0, width: page.width, height: page.height, density: 2) }
+        #expect(first.map(\.payload).contains(misread))
+        let codes = BarcodeReader().barcodes(in: page)
+        #expect(codes.map(\.symbology) == [symbology])
+        #expect(codes.map(\.payload) == [printed])
+    }
+
+    /// A 4-pixel box, levels to the power 1.4 in 200–230: ZBar reads this EAN-13 with a 2 read
+    /// as an 8 and a 7 as a 1; stretched, its crop reads right, but stretched and darkened it
+    /// reads as the first reading did: the two do not agree, and the first reading stands.
+    @Test func aRereadingTheOtherDoesNotConfirmLeavesTheFirstReading() throws {
+        let image = try Self.photographed("ean13", box: 4, low: 200, gamma: 1.4)
+        let first = image.samples.withUnsafeBufferPointer { BarcodeReader.scan($0, width: image.width, height: image.height, density: 2) }
+        #expect(first.map(\.payload) == ["5901834123451"])
+        let box = try #require(first.first?.box)
+        let region = PixelRect(x: box.x - box.width, y: box.y - box.height, width: 3 * box.width, height: 3 * box.height).clipped(to: image.size)
+        let stretched = BarcodeReader.stretched(image.cropped(to: region).samples)
+        let rereadings = [stretched, stretched.map { BarcodeReader.darkened[Int($0)] }].map { pixels in
+            pixels.withUnsafeBufferPointer { BarcodeReader.scan($0, width: region.width, height: region.height, density: 1) }.map(\.payload)
+        }
+        #expect(rereadings == [["5901234123457"], ["5901834123451"]])
+        #expect(BarcodeReader().barcodes(in: image).map(\.payload) == ["5901834123451"])
+    }
+
+    @Test func theStretchPutsTheFifthAndNinetyFifthPercentilesAtBlackAndWhite() {
+        // Levels 100 to 199, one pixel each: 105 is the first with more than 5% at or below it,
+        // 195 with more than 95%.
+        let stretched = BarcodeReader.stretched((0..<100).map { UInt8($0 + 100) })
+        #expect(stretched[5] == 0 && stretched[95] == 255)
+        #expect(stretched[50] == 127)  // (150 − 105) · 255 / 90, rounded down
+        #expect(stretched[0] == 0 && stretched[99] == 255)
+        #expect(BarcodeReader.stretched([]).isEmpty)
+        #expect(BarcodeReader.stretched([7, 7, 7]) == [0, 0, 0])
     }
 
     @Test(arguments: [("code128", Barcode.Symbology.code128, "IMGQ-2026-0042"), ("upca", .upca, "036000291452"), ("ean8", .ean8, "96385074")])
