@@ -101,17 +101,8 @@ public struct BarcodeReader: Sendable {
                 ).clipped(to: gray.size)
                 if region.width > 0, region.height > 0 {
                     let stretched = Self.stretched(gray.cropped(to: region).samples)
-                    // The same code read twice: stretched, and stretched with its levels to the power
-                    // 1.6 (darker: the thin bars' ink spread back), each the code of the same
-                    // symbology over the first one's points (the one overlapping it most).
-                    let firstBox = PixelRect(x: code.box.x, y: code.box.y, width: code.box.width + 1, height: code.box.height + 1)
-                    let readings = [stretched, stretched.map { Self.darkened[Int($0)] }].map { pixels -> String? in
-                        let again = pixels.withUnsafeBufferPointer { Self.scan($0, width: region.width, height: region.height, density: 1) }
-                        let overlaps = again.map { other -> (Barcode, Int) in
-                            let box = PixelRect(x: region.x + other.box.x, y: region.y + other.box.y, width: other.box.width + 1, height: other.box.height + 1)
-                            return (other, box.overlap(firstBox))
-                        }
-                        return overlaps.filter { $0.0.symbology == code.symbology && $0.1 > 0 }.max(by: { $0.1 < $1.1 })?.0.payload
+                    let readings = [stretched, stretched.map { Self.darkened[Int($0)] }].map {
+                        Self.payload(of: code, in: $0, region: region)
                     }
                     // Both read it, alike, and otherwise than the first reading.
                     if let payload = readings[0], readings[1] == payload {
@@ -131,20 +122,26 @@ public struct BarcodeReader: Sendable {
     /// spread under one level is taken as one).
     static func stretched(_ pixels: [UInt8]) -> [UInt8] {
         guard !pixels.isEmpty else { return pixels }
-        var histogram = [Int](repeating: 0, count: 256)
-        for value in pixels { histogram[Int(value)] += 1 }
+        let histogram = Histogram(PixelBuffer(width: pixels.count, height: 1, channels: 1, samples: pixels))
         // The smallest level with more than `fraction` of the pixels at or below it.
         func level(_ fraction: Double) -> Int {
             let count = Double(pixels.count) * fraction
-            var below = 0
-            for value in 0..<256 {
-                below += histogram[value]
-                if Double(below) > count { return value }
-            }
-            return 255
+            return (0..<256).first { Double(histogram.count(atOrBelow: $0)) > count } ?? 255
         }
         let low = level(0.05), spread = max(1, level(0.95) - low)
         return pixels.map { UInt8(clamping: (Int($0) - low) * 255 / spread) }
+    }
+
+    /// The payload ZBar reads in `pixels` (the crop `region` of the page, every row and column
+    /// scanned) for `code`: of the codes of its symbology over its points, the one overlapping
+    /// them most; nil when there is none.
+    static func payload(of code: Barcode, in pixels: [UInt8], region: PixelRect) -> String? {
+        let points = PixelRect(x: code.box.x, y: code.box.y, width: code.box.width + 1, height: code.box.height + 1)
+        let read = pixels.withUnsafeBufferPointer { Self.scan($0, width: region.width, height: region.height, density: 1) }
+        return read.filter { $0.symbology == code.symbology }
+            .map { other in (other.payload, PixelRect(x: region.x + other.box.x, y: region.y + other.box.y, width: other.box.width + 1, height: other.box.height + 1).overlap(points)) }
+            .filter { $0.1 > 0 }
+            .max { $0.1 < $1.1 }?.0
     }
 
     /// ZBar's reading of packed 8-bit luma, scanning every `density`-th row and column.
