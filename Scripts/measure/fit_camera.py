@@ -10,8 +10,10 @@ Everything is fitted and chosen on the corpus's train photos (its `split` column
 photo, never by degradation) and reported on its held-out test photos. No other set is read.
 
 - blur: the logistic evidence of ln `edgeWidth` and ln `spread` (the two widths where the
-  frame is sharpest), `defocus` and `motion` rows of label 1 against every row the blur
-  labels call fine.
+  frame is sharpest) and `cepstralDip` (the blur kernel's dip in the cepstrum of the sharpest
+  tiles), `defocus` and `motion` rows of label 1 against every row the blur labels call fine.
+  The dip's form (tile selection, lags) was chosen by a 4-fold cross-validation over the train
+  photos (folds by source photo; docs/experiments.md).
 - exposure: three logistic evidences, each of two measures, `under`, `over` and `backlit`
   rows of label 1 against every row the exposure labels call fine (clean photos, scenes
   dark or bright on purpose, other defects, mild exposure errors); the detector takes the
@@ -81,8 +83,9 @@ EXPOSURE_EVIDENCE = {
     "backlit": (["median", "p90", "detailP90"], lambda e: [stops(e["median"]), stops(e["p90"]), stops(e["detailP90"])]),
 }
 SMUDGE_EVIDENCE = {"smudge": (["veilFraction", "veilShare"], lambda s: [s["veilFraction"], s["veilShare"]])}
-# BlurDetector.logOdds: the natural logarithm of each width, at least 0.001 px.
-BLUR_EVIDENCE = {"blur": (["edgeWidth", "spread"], lambda b: [math.log(max(b["edgeWidth"], 1e-3)), math.log(max(b["spread"], 1e-3))])}
+# BlurDetector.logOdds: the natural logarithm of each width, at least 0.001 px, and the cepstral dip as it is.
+BLUR_EVIDENCE = {"blur": (["edgeWidth", "spread", "cepstralDip"], lambda b: [
+    math.log(max(b["edgeWidth"], 1e-3)), math.log(max(b["spread"], 1e-3)), b["cepstralDip"]])}
 # NoiseDetector and CompressionDetector: the natural logarithm of sigma (at least 1e-5) and of dcStep.
 NOISE_EVIDENCE = {"noise": (["logSigma"], lambda n: [math.log(max(n["sigma"], 1e-3))])}
 COMPRESSION_EVIDENCE = {"compression": (["logDCStep"], lambda c: [math.log(max(c["dcStep"], 1))])}

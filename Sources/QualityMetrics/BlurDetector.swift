@@ -21,23 +21,31 @@ import Darwin
 ///   along the softest of four directions, widened as much by a blur made of a few sharp copies
 ///   (a shake that dwells), which leaves the energy ratio as it was.
 ///
-/// The evidence is a logistic model of the logarithms of the two (the model file
+/// And, from the frequency domain, `cepstralDip` (`KernelCepstrum`): the depth of the dip a
+/// blur kernel, a shake's path or a defocus disk, leaves in the cepstrum of the sharpest
+/// tiles' averaged log spectrum, which a shake that dwells leaves as surely as a smooth blur.
+///
+/// The evidence is a logistic model of the logarithms of the two widths and the dip (the model file
 /// `Models/blur.json`, fitted by `Scripts/measure/fit_camera.py` on the camera-simulator
 /// corpus's train photos), in log-odds; the mapping turns it into the confidence.
 ///
 /// Size: measured on the 1 024-pixel analysis image, so the same scene at any
-/// resolution gives the same widths. Cost: the shared tile analysis and one Laplacian pass.
+/// resolution gives the same widths. Cost: the shared tile analysis, one Laplacian pass, and
+/// one 64×64 FFT per textured tile of the analysis image halved (64-px tiles 32 px apart:
+/// 165 at 512 × 384 px, 225 at most).
 public struct BlurDetector: Detector {
     /// The map from evidence to confidence. The evidence is log-odds, so the bundled mapping
     /// is the logistic function itself; `imgquality calibrate --detector blur` refits it on a
     /// user's labels.
     public var mapping: LogisticMapping
-    /// The log-odds of blur: a logistic model of ln `edgeWidth` and ln `spread`.
+    /// The log-odds of blur: a logistic model of ln `edgeWidth`, ln `spread` and `cepstralDip`.
     public var evidence: DetectorModel.LinearModel
 
     /// What the detector reads of its model.
+    /// A model may weigh a subset of the measures: models fitted before `cepstralDip` weigh
+    /// the two widths only.
     public static let modelRequirements = DetectorModel.Requirements(
-        evidence: ["blur": ["edgeWidth", "spread"]], mapping: true, thresholds: ["blur"])
+        evidence: ["blur": ["edgeWidth", "spread", "cepstralDip"]], evidenceSelectsMeasures: true, mapping: true, thresholds: ["blur"])
 
     /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
     public init(model: DetectorModel = ModelSet.bundled["blur"]) {
@@ -56,7 +64,7 @@ public struct BlurDetector: Detector {
         meaning: "confidence that the image is blurred (defocus or motion)",
         direction: "defect",
         fields: BlurObservation.descriptorFields,
-        cost: "the shared tile analysis (9 stencil passes) and a Laplacian pass over the 1024-px analysis image",
+        cost: "the shared tile analysis (9 stencil passes), a Laplacian pass over the 1024-px analysis image, and one 64×64 FFT per textured tile of its half",
         caveats: "Fog and deliberate shallow depth of field with no sharp region read as blur; heavy noise reads as sharp.",
         calibration: .init(measure: "evidence", meaning: "log-odds of blur from the edge width and spread before mapping"))
 
@@ -91,26 +99,33 @@ public struct BlurDetector: Detector {
         guard !widths.isEmpty else {
             return BlurObservation(
                 confidence: 0, edgeWidth: 0, edgeWidthMedian: 0, texturedFraction: 0, laplacianVariance: normalizedLaplacian,
-                motionWidth: 0, evidence: Self.logOdds(evidence, edgeWidth: 0, spread: 0))
+                motionWidth: 0, evidence: Self.logOdds(evidence, edgeWidth: 0, spread: 0, cepstralDip: 0))
         }
         let sharpest = max(percentile(widths, 0.1), motionWidth), median = percentile(widths, 0.5)
         // Where the frame is sharpest along each direction, the softest of the four.
         let spread = tiles.spreads.map { percentile($0, 0.1) }.max() ?? 0
-        let logOdds = Self.logOdds(evidence, edgeWidth: sharpest, spread: spread)
+        let cepstralDip = KernelCepstrum.dip(of: plane).depth
+        let logOdds = Self.logOdds(evidence, edgeWidth: sharpest, spread: spread, cepstralDip: cepstralDip)
         // Too few textured tiles is too little evidence to call an image blurred.
         let weight = min(1, Double(widths.count) / 8)
         return BlurObservation(
             confidence: mapping(logOdds) * weight, edgeWidth: sharpest, edgeWidthMedian: median,
             texturedFraction: textured, laplacianVariance: normalizedLaplacian, motionWidth: motionWidth, spread: spread,
-            evidence: logOdds)
+            cepstralDip: cepstralDip, evidence: logOdds)
     }
 }
 
 extension BlurDetector {
     /// The evidence model over the natural logarithms of the two widths, each at least 0.001 px
-    /// (a frame without textured tiles has widths of 0).
-    static func logOdds(_ model: DetectorModel.LinearModel, edgeWidth: Double, spread: Double) -> Double {
-        model.predict { name in log(max(name == "edgeWidth" ? edgeWidth : spread, 1e-3)) }
+    /// (a frame without textured tiles has widths of 0), and the cepstral dip as it is.
+    static func logOdds(_ model: DetectorModel.LinearModel, edgeWidth: Double, spread: Double, cepstralDip: Double) -> Double {
+        model.predict { name in
+            switch name {
+            case "edgeWidth": log(max(edgeWidth, 1e-3))
+            case "spread": log(max(spread, 1e-3))
+            default: cepstralDip
+            }
+        }
     }
 }
 
@@ -131,6 +146,8 @@ public struct BlurObservation: DetectorObservation {
     public var laplacianVariance = 0.0
     /// Edge spread where the frame is sharpest, along its softest direction (see `TileAnalysis.spreads`).
     public var spread = 0.0
+    /// Depth of the blur kernel's dip in the cepstrum of the sharpest tiles (see `KernelCepstrum`).
+    public var cepstralDip = 0.0
     /// Log-odds of blur before mapping.
     public var evidence = 0.0
 
@@ -138,7 +155,7 @@ public struct BlurObservation: DetectorObservation {
 
     public init(
         confidence: Double, edgeWidth: Double, edgeWidthMedian: Double, texturedFraction: Double, laplacianVariance: Double,
-        motionWidth: Double, spread: Double = 0, evidence: Double = 0
+        motionWidth: Double, spread: Double = 0, cepstralDip: Double = 0, evidence: Double = 0
     ) {
         self.confidence = confidence
         self.edgeWidth = edgeWidth
@@ -147,6 +164,7 @@ public struct BlurObservation: DetectorObservation {
         self.laplacianVariance = laplacianVariance
         self.motionWidth = motionWidth
         self.spread = spread
+        self.cepstralDip = cepstralDip
         self.evidence = evidence
     }
 
@@ -157,7 +175,8 @@ public struct BlurObservation: DetectorObservation {
         .number("texturedFraction", \.texturedFraction, "share of tiles with enough contrast to judge", units: "fraction", range: 0...1),
         .number("motionWidth", \.motionWidth, "edge width along the most blurred direction when it is 1.5× blurrier than the sharpest (motion), else 0", units: "px", range: 0...64),
         .number("laplacianVariance", \.laplacianVariance, "variance of the Laplacian over the variance of luma (contrast-normalised)", units: "ratio", range: 0...100),
-        .number("evidence", \.evidence, "log-odds of blur from ln edgeWidth and ln spread (each at least 0.001 px), before mapping", units: "log-odds", range: -100...100),
+        .number("evidence", \.evidence, "log-odds of blur from ln edgeWidth, ln spread (each at least 0.001 px) and cepstralDip, before mapping", units: "log-odds", range: -100...100),
         .number("spread", \.spread, "edge spread (tile contrast over its typical steep gradient, noise-corrected) where the frame is sharpest (10th percentile over textured tiles), along the softest of four directions: widened by blur of any shape, shake that dwells included", units: "px", range: 0...64),
+        .number("cepstralDip", \.cepstralDip, "depth of the deepest dip of the cepstrum of the 16 sharpest textured 64-px tiles' mean log power spectrum, at lags of 2–12 px of the half-size analysis image off the axes: the trace of a blur kernel (defocus disk, shake path)", units: "cepstrum", range: 0...100),
     ]
 }

@@ -112,7 +112,7 @@ struct CalibrateTests {
         // Records round measurements to 4 decimals, so the fits agree closely, not exactly.
         let midpointA = try #require((a["mapping"] as? [String: Any])?["midpoint"] as? Double)
         let midpointB = try #require((b["mapping"] as? [String: Any])?["midpoint"] as? Double)
-        #expect(abs(midpointA - midpointB) < 1e-3 * midpointA)
+        #expect(abs(midpointA - midpointB) < 1e-3 * abs(midpointA))
     }
 
     /// Labels that name images by absolute paths with `.` and `..` in them find the records

@@ -140,7 +140,9 @@ struct DetectorTests {
     /// copies. Each edge keeps its sharpness, so the edge width stays; its gradient halves
     /// while texture uncorrelated at 6 px keeps 1/√2 of its deviation, so the spread grows by
     /// up to √2 (by 1.25 on this scene, whose texture is partly correlated at that distance)
-    /// and the evidence of blur with it. On this scene that does not reach the threshold.
+    /// and the evidence of blur with it. On this scene that does not reach the threshold. The
+    /// copies lie along the x axis, where the cepstral dip does not look (JPEG's blocks lie
+    /// there): this shake is the spread's alone (`KernelCepstrumTests` has one the dip sees).
     @Test func twoSharpCopiesWidenTheSpreadNotTheEdgeWidth() {
         let scene = Scenes.photo(seed: 4)
         var shaken = scene
@@ -148,7 +150,7 @@ struct DetectorTests {
         let sharp = analyze(scene, width: width, height: height).blur!, copies = analyze(shaken, width: width, height: height).blur!
         #expect(copies.spread > 1.2 * sharp.spread && copies.spread < 1.42 * sharp.spread, "spread \(sharp.spread) → \(copies.spread)")
         #expect(abs(copies.edgeWidth / sharp.edgeWidth - 1) < 0.05, "edge width \(sharp.edgeWidth) → \(copies.edgeWidth)")
-        #expect(copies.evidence > sharp.evidence + 0.2, "evidence \(sharp.evidence) → \(copies.evidence)")
+        #expect(copies.evidence > sharp.evidence, "evidence \(sharp.evidence) → \(copies.evidence)")
     }
 
     @Test func flatAndLowTextureScenesAreNotCalledBlurred() {

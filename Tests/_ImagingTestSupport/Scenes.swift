@@ -27,6 +27,23 @@ public enum Scenes {
         return pixels
     }
 
+    /// A scene with the statistics of a photograph and no period: white noise smoothed at
+    /// octaves of 1–16 px, each weighted by its scale, so the power falls about as 1/f² as a
+    /// photograph's does; standard deviation 40 levels around 128.
+    public static func fractal(width: Int, height: Int, seed: UInt64) -> [Float] {
+        var generator = SeededGenerator(seed: seed)
+        var sum = [Float](repeating: 0, count: width * height)
+        for octave in 0..<5 {
+            let sigma = Float(1 << octave)
+            let noise = (0..<(width * height)).map { _ in Float.random(in: -1...1, using: &generator) }
+            let smooth = gaussian(noise, width: width, height: height, sigma: sigma)
+            for i in 0..<sum.count { sum[i] += sigma * smooth[i] }
+        }
+        let mean = sum.reduce(0, +) / Float(sum.count)
+        let deviation = (sum.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Float(sum.count)).squareRoot()
+        return sum.map { 128 + 40 * ($0 - mean) / deviation }
+    }
+
     /// A soft diagonal gradient, the ground of the photo-like scenes.
     public static func background(width: Int, height: Int) -> [Float] {
         var pixels = [Float](repeating: 0, count: width * height)
