@@ -30,9 +30,8 @@ import Darwin
 /// corpus's train photos), in log-odds; the mapping turns it into the confidence.
 ///
 /// Size: measured on the 1 024-pixel analysis image, so the same scene at any
-/// resolution gives the same widths. Cost: the shared tile analysis, one Laplacian pass, and
-/// one 64×64 FFT per textured tile of the analysis image halved (64-px tiles 32 px apart:
-/// 165 at 512 × 384 px, 225 at most).
+/// resolution gives the same widths. Cost: the shared tile analysis, one Laplacian pass, and,
+/// on the analysis image halved, a pass for its tiles' moments and at most 48 64×64 FFTs.
 public struct BlurDetector: Detector {
     /// The map from evidence to confidence. The evidence is log-odds, so the bundled mapping
     /// is the logistic function itself; `imgquality calibrate --detector blur` refits it on a
@@ -42,10 +41,9 @@ public struct BlurDetector: Detector {
     public var evidence: DetectorModel.LinearModel
 
     /// What the detector reads of its model.
-    /// A model may weigh a subset of the measures: models fitted before `cepstralDip` weigh
-    /// the two widths only.
+    /// `cepstralDip` may be left out: models fitted before it weigh the two widths only.
     public static let modelRequirements = DetectorModel.Requirements(
-        evidence: ["blur": ["edgeWidth", "spread", "cepstralDip"]], evidenceSelectsMeasures: true, mapping: true, thresholds: ["blur"])
+        evidence: ["blur": ["edgeWidth", "spread", "cepstralDip"]], optionalMeasures: ["cepstralDip"], mapping: true, thresholds: ["blur"])
 
     /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
     public init(model: DetectorModel = ModelSet.bundled["blur"]) {
@@ -64,9 +62,9 @@ public struct BlurDetector: Detector {
         meaning: "confidence that the image is blurred (defocus or motion)",
         direction: "defect",
         fields: BlurObservation.descriptorFields,
-        cost: "the shared tile analysis (9 stencil passes), a Laplacian pass over the 1024-px analysis image, and one 64×64 FFT per textured tile of its half",
-        caveats: "Fog and deliberate shallow depth of field with no sharp region read as blur; heavy noise reads as sharp.",
-        calibration: .init(measure: "evidence", meaning: "log-odds of blur from the edge width and spread before mapping"))
+        cost: "the shared tile analysis (9 stencil passes), a Laplacian pass over the 1024-px analysis image, and on its half a pass for the tiles' moments and at most 48 64×64 FFTs",
+        caveats: "Fog and deliberate shallow depth of field with no sharp region read as blur; heavy noise reads as sharp; a texture that repeats across the frame (fabric, tiles, a screen) can dip the cepstrum as a blur does.",
+        calibration: .init(measure: "evidence", meaning: "log-odds of blur from the edge width, the spread and the cepstral dip, before mapping"))
 
     public func analyze(_ context: AnalysisContext) -> BlurObservation { context.blur }
 
@@ -123,7 +121,8 @@ extension BlurDetector {
             switch name {
             case "edgeWidth": log(max(edgeWidth, 1e-3))
             case "spread": log(max(spread, 1e-3))
-            default: cepstralDip
+            case "cepstralDip": cepstralDip
+            default: preconditionFailure("the blur model weighs \(name), which modelRequirements does not name")
             }
         }
     }

@@ -261,6 +261,9 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         /// Whether an evidence model may weigh any non-empty subset of its measures (a fit
         /// that selects them) rather than exactly all of them.
         public var evidenceSelectsMeasures: Bool
+        /// Measures an evidence model may leave out while it must weigh all the others (a
+        /// measure added after models were fitted without it).
+        public var optionalMeasures: Set<String>
         /// Whether an evidence model may give measures shapes (`LinearModel.shapes`): only a
         /// detector that sums its terms with `LinearModel.term` reads them.
         public var evidenceTakesShapes: Bool
@@ -271,11 +274,12 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         public var thresholds: [String]
 
         public init(
-            evidence: [String: [String]] = [:], evidenceSelectsMeasures: Bool = false, evidenceTakesShapes: Bool = false,
-            evidenceTakesTrees: Bool = false, mapping: Bool, thresholds: [String]
+            evidence: [String: [String]] = [:], evidenceSelectsMeasures: Bool = false, optionalMeasures: Set<String> = [],
+            evidenceTakesShapes: Bool = false, evidenceTakesTrees: Bool = false, mapping: Bool, thresholds: [String]
         ) {
             self.evidence = evidence
             self.evidenceSelectsMeasures = evidenceSelectsMeasures
+            self.optionalMeasures = optionalMeasures
             self.evidenceTakesShapes = evidenceTakesShapes
             self.evidenceTakesTrees = evidenceTakesTrees
             self.mapping = mapping
@@ -285,7 +289,8 @@ public struct DetectorModel: Sendable, Equatable, Codable {
 
     /// The model, checked against what its detector reads: the same evidence models with
     /// the same measures (a missing weight would silently count as 0, an extra one would be
-    /// ignored), a mapping when one is read, the thresholds it sets, finite numbers.
+    /// ignored; only the requirements' optional measures may be left out), a mapping when one
+    /// is read, the thresholds it sets, finite numbers.
     /// - Throws: `ModelError` of kind `invalid`, naming `source` and what is wrong.
     public func validated(as requirements: Requirements, source: String) throws(ModelError) -> DetectorModel {
         guard format == Self.currentFormat else {
@@ -317,10 +322,13 @@ public struct DetectorModel: Sendable, Equatable, Codable {
                         "\(source): evidence \"\(name)\" must weigh some of \(Self.list(measures)), has \(Self.list(weighed))")
                 }
             } else {
-                guard weighed == Set(measures) else {
+                let required = Set(measures).subtracting(requirements.optionalMeasures)
+                guard required.isSubset(of: weighed), weighed.isSubset(of: measures) else {
+                    let optional = measures.filter { requirements.optionalMeasures.contains($0) }
                     throw ModelError(
                         .invalid,
-                        "\(source): evidence \"\(name)\" must weigh \(Self.list(measures)), has \(Self.list(model.weights.keys))")
+                        "\(source): evidence \"\(name)\" must weigh \(Self.list(measures.filter { required.contains($0) }))"
+                            + (optional.isEmpty ? "" : " (and may weigh \(Self.list(optional)))") + ", has \(Self.list(model.weights.keys))")
                 }
             }
             guard model.intercept.isFinite, model.weights.values.allSatisfy(\.isFinite), model.scale.map({ $0.isFinite && $0 >= 0 }) ?? true else {

@@ -14,42 +14,47 @@ import Darwin
 /// same term to every tile, while the scene's own term differs from tile to tile. Averaged over
 /// tiles, the log power spectrum keeps the kernel's ripples (the zeros of a disk's or a path's
 /// transfer function) and smooths the scene's; its inverse transform, the cepstrum, then dips
-/// at lags as long as the kernel (a classical blur identification, as in Cannon's). A
-/// shake that dwells leaves sharp edges, which the edge widths do not see, but its path still
+/// at lags about as long as the kernel: a line's length, a disk's diameter, twice the distance
+/// between the two points of a shake that dwells at two (Cannon's blur identification, 1976).
+/// A shake that dwells leaves sharp edges, which the edge widths hardly see, but its path still
 /// dips the cepstrum; a sharp image's averaged log spectrum is smooth, and so is its cepstrum
-/// away from the origin.
+/// away from the origin. A texture that repeats across the frame (fabric, tiles, a screen) has
+/// the same term in every tile too, and can dip it as a blur does.
 ///
 /// Read on the analysis image halved (512 px on the longer side, so a lag of 2–12 px is a
 /// kernel of 4–24 analysis pixels), in 64-px tiles 32 px apart with a standard deviation of 4
-/// levels or more, Hann-windowed with their mean removed; only the 16 sharpest of them (all
-/// when fewer, at least four), by their share of power above a quarter of the sampling rate
-/// among the 48 whose Laplacian is strongest for their contrast, so a sharp subject on a soft
-/// background reads as the subject does. A fixed count, not a
-/// share, because the deepest of ~200 lags of a mean over fewer spectra dips deeper by chance:
-/// read as a share, the same clean scenes at 640 px dipped 1.6 times as deep as at 1 024. The
-/// lags on the axes are left out: JPEG's 8-pixel blocks dip them in images smaller than the
-/// analysis size. The tiles, the count and the lags were chosen by a 4-fold cross-validation
-/// over the camera corpus's train photos among forms that read the same clean scenes alike at
-/// 1 024, 800 and 640 px (docs/experiments.md); the measure's weight is fitted in
-/// `Models/blur.json`.
+/// levels or more, each less its mean and Hann-windowed. Only the 16 sharpest are read (all
+/// when fewer, at least four): among the 48 whose Laplacian is strongest for their contrast,
+/// those with the largest share of power at frequency radii of 16 bins or more (a quarter of
+/// the sampling rate, radii rounded, the corners past 32 left out), so a sharp subject on a
+/// soft background reads as the subject does. A fixed count, not a share of the tiles,
+/// because the deepest of 194 lags of a mean over fewer spectra dips deeper by chance: read as
+/// a share, the same clean scenes at 640 px dipped 1.6 times as deep as at 1 024. The zero
+/// frequency is left out of the mean (it would add the same amount to every lag), and so are
+/// the lags on the axes: JPEG's 8-pixel blocks dip them in images smaller than the analysis
+/// size. The tiles, the count and the lags were chosen by a 4-fold cross-validation over the
+/// camera corpus's train photos among forms that read the same clean scenes alike at 1 024,
+/// 800 and 640 px (docs/experiments.md); the measure's weight is fitted in `Models/blur.json`.
 enum KernelCepstrum {
+    /// The tiles' side, in pixels of the halved analysis image.
     static let tile = 64
-    /// Tiles overlap by half.
+    /// The distance between tiles: they overlap by half, so each is four blocks of `step`.
     static let step = 32
     /// The lags searched, in pixels of the halved analysis image.
     static let lags = 2.0...12.0
-    /// The number of textured tiles read, the sharpest first, and the fewest read.
+    /// The number of textured tiles read, the sharpest first.
     static let sharpestTiles = 16
+    /// Below this many textured tiles, there is no dip.
     static let fewestTiles = 4
     /// The candidates for the sharpest: the tiles whose Laplacian is strongest for their
-    /// contrast, this many, are transformed and ranked by their spectra (transforming every
-    /// tile costs three times as much, and the candidates hold the 16 a full ranking takes in
-    /// most photos; where they do not, the corpus's cross-validation read as well).
+    /// contrast, this many, are transformed and ranked by their spectra. Transforming every
+    /// tile costs three times as much; the candidates hold the 16 a full ranking takes in 58%
+    /// of the camera corpus's images, and where they do not, the cross-validation read as well.
     static let candidates = 48
     /// A tile is textured when its standard deviation reaches this many levels.
     static let texturedDeviation = 4.0
-    /// The frequency radius (of 32, in bins of a 64-px tile) above which a tile's power counts
-    /// as fine detail when tiles are ranked by sharpness.
+    /// The frequency radius (of 32, in bins of a 64-px tile, rounded) from which a tile's power
+    /// counts as fine detail when tiles are ranked by sharpness.
     static let fineRadius = 16
 
     /// The depth of the cepstrum's deepest dip at the searched lags (0 when it has none), and
@@ -62,16 +67,15 @@ enum KernelCepstrum {
         guard all.count >= fewestTiles else { return (0, all.count) }
         let textured = all.indices.sorted { (all[$0].laplacianShare, $1) > (all[$1].laplacianShare, $0) }
             .prefix(candidates).map { (x: all[$0].x, y: all[$0].y, mean: all[$0].mean) }
-        let radii = SmudgeDetector.radii(size: n)
+        let radii = WindowedTiles.radii(size: n)
         // Each candidate's spectrum and share of fine detail; then the logarithms of the
         // sharpest candidates' spectra only.
         var spectra = [[Float]](), shares = [Double]()
         spectra.reserveCapacity(textured.count)
-        transform(half, tiles: textured) { _, power in
+        transform(half, tiles: textured) { power in
             var fine = 0.0, total = 0.0
             for i in 0..<(n * n) {
-                // Radius 0 is the removed mean; radii past 32 (the corners) are marked 0 too
-                // and count as neither.
+                // The zero frequency and the corners past radius 32 (marked 0) count as neither.
                 guard radii[i] >= 1 else { continue }
                 total += power[i]
                 if radii[i] >= fineRadius { fine += power[i] }
@@ -85,6 +89,7 @@ enum KernelCepstrum {
             for i in 0..<(n * n) { mean[i] += log(1 + Double(spectra[index][i])) }
         }
         for i in 0..<(n * n) { mean[i] /= Double(kept) }
+        mean[0] = 0
         return (deepestDip(ofCepstrumOf: mean), all.count)
     }
 
@@ -93,6 +98,7 @@ enum KernelCepstrum {
     /// the plane's border) over the tile's squared deviations. From sums over `step`-pixel
     /// blocks, four to a tile.
     static func texturedTiles(_ plane: PixelBuffer<UInt8>) -> [(x: Int, y: Int, mean: Float, laplacianShare: Double)] {
+        precondition(tile == 2 * step, "a tile is read as two blocks by two")
         let n = tile, width = plane.width, height = plane.height, stride = plane.rowStride
         let columns = width / step, rows = height / step
         guard width >= n, height >= n else { return [] }
@@ -134,15 +140,13 @@ enum KernelCepstrum {
         return found
     }
 
-    /// Hands `body` each tile's power spectrum |X|² (row-major, 64 × 64), with the tile's
-    /// index, in the tiles' order: the tile Hann-windowed with its mean removed, eight tiles transformed
-    /// at a time, one per lane.
+    /// Hands `body` each tile's power spectrum |X|² (row-major, 64 × 64), in the tiles' order:
+    /// the tile less its mean and Hann-windowed, eight tiles transformed at a time.
     static func transform(
-        _ plane: PixelBuffer<UInt8>, tiles: [(x: Int, y: Int, mean: Float)], _ body: (Int, [Double]) -> Void
+        _ plane: PixelBuffer<UInt8>, tiles: [(x: Int, y: Int, mean: Float)], _ body: ([Double]) -> Void
     ) {
         let n = tile
-        let fft = FFT(size: n)
-        let window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n))) }
+        let windowed = WindowedTiles(size: n)
         var re = [SIMD8<Float>](repeating: .zero, count: n * n), im = re
         var power = [Double](repeating: 0, count: n * n)
         plane.withUnsafeBufferPointer { pixels in
@@ -150,23 +154,13 @@ enum KernelCepstrum {
                 im.withUnsafeMutableBufferPointer { im in
                     for first in stride(from: 0, to: tiles.count, by: 8) {
                         let batch = tiles[first..<min(first + 8, tiles.count)]
-                        for (lane, tile) in batch.enumerated() {
-                            let origin = pixels.baseAddress! + tile.y * plane.rowStride + tile.x
-                            for y in 0..<n {
-                                for x in 0..<n {
-                                    re[y * n + x][lane] = (Float(origin[y * plane.rowStride + x]) - tile.mean) * window[x] * window[y]
-                                }
-                            }
-                        }
-                        for lane in batch.count..<8 { for i in 0..<(n * n) { re[i][lane] = 0 } }
-                        im.update(repeating: .zero)
-                        fft.transform2D(lanes: re.baseAddress!, im.baseAddress!)
+                        windowed.transform(batch, of: pixels, rowStride: plane.rowStride, re: re, im: im)
                         for lane in 0..<batch.count {
                             for i in 0..<(n * n) {
                                 let r = Double(re[i][lane]), m = Double(im[i][lane])
                                 power[i] = r * r + m * m
                             }
-                            body(first + lane, power)
+                            body(power)
                         }
                     }
                 }

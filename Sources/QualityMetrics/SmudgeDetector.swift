@@ -157,7 +157,7 @@ public struct SmudgeDetector: Detector {
     /// (cos 2θ, sin 2θ) = (−cos 2φ, sin 2φ).
     static let orientationBins: [(index: Int, cos: Double, sin: Double)] = {
         let n = tile
-        let radii = Self.radii(size: n)
+        let radii = WindowedTiles.radii(size: n)
         var bins: [(index: Int, cos: Double, sin: Double)] = []
         for v in 0..<n {
             let fy = Double(v <= n / 2 ? v : v - n)
@@ -180,12 +180,11 @@ public struct SmudgeDetector: Detector {
         _ plane: PixelBuffer<UInt8>, noiseVariance: Double, moments: TileGrid
     ) -> (slopes: [Double], highs: [Double], orientations: [TileOrientation]) {
         let n = Self.tile
-        let fft = FFT(size: n)
-        let window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n))) }
+        let tiles = WindowedTiles(size: n)
         // White noise of variance σ² puts σ²·(Σ window²)² of power in every bin.
-        let windowEnergy = window.reduce(0) { $0 + Double($1) * Double($1) }
+        let windowEnergy = tiles.window.reduce(0) { $0 + Double($1) * Double($1) }
         let noiseFloor = noiseVariance * windowEnergy * windowEnergy
-        let radii = Self.radii(size: n)
+        let radii = WindowedTiles.radii(size: n)
         let band = Self.orientationBins
         // Textured tiles (standard deviation ≥ 4): their origins and means, from the moments
         // of the smaller tiles that make each one up.
@@ -212,17 +211,7 @@ public struct SmudgeDetector: Detector {
                 im.withUnsafeMutableBufferPointer { im in
                     for first in stride(from: 0, to: textured.count, by: 8) {
                         let batch = textured[first..<min(first + 8, textured.count)]
-                        for (lane, tile) in batch.enumerated() {
-                            let origin = pixels.baseAddress! + tile.y * plane.rowStride + tile.x
-                            for y in 0..<n {
-                                for x in 0..<n {
-                                    re[y * n + x][lane] = (Float(origin[y * plane.rowStride + x]) - tile.mean) * window[x] * window[y]
-                                }
-                            }
-                        }
-                        for lane in batch.count..<8 { for i in 0..<(n * n) { re[i][lane] = 0 } }
-                        im.update(repeating: .zero)
-                        fft.transform2D(lanes: re.baseAddress!, im.baseAddress!)
+                        tiles.transform(batch, of: pixels, rowStride: plane.rowStride, re: re, im: im)
                         power.withUnsafeMutableBufferPointer { power in
                             power.update(repeating: .zero)
                             for i in 0..<(n * n) {
@@ -328,22 +317,6 @@ public struct SmudgeDetector: Detector {
             sxx += (x - mx) * (x - mx)
         }
         return (sxx > 0 ? sxy / sxx : 0, total > 0 ? high / total : 0)
-    }
-
-    /// The rounded distance of each bin of an `n × n` spectrum from zero frequency, or 0
-    /// beyond `n / 2` (bins the radial profile leaves out).
-    static func radii(size n: Int) -> [Int32] {
-        let half = n / 2
-        var radii = [Int32](repeating: 0, count: n * n)
-        for v in 0..<n {
-            let fy = v <= half ? v : v - n
-            for u in 0..<n {
-                let fx = u <= half ? u : u - n
-                let radius = Int((Double(fx * fx + fy * fy)).squareRoot().rounded())
-                if radius <= half { radii[v * n + u] = Int32(radius) }
-            }
-        }
-        return radii
     }
 }
 

@@ -98,6 +98,30 @@ struct ModelTests {
         #expect(errorCode(missing) == "model.unreadable")
     }
 
+    /// The blur model may leave out `cepstralDip`, an optional measure (models fitted before
+    /// it weigh the two widths), and must weigh the others: without the dip it reads the widths
+    /// alone; without a width, or with a measure the detector does not read, it is refused.
+    @Test func anOptionalMeasureMayBeLeftOutAndNoOther() throws {
+        var widths = try json("blur")
+        widths["evidence"] = ["blur": ["intercept": -3.0, "weights": ["edgeWidth": 4.0, "spread": 1.0]]]
+        let model = try load(widths).get()
+        let plane = Scenes.plane(Scenes.photo(width: 512, height: 384, seed: 3), width: 512, height: 384)
+        let blur = BlurDetector(model: model).analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+        #expect(abs(blur.evidence - (-3 + 4 * log(blur.edgeWidth) + log(blur.spread))) < 1e-9)
+        #expect(blur.cepstralDip > 0)
+        var dipAlone = try json("blur")
+        dipAlone["evidence"] = ["blur": ["intercept": -3.0, "weights": ["cepstralDip": 50.0]]]
+        var unread = try json("blur")
+        unread["evidence"] = ["blur": ["intercept": -3.0, "weights": ["edgeWidth": 4.0, "spread": 1.0, "laplacianVariance": 1.0]]]
+        for broken in [dipAlone, unread] {
+            let result = try load(broken)
+            #expect(errorCode(result) == "model.invalid")
+            if case .failure(let error) = result {
+                #expect(error.message.contains("must weigh edgeWidth, spread (and may weigh cepstralDip)"), "\(error.message)")
+            }
+        }
+    }
+
     @Test func aFolderWithoutOneDetectorsModelSaysWhich() throws {
         let folder = NSTemporaryDirectory() + "imgquality-models-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
