@@ -146,24 +146,14 @@ enum KernelCepstrum {
         _ plane: PixelBuffer<UInt8>, tiles: [(x: Int, y: Int, mean: Float)], _ body: ([Double]) -> Void
     ) {
         let n = tile
-        let windowed = WindowedTiles(size: n)
-        var re = [SIMD8<Float>](repeating: .zero, count: n * n), im = re
         var power = [Double](repeating: 0, count: n * n)
-        plane.withUnsafeBufferPointer { pixels in
-            re.withUnsafeMutableBufferPointer { re in
-                im.withUnsafeMutableBufferPointer { im in
-                    for first in stride(from: 0, to: tiles.count, by: 8) {
-                        let batch = tiles[first..<min(first + 8, tiles.count)]
-                        windowed.transform(batch, of: pixels, rowStride: plane.rowStride, re: re, im: im)
-                        for lane in 0..<batch.count {
-                            for i in 0..<(n * n) {
-                                let r = Double(re[i][lane]), m = Double(im[i][lane])
-                                power[i] = r * r + m * m
-                            }
-                            body(power)
-                        }
-                    }
+        WindowedTiles(size: n).forEachBatch(of: tiles, in: plane) { count, re, im in
+            for lane in 0..<count {
+                for i in 0..<(n * n) {
+                    let r = Double(re[i][lane]), m = Double(im[i][lane])
+                    power[i] = r * r + m * m
                 }
+                body(power)
             }
         }
     }

@@ -202,41 +202,32 @@ public struct SmudgeDetector: Detector {
         }
         // Eight tiles at a time, one per lane, windowed with their mean removed.
         var slopes: [Double] = [], highs: [Double] = [], orientations: [TileOrientation] = []
-        var re = [SIMD8<Float>](repeating: .zero, count: n * n), im = re
         var power = [SIMD8<Double>](repeating: .zero, count: n / 2 + 1)
         var counts = [Double](repeating: 0, count: n / 2 + 1)
         for i in 0..<(n * n) where radii[i] >= 1 { counts[Int(radii[i])] += 1 }
-        plane.withUnsafeBufferPointer { pixels in
-            re.withUnsafeMutableBufferPointer { re in
-                im.withUnsafeMutableBufferPointer { im in
-                    for first in stride(from: 0, to: textured.count, by: 8) {
-                        let batch = textured[first..<min(first + 8, textured.count)]
-                        tiles.transform(batch, of: pixels, rowStride: plane.rowStride, re: re, im: im)
-                        power.withUnsafeMutableBufferPointer { power in
-                            power.update(repeating: .zero)
-                            for i in 0..<(n * n) {
-                                let radius = Int(radii[i])
-                                guard radius >= 1 else { continue }
-                                let r = SIMD8<Double>(re[i]), m = SIMD8<Double>(im[i])
-                                power[radius] += r * r + m * m
-                            }
-                        }
-                        let moments = Self.orientationMoments(re.baseAddress!, im.baseAddress!, band: band)
-                        // Noise spreads evenly over the angles: it adds to the power, not the moment.
-                        let bandNoise = noiseFloor * Double(band.count)
-                        for lane in 0..<batch.count {
-                            let (slope, high) = Self.radialProfile(
-                                power: power.map { $0[lane] }, counts: counts, size: n, noiseFloor: noiseFloor)
-                            slopes.append(slope)
-                            highs.append(high)
-                            // The moment over the scene's power (noise removed), at most 1 long.
-                            let signal = moments.power[lane] - bandNoise
-                            let x = moments.x[lane], y = moments.y[lane], length = (x * x + y * y).squareRoot()
-                            let scale = signal > 0 ? 1 / max(signal, length) : 0
-                            orientations.append(TileOrientation(x: x * scale, y: y * scale))
-                        }
-                    }
+        tiles.forEachBatch(of: textured, in: plane) { count, re, im in
+            power.withUnsafeMutableBufferPointer { power in
+                power.update(repeating: .zero)
+                for i in 0..<(n * n) {
+                    let radius = Int(radii[i])
+                    guard radius >= 1 else { continue }
+                    let r = SIMD8<Double>(re[i]), m = SIMD8<Double>(im[i])
+                    power[radius] += r * r + m * m
                 }
+            }
+            let moments = Self.orientationMoments(re.baseAddress!, im.baseAddress!, band: band)
+            // Noise spreads evenly over the angles: it adds to the power, not the moment.
+            let bandNoise = noiseFloor * Double(band.count)
+            for lane in 0..<count {
+                let (slope, high) = Self.radialProfile(
+                    power: power.map { $0[lane] }, counts: counts, size: n, noiseFloor: noiseFloor)
+                slopes.append(slope)
+                highs.append(high)
+                // The moment over the scene's power (noise removed), at most 1 long.
+                let signal = moments.power[lane] - bandNoise
+                let x = moments.x[lane], y = moments.y[lane], length = (x * x + y * y).squareRoot()
+                let scale = signal > 0 ? 1 / max(signal, length) : 0
+                orientations.append(TileOrientation(x: x * scale, y: y * scale))
             }
         }
         return (slopes, highs, orientations)

@@ -1,4 +1,5 @@
 import ImageKernels
+import ImagingCore
 
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +20,27 @@ struct WindowedTiles {
         self.size = size
         fft = FFT(size: size)
         window = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(size))) }
+    }
+
+    /// Transforms `tiles` (origins and means) of `plane` eight at a time and hands `body` each
+    /// batch: the number of tiles in it and their transforms (`size × size` vectors,
+    /// row-major; lane `l` holds the transform of the batch's tile `l`), batches in order.
+    func forEachBatch(
+        of tiles: [(x: Int, y: Int, mean: Float)], in plane: PixelBuffer<UInt8>,
+        _ body: (_ count: Int, _ re: UnsafeMutableBufferPointer<SIMD8<Float>>, _ im: UnsafeMutableBufferPointer<SIMD8<Float>>) -> Void
+    ) {
+        var re = [SIMD8<Float>](repeating: .zero, count: size * size), im = re
+        plane.withUnsafeBufferPointer { pixels in
+            re.withUnsafeMutableBufferPointer { re in
+                im.withUnsafeMutableBufferPointer { im in
+                    for first in stride(from: 0, to: tiles.count, by: 8) {
+                        let batch = tiles[first..<min(first + 8, tiles.count)]
+                        transform(batch, of: pixels, rowStride: plane.rowStride, re: re, im: im)
+                        body(batch.count, re, im)
+                    }
+                }
+            }
+        }
     }
 
     /// Transforms `batch` (at most eight tiles: origin and mean) of `pixels`, a plane of
