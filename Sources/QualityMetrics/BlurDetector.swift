@@ -176,6 +176,6 @@ public struct BlurObservation: DetectorObservation {
         .number("laplacianVariance", \.laplacianVariance, "variance of the Laplacian over the variance of luma (contrast-normalised)", units: "ratio", range: 0...100),
         .number("evidence", \.evidence, "log-odds of blur from ln edgeWidth, ln spread (each at least 0.001 px) and cepstralDip, before mapping", units: "log-odds", range: -100...100),
         .number("spread", \.spread, "edge spread (tile contrast over its typical steep gradient, noise-corrected) where the frame is sharpest (10th percentile over textured tiles), along the softest of four directions: widened by blur of any shape, shake that dwells included", units: "px", range: 0...64),
-        .number("cepstralDip", \.cepstralDip, "depth of the deepest dip of the cepstrum of the 16 sharpest textured 64-px tiles' mean log power spectrum, at lags of 2–12 px of the half-size analysis image off the axes: the trace of a blur kernel (defocus disk, shake path)", units: "cepstrum", range: 0...100),
+        .number("cepstralDip", \.cepstralDip, "depth of the deepest dip of the cepstrum of the 16 sharpest textured 64-px tiles' mean log power spectrum, at lags of 2–24 px of the half-size analysis image off the axes: the trace of a blur kernel (defocus disk, shake path)", units: "cepstrum", range: 0...100),
     ]
 }

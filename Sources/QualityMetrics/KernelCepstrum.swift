@@ -21,14 +21,14 @@ import Darwin
 /// away from the origin. A texture that repeats across the frame (fabric, tiles, a screen) has
 /// the same term in every tile too, and can dip it as a blur does.
 ///
-/// Read on the analysis image halved (512 px on the longer side, so a lag of 2–12 px is a
-/// kernel of 4–24 analysis pixels), in 64-px tiles 32 px apart with a standard deviation of 4
+/// Read on the analysis image halved (512 px on the longer side, so a lag of 2–24 px is a
+/// kernel of 4–48 analysis pixels), in 64-px tiles 32 px apart with a standard deviation of 4
 /// levels or more, each less its mean and Hann-windowed. Only the 16 sharpest are read (all
 /// when fewer, at least four): among the 48 whose Laplacian is strongest for their contrast,
 /// those with the largest share of power at frequency radii of 16 bins or more (a quarter of
 /// the sampling rate, radii rounded, the corners past 32 left out), so a sharp subject on a
 /// soft background reads as the subject does. A fixed count, not a share of the tiles,
-/// because the deepest of 194 lags of a mean over fewer spectra dips deeper by chance: read as
+/// because the deepest of 846 lags of a mean over fewer spectra dips deeper by chance: read as
 /// a share, the same clean scenes at 640 px dipped 1.6 times as deep as at 1 024. The zero
 /// frequency is left out of the mean (it would add the same amount to every lag), and so are
 /// the lags on the axes: JPEG's 8-pixel blocks dip them in images smaller than the analysis
@@ -41,7 +41,7 @@ enum KernelCepstrum {
     /// The distance between tiles: they overlap by half, so each is four blocks of `step`.
     static let step = 32
     /// The lags searched, in pixels of the halved analysis image.
-    static let lags = 2.0...12.0
+    static let lags = 2.0...24.0
     /// The number of textured tiles read, the sharpest first.
     static let sharpestTiles = 16
     /// Below this many textured tiles, there is no dip.

@@ -24,10 +24,12 @@ struct RealPhotoLadderTests {
         return try #require(assessment.image).report
     }
 
-    /// Checks that `value` never falls by more than `tolerance` along `levels` for every source.
+    /// Checks that `value` never falls by more than `tolerance` along `levels` for every source,
+    /// or, with `rejectedAbove`, by more only between two rungs that are both above it (no
+    /// decision moves).
     func expectLadders(
         _ set: String, levels: [String: Double], detectors: Set<DetectorKind> = [.blur, .exposure], tolerance: Double = 0.02,
-        value: (QualityReport) -> Double
+        rejectedAbove: Double? = nil, value: (QualityReport) -> Double
     ) throws {
         var bySource: [String: [(Double, Double)]] = [:]
         for row in try Self.rows(set) {
@@ -40,7 +42,7 @@ struct RealPhotoLadderTests {
         for (source, ladder) in bySource {
             let values = ladder.sorted { $0.0 < $1.0 }.map(\.1)
             #expect(values.count == levels.count)
-            for (a, b) in zip(values, values.dropFirst()) where b < a - tolerance {
+            for (a, b) in zip(values, values.dropFirst()) where b < a - tolerance && !(rejectedAbove.map { a > $0 && b > $0 } ?? false) {
                 Issue.record("\(source): \(values)")
                 break
             }
@@ -56,8 +58,13 @@ struct RealPhotoLadderTests {
         }
     }
 
+    /// More than 0.02 only between two rungs the default blur threshold both rejects: past the
+    /// disk's first zero the heaviest defocus sinks the spectrum under the noise, and the
+    /// cepstral dip fades while the widths go on growing (skimage-rocket: 0.71, 0.68).
     @Test func defocusBlur() throws {
-        try expectLadders("blur", levels: ["clean:0": 0, "defocus:0.004": 1, "defocus:0.008": 2, "defocus:0.016": 3]) { $0.blur!.confidence }
+        try expectLadders(
+            "blur", levels: ["clean:0": 0, "defocus:0.004": 1, "defocus:0.008": 2, "defocus:0.016": 3], rejectedAbove: QualityPolicy.default.blur
+        ) { $0.blur!.confidence }
     }
 
     /// Motion blur along the axes and both diagonals, made here from each clean photo

@@ -24,8 +24,8 @@ struct KernelCepstrumTests {
         #expect(abs(KernelCepstrum.deepestDip(ofCepstrumOf: diagonal) - 0.5) < 1e-9)
         let axis = (0..<(n * n)).map { i in -cos(2 * Double.pi * Double(4 * (i % n)) / Double(n)) }
         #expect(KernelCepstrum.deepestDip(ofCepstrumOf: axis) < 1e-9)
-        // Lags longer than 12 px of the half-size image are not searched either.
-        let long = (0..<(n * n)).map { i in -cos(2 * Double.pi * Double(10 * (i % n) + 10 * (i / n)) / Double(n)) }
+        // Lags longer than 24 px of the half-size image are not searched either.
+        let long = (0..<(n * n)).map { i in -cos(2 * Double.pi * Double(20 * (i % n) + 20 * (i / n)) / Double(n)) }
         #expect(KernelCepstrum.deepestDip(ofCepstrumOf: long) < 1e-9)
     }
 
@@ -108,7 +108,7 @@ struct KernelCepstrumTests {
 
     /// The separable sum in double precision gives the cepstrum a direct sum over every bin
     /// gives, on an even spectrum of random values, and the dip is the least of it over the
-    /// searched lags: lengths 2 to 12, off the axes.
+    /// searched lags: lengths 2 to 24, off the axes.
     @Test func theDipIsTheDirectCepstrumsLeastAtTheSearchedLags() {
         let n = KernelCepstrum.tile
         var generator = SeededGenerator(seed: 12)
@@ -118,18 +118,18 @@ struct KernelCepstrumTests {
             return 0.5 * (raw[i] + raw[((n - v) % n) * n + (n - u) % n])
         }
         var least = Double.infinity
-        for y in -12...12 {
-            for x in -12...12 where x != 0 && y != 0 {
+        for y in -24...24 {
+            for x in -24...24 where x != 0 && y != 0 {
                 let length = Double(x * x + y * y).squareRoot()
-                guard length >= 2, length <= 12 else { continue }
+                guard length >= 2, length <= 24 else { continue }
                 var sum = 0.0
                 for v in 0..<n { for u in 0..<n { sum += spectrum[v * n + u] * cos(2 * Double.pi * Double(u * x + v * y) / Double(n)) } }
                 least = min(least, sum / Double(n * n))
             }
         }
         #expect(abs(KernelCepstrum.deepestDip(ofCepstrumOf: spectrum) - max(0, -least)) < 1e-12)
-        // At the bounds: (1, 1) and (9, 8) lie outside 2–12 px, (1, 2) and (11, 4) inside.
-        for (x, y, searched) in [(1, 1, false), (1, 2, true), (11, 4, true), (9, 8, false)] {
+        // At the bounds: (1, 1) and (23, 7) lie outside 2–24 px, (1, 2) and (22, 9) inside.
+        for (x, y, searched) in [(1, 1, false), (1, 2, true), (22, 9, true), (23, 7, false)] {
             let ripple = (0..<(n * n)).map { i in -cos(2 * Double.pi * Double(x * (i % n) + y * (i / n)) / Double(n)) }
             #expect(abs(KernelCepstrum.deepestDip(ofCepstrumOf: ripple) - (searched ? 0.5 : 0)) < 1e-9, "lag (\(x), \(y))")
         }
