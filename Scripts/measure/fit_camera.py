@@ -13,7 +13,10 @@ photo, never by degradation) and reported on its held-out test photos. No other 
   frame is sharpest) and `cepstralDip` (the blur kernel's dip in the cepstrum of the sharpest
   tiles), `defocus` and `motion` rows of label 1 against every row the blur labels call fine.
   The dip's form (tile selection, lags) was chosen by a 4-fold cross-validation over the train
-  photos (folds by source photo; docs/experiments.md).
+  photos (folds by source photo; docs/experiments.md). Beside it, the `motion` evidence: which
+  kind a blur is, the logistic of `dipIsotropy` (how evenly the dip runs round its circle),
+  `motion` rows of label 1 against `defocus` rows of label 1; the detector names a blur motion
+  when it is above 0 (`blur.kind`).
 - exposure: three logistic evidences, each of two measures, `under`, `over` and `backlit`
   rows of label 1 against every row the exposure labels call fine (clean photos, scenes
   dark or bright on purpose, other defects, mild exposure errors); the detector takes the
@@ -141,6 +144,35 @@ def fit_evidences(rows, detector, spec, ridge, physics_signs=False):
     return models
 
 
+def fit_kind(rows, ridge):
+    """The blur's `motion` evidence: motion rows of label 1 against defocus rows of label 1 of
+    the train split, by the logistic of `dipIsotropy`."""
+    blurred = [r for r in rows if r.split == "train" and not r.fine and r.defect in DEFECTS["blur"]]
+    X = [[r.record["blur"]["dipIsotropy"]] for r in blurred]
+    y = [int(r.defect == "motion") for r in blurred]
+    intercept, weights = fit_logistic(X, y, ridge=ridge)
+    print(f"  motion: intercept {intercept:.4f} dipIsotropy {weights[0]:.4f} ({sum(y)} motion, {len(y) - sum(y)} defocus)")
+    return intercept, weights
+
+
+def report_kind(rows, motion_odds, confidence, threshold):
+    """Per split, of the defocus and motion rows of label 1, how many are named by their kind:
+    all of them, and those the threshold rejects."""
+    figures = {}
+    for split in ("train", "test"):
+        blurred = [r for r in rows if r.split == split and not r.fine and r.defect in DEFECTS["blur"]]
+        named = lambda r: (motion_odds(r) > 0) == (r.defect == "motion")
+        parts = []
+        for defect in ("defocus", "motion"):
+            every = [r for r in blurred if r.defect == defect]
+            rejected = [r for r in every if confidence(r) > threshold]
+            figures[f"{split}Named_{defect}"] = sum(map(named, every)) / len(every)
+            figures[f"{split}NamedRejected_{defect}"] = sum(map(named, rejected)) / max(1, len(rejected))
+            parts.append(f"{defect} {sum(map(named, every))}/{len(every)} ({sum(map(named, rejected))}/{len(rejected)} rejected)")
+        print(f"  {split}: kind named right: " + ", ".join(parts))
+    return figures
+
+
 def threshold_for_cost(confidences, cost):
     """The lowest threshold (confidence must exceed it to reject) under which at most `cost`
     of these fine photos are rejected, halfway to the next confidence above it: a measure
@@ -225,6 +257,11 @@ def main():
         t = threshold_for_cost([confidence(r) for r in rows if r.split == "train" and r.fine], args.cost)
         print(f"  threshold {t:.4f}")
         figures = report(rows, detector, confidence, t)
+        evidence = {name: (i, dict(zip(names, w))) for name, (_, i, w, names) in models.items()}
+        if detector == "blur":
+            intercept, weights = fit_kind(rows, args.ridge)
+            evidence["motion"] = (intercept, {"dipIsotropy": weights[0]})
+            figures.update(report_kind(rows, lambda r: intercept + weights[0] * r.record["blur"]["dipIsotropy"], confidence, t))
         thresholds = {detector: (t, rule)}
         if detector == "noise":
             # NoiseDetector judges only images as large as these photos: in a smaller copy,
@@ -236,7 +273,7 @@ def main():
         if args.write_model:
             write_model(
                 os.path.join(MODELS, f"{detector}.json"), detector, data, figures,
-                evidence={name: (i, dict(zip(names, w))) for name, (_, i, w, names) in models.items()},
+                evidence=evidence,
                 mapping={"midpoint": 0, "slope": 1, "logarithmic": False}, thresholds=thresholds)
 
 

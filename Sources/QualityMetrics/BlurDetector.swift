@@ -39,16 +39,21 @@ public struct BlurDetector: Detector {
     public var mapping: LogisticMapping
     /// The log-odds of blur: a logistic model of ln `edgeWidth`, ln `spread` and `cepstralDip`.
     public var evidence: DetectorModel.LinearModel
+    /// The log-odds that a blur is motion rather than defocus: a logistic model of `dipIsotropy`.
+    public var motionModel: DetectorModel.LinearModel
 
     /// What the detector reads of its model.
-    /// `cepstralDip` may be left out: models fitted before it weigh the two widths only.
+    /// `cepstralDip` may be left out: models fitted before it weigh the two widths only; so may
+    /// the `motion` evidence, added after them (the bundled one is read then).
     public static let modelRequirements = DetectorModel.Requirements(
-        evidence: ["blur": ["edgeWidth", "spread", "cepstralDip"]], optionalMeasures: ["cepstralDip"], mapping: true, thresholds: ["blur"])
+        evidence: ["blur": ["edgeWidth", "spread", "cepstralDip"], "motion": ["dipIsotropy"]], optionalEvidence: ["motion"],
+        optionalMeasures: ["cepstralDip"], mapping: true, thresholds: ["blur"])
 
     /// - Parameter model: a model checked against `modelRequirements`; the bundled one by default.
     public init(model: DetectorModel = ModelSet.bundled["blur"]) {
         mapping = model.mapping!
         evidence = model.evidence("blur")
+        motionModel = model.evidence["motion"] ?? ModelSet.bundled["blur"].evidence("motion")
     }
 
     /// The bundled model's evidence with `mapping` in place of its own.
@@ -102,14 +107,18 @@ public struct BlurDetector: Detector {
         let sharpest = max(percentile(widths, 0.1), motionWidth), median = percentile(widths, 0.5)
         // Where the frame is sharpest along each direction, the softest of the four.
         let spread = tiles.spreads.map { percentile($0, 0.1) }.max() ?? 0
-        let cepstralDip = KernelCepstrum.dip(of: plane).depth
+        let dip = KernelCepstrum.dip(of: plane), cepstralDip = dip.depth
         let logOdds = Self.logOdds(evidence, edgeWidth: sharpest, spread: spread, cepstralDip: cepstralDip)
+        let motionOdds = motionModel.predict { name in
+            guard name == "dipIsotropy" else { preconditionFailure("the motion model weighs \(name), which modelRequirements does not name") }
+            return dip.isotropy
+        }
         // Too few textured tiles is too little evidence to call an image blurred.
         let weight = min(1, Double(widths.count) / 8)
         return BlurObservation(
             confidence: mapping(logOdds) * weight, edgeWidth: sharpest, edgeWidthMedian: median,
             texturedFraction: textured, laplacianVariance: normalizedLaplacian, motionWidth: motionWidth, spread: spread,
-            cepstralDip: cepstralDip, evidence: logOdds)
+            cepstralDip: cepstralDip, dipIsotropy: dip.isotropy, motionEvidence: motionOdds, evidence: logOdds)
     }
 }
 
@@ -147,6 +156,35 @@ public struct BlurObservation: DetectorObservation {
     public var spread = 0.0
     /// Depth of the blur kernel's dip in the cepstrum of the sharpest tiles (see `KernelCepstrum`).
     public var cepstralDip = 0.0
+    /// How evenly the cepstral dip runs round its circle: near 1 for a defocus disk, near 0 for
+    /// a shake's path (see `KernelCepstrum.isotropy(of:)`).
+    public var dipIsotropy = 0.0
+    /// Log-odds that a blur is motion (a shake or a moving camera) rather than defocus.
+    public var motionEvidence = 0.0
+    /// What blurred the image, when the confidence is 0.5 or more.
+    public var kind: Kind {
+        get { confidence < 0.5 ? .none : motionEvidence > 0 ? .motion : .defocus }
+        set {}
+    }
+
+    /// What blurred an image.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Out of focus: the kernel is a disk.
+        case defocus
+        /// The camera or the subject moved: the kernel is a path.
+        case motion
+        /// The confidence is below 0.5.
+        case none
+    }
+
+    /// The kind in words; nil when it is `none` (the criterion's words then).
+    public var failureWords: String? {
+        switch kind {
+        case .defocus: "blurred (out of focus)"
+        case .motion: "blurred (motion or camera shake)"
+        case .none: nil
+        }
+    }
     /// Log-odds of blur before mapping.
     public var evidence = 0.0
 
@@ -154,7 +192,8 @@ public struct BlurObservation: DetectorObservation {
 
     public init(
         confidence: Double, edgeWidth: Double, edgeWidthMedian: Double, texturedFraction: Double, laplacianVariance: Double,
-        motionWidth: Double, spread: Double = 0, cepstralDip: Double = 0, evidence: Double = 0
+        motionWidth: Double, spread: Double = 0, cepstralDip: Double = 0, dipIsotropy: Double = 0, motionEvidence: Double = 0,
+        evidence: Double = 0
     ) {
         self.confidence = confidence
         self.edgeWidth = edgeWidth
@@ -164,6 +203,8 @@ public struct BlurObservation: DetectorObservation {
         self.motionWidth = motionWidth
         self.spread = spread
         self.cepstralDip = cepstralDip
+        self.dipIsotropy = dipIsotropy
+        self.motionEvidence = motionEvidence
         self.evidence = evidence
     }
 
@@ -177,5 +218,8 @@ public struct BlurObservation: DetectorObservation {
         .number("evidence", \.evidence, "log-odds of blur from ln edgeWidth, ln spread (each at least 0.001 px) and cepstralDip, before mapping", units: "log-odds", range: -100...100),
         .number("spread", \.spread, "edge spread (tile contrast over its typical steep gradient, noise-corrected) where the frame is sharpest (10th percentile over textured tiles), along the softest of four directions: widened by blur of any shape, shake that dwells included", units: "px", range: 0...64),
         .number("cepstralDip", \.cepstralDip, "depth of the deepest dip of the cepstrum of the 16 sharpest textured 64-px tiles' mean log power spectrum, at lags of 2–24 px of the half-size analysis image off the axes: the trace of a blur kernel (defocus disk, shake path)", units: "cepstrum", range: 0...100),
+        .number("dipIsotropy", \.dipIsotropy, "how evenly the cepstral dip runs round the circle of its length: the median over 8 sectors of direction of the deepest dip within 0.5 px of that length, over the deepest (near 1 for a defocus disk, near 0 for a shake's path; 0 with no dip)", units: "ratio", range: 0...1),
+        .number("motionEvidence", \.motionEvidence, "log-odds that a blur is motion or camera shake rather than defocus, from dipIsotropy", units: "log-odds", range: -100...100),
+        .label("kind", \.kind, "defocus or motion (camera shake or a moving subject) when the confidence is 0.5 or more, else none"),
     ]
 }

@@ -258,6 +258,8 @@ public struct DetectorModel: Sendable, Equatable, Codable {
     /// whether it maps a measure to a confidence, and the policy keys it sets defaults for.
     public struct Requirements: Sendable {
         public var evidence: [String: [String]]
+        /// Evidence models a model may leave out (one added after models were fitted without it).
+        public var optionalEvidence: Set<String>
         /// Whether an evidence model may weigh any non-empty subset of its measures (a fit
         /// that selects them) rather than exactly all of them.
         public var evidenceSelectsMeasures: Bool
@@ -274,10 +276,12 @@ public struct DetectorModel: Sendable, Equatable, Codable {
         public var thresholds: [String]
 
         public init(
-            evidence: [String: [String]] = [:], evidenceSelectsMeasures: Bool = false, optionalMeasures: Set<String> = [],
-            evidenceTakesShapes: Bool = false, evidenceTakesTrees: Bool = false, mapping: Bool, thresholds: [String]
+            evidence: [String: [String]] = [:], optionalEvidence: Set<String> = [], evidenceSelectsMeasures: Bool = false,
+            optionalMeasures: Set<String> = [], evidenceTakesShapes: Bool = false, evidenceTakesTrees: Bool = false, mapping: Bool,
+            thresholds: [String]
         ) {
             self.evidence = evidence
+            self.optionalEvidence = optionalEvidence
             self.evidenceSelectsMeasures = evidenceSelectsMeasures
             self.optionalMeasures = optionalMeasures
             self.evidenceTakesShapes = evidenceTakesShapes
@@ -297,13 +301,16 @@ public struct DetectorModel: Sendable, Equatable, Codable {
             throw ModelError(.invalid, "\(source): model format \(format) is not supported (expected \(Self.currentFormat))")
         }
         let expected = requirements.evidence
-        guard Set(evidence.keys) == Set(expected.keys) else {
+        let required = Set(expected.keys).subtracting(requirements.optionalEvidence)
+        guard required.isSubset(of: evidence.keys), Set(evidence.keys).isSubset(of: expected.keys) else {
+            let optional = expected.keys.filter { requirements.optionalEvidence.contains($0) }
             throw ModelError(
                 .invalid,
-                "\(source): the \(detector) model must have evidence models \(Self.list(expected.keys)), has \(Self.list(evidence.keys))")
+                "\(source): the \(detector) model must have evidence models \(Self.list(expected.keys.filter { required.contains($0) }))"
+                    + (optional.isEmpty ? "" : " (and may have \(Self.list(optional)))") + ", has \(Self.list(evidence.keys))")
         }
         for (name, measures) in expected.sorted(by: { $0.key < $1.key }) {
-            let model = evidence[name]!
+            guard let model = evidence[name] else { continue }
             if let trees = model.trees {
                 guard requirements.evidenceTakesTrees else {
                     throw ModelError(.invalid, "\(source): evidence \"\(name)\" gives trees, which the \(detector) detector does not read")

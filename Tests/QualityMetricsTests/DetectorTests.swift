@@ -322,8 +322,16 @@ struct GateTests {
         #expect(illegible.failures.map(\.reason) == [.predictedAccuracy, .textLegibility])
         #expect(illegible.failures.last == GateFailure(reason: .textLegibility, measured: 9.6, threshold: 12))
         #expect(illegible.failures.map(\.message) == ["blurred text: predicted accuracy 0.3234 < 0.5", "text illegible: legibility 9.6 < 12"])
-        let blurred = gate.decide(report(blur: 0.8123, exposure: 0.1))
-        #expect(blurred.failures.map(\.message) == ["blurred: blur confidence 0.8123 > 0.5"])
+        // A blur says its kind: motion when its motion evidence is above 0, else defocus.
+        var shaken = report(blur: 0.8123, exposure: 0.1)
+        shaken.blur?.motionEvidence = 1.5
+        #expect(gate.decide(shaken).failures.map(\.message) == ["blurred (motion or camera shake): blur confidence 0.8123 > 0.5"])
+        shaken.blur?.motionEvidence = -0.5
+        #expect(gate.decide(shaken).failures.map(\.message) == ["blurred (out of focus): blur confidence 0.8123 > 0.5"])
+        // Rejected below 0.5, a blur names no kind: the criterion's words.
+        let gate45 = QualityGate(policy: QualityPolicy(blur: 0.45, smudge: 0.5, exposure: 0.5, minimumLinePitch: 16))
+        let mild = gate45.decide(report(blur: 0.4812, exposure: 0.1))
+        #expect(mild.failures.map(\.message) == ["blurred: blur confidence 0.4812 > 0.45"])
         // A photo's blur and a page's illegible text are different reasons.
         #expect(GateReason.blur != GateReason.textLegibility)
     }

@@ -160,8 +160,67 @@ struct KernelCepstrumTests {
         }
     }
 
-    func dip(_ pixels: [Float]) -> (depth: Double, tiles: Int) {
+    /// The lags within half a pixel of 5 px fall in all 8 sectors of direction: (5, 1) and
+    /// (5, 2) in the first, (1, −5) and (2, −5) in the fifth. A dip at one lag is 0 elsewhere on
+    /// the circle: isotropy 0. The same dip at every lag of the circle: 1. Half a dip deep on one
+    /// side (y > 0: sectors 1–4) and a tenth on the other: the median of four 0.1s and four 0.5s
+    /// over 0.5, 0.6. No dip: 0.
+    @Test func theIsotropyOfKnownDipsIsTheMedianOfTheirSectors() {
+        typealias Lag = (x: Int, y: Int, value: Double)
+        var circle: [(x: Int, y: Int)] = []
+        for x in 1...24 {
+            for y in -24...24 where y != 0 && abs(Double(x * x + y * y).squareRoot() - 5) <= 0.5 { circle.append((x, y)) }
+        }
+        #expect(circle.count == 12)
+        let rest: [Lag] = [(10, 3, 0.2), (2, 1, -0.05)]
+        func lags(_ value: (Int, Int) -> Double) -> [Lag] { circle.map { lag -> Lag in (lag.x, lag.y, value(lag.x, lag.y)) } + rest }
+        #expect(KernelCepstrum.isotropy(of: lags { x, y in x == 3 && y == 4 ? -0.5 : 0 }) == 0)
+        #expect(abs(KernelCepstrum.isotropy(of: lags { _, _ in -0.5 }) - 1) < 1e-12)
+        #expect(abs(KernelCepstrum.isotropy(of: lags { _, y in y > 0 ? -0.5 : -0.1 }) - 0.6) < 1e-12)
+        #expect(KernelCepstrum.isotropy(of: circle.map { lag -> Lag in (lag.x, lag.y, 0.1) }) == 0)
+    }
+
+    /// A defocus disk (radius 6 px) dips the cepstrum round a circle; a straight shake (16 px
+    /// at 30°) and a bent one (10 px right, then 10 px down) dip it along their paths. The
+    /// blur is named by its kind, and the gate's words say which.
+    @Test func aDiskIsNamedDefocusAndAPathMotion() {
+        let scene = Scenes.fractal(width: width, height: height, seed: 3)
+        /// The pixels of a segment of `length` px from `start` at `angle` radians.
+        func segment(from start: (Int, Int), length: Int, angle: Double) -> [(Int, Int)] {
+            (0...length).map { step -> (Int, Int) in
+                let along = Double(step)
+                return (start.0 + Int((along * cos(angle)).rounded()), start.1 + Int((along * sin(angle)).rounded()))
+            }
+        }
+        let straight = segment(from: (-7, -4), length: 16, angle: Double.pi / 6)
+        let bent = segment(from: (0, 0), length: 8, angle: 0.35) + segment(from: (8, 3), length: 8, angle: 1.2).dropFirst()
+        let defocused = analyze(disk(scene, radius: 6), width: width, height: height).blur!
+        #expect(defocused.dipIsotropy > 0.5 && defocused.kind == .defocus, "\(defocused)")
+        #expect(defocused.failureWords == "blurred (out of focus)")
+        for path in [straight, bent] {
+            let shaken = analyze(smear(scene, along: path), width: width, height: height).blur!
+            #expect(shaken.dipIsotropy < 0.3 && shaken.kind == .motion, "\(path): \(shaken)")
+            #expect(shaken.failureWords == "blurred (motion or camera shake)")
+        }
+        let sharp = analyze(scene, width: width, height: height).blur!
+        #expect(sharp.kind == .none && sharp.failureWords == nil, "\(sharp)")
+    }
+
+    func dip(_ pixels: [Float]) -> (depth: Double, isotropy: Double, tiles: Int) {
         KernelCepstrum.dip(of: Scenes.plane(pixels, width: width, height: height))
+    }
+
+    /// The mean over the offsets of `path` around each pixel, borders clamped: a shake's kernel.
+    func smear(_ pixels: [Float], along path: [(Int, Int)]) -> [Float] {
+        var out = pixels
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum: Float = 0
+                for (dx, dy) in path { sum += pixels[min(height - 1, max(0, y + dy)) * width + min(width - 1, max(0, x + dx))] }
+                out[y * width + x] = sum / Float(path.count)
+            }
+        }
+        return out
     }
 
     /// The mean over a disk of `radius` pixels around each pixel, borders clamped.

@@ -109,6 +109,9 @@ struct ModelTests {
         let blur = BlurDetector(model: model).analyze(AnalysisImage(luma: plane, fullSize: plane.size))
         #expect(abs(blur.evidence - (-3 + 4 * log(blur.edgeWidth) + log(blur.spread))) < 1e-9)
         #expect(blur.cepstralDip > 0)
+        // Without its own motion evidence, the model names a blur's kind by the bundled one.
+        let bundled = BlurDetector().analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+        #expect(blur.motionEvidence == bundled.motionEvidence && blur.dipIsotropy == bundled.dipIsotropy)
         var dipAlone = try json("blur")
         dipAlone["evidence"] = ["blur": ["intercept": -3.0, "weights": ["cepstralDip": 50.0]]]
         var unread = try json("blur")
@@ -119,6 +122,26 @@ struct ModelTests {
             if case .failure(let error) = result {
                 #expect(error.message.contains("must weigh edgeWidth, spread (and may weigh cepstralDip)"), "\(error.message)")
             }
+        }
+    }
+
+    /// The blur model's `motion` evidence may be left out (models fitted before it) and is
+    /// read when present; an evidence the detector does not read is refused, naming both.
+    @Test func anOptionalEvidenceMayBeLeftOutAndNoOther() throws {
+        var ownMotion = try json("blur")
+        var evidence = ownMotion["evidence"] as! [String: Any]
+        evidence["motion"] = ["intercept": 1.0, "weights": ["dipIsotropy": -2.0]]
+        ownMotion["evidence"] = evidence
+        let plane = Scenes.plane(Scenes.photo(width: 512, height: 384, seed: 3), width: 512, height: 384)
+        let blur = BlurDetector(model: try load(ownMotion).get()).analyze(AnalysisImage(luma: plane, fullSize: plane.size))
+        #expect(abs(blur.motionEvidence - (1 - 2 * blur.dipIsotropy)) < 1e-12)
+        var spin = try json("blur")
+        evidence["spin"] = ["intercept": 1.0, "weights": ["dipIsotropy": -2.0]]
+        spin["evidence"] = evidence
+        let result = try load(spin)
+        #expect(errorCode(result) == "model.invalid")
+        if case .failure(let error) = result {
+            #expect(error.message.contains("must have evidence models blur (and may have motion), has blur, motion, spin"), "\(error.message)")
         }
     }
 
