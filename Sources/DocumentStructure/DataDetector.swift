@@ -51,6 +51,7 @@ public struct DataDetector: Sendable {
         for candidate in candidates where !kept.contains(where: { $0.range.overlaps(candidate.range) }) {
             kept.append(candidate)
         }
+        PhoneRule.dialHomeNumbers(&kept, region: region)
         return kept.sorted { $0.range.lowerBound < $1.range.lowerBound }
     }
 
@@ -437,6 +438,29 @@ enum PhoneRule {
         "ES": ("34", false), "NL": ("31", true), "BE": ("32", true), "AT": ("43", true), "CH": ("41", true), "AU": ("61", true),
         "IE": ("353", true), "SE": ("46", true), "PL": ("48", false), "PT": ("351", false), "DK": ("45", false), "NO": ("47", false),
     ]
+
+    /// A number dialled at home with the trunk prefix 0 (`04 36 61 60 58`) is none the region
+    /// takes when the region's own numbers have no trunk prefix (the North American plan), and
+    /// is left without a value. When every international number of the same text has one
+    /// country code, and its country dials at home with a 0, the page says where it was
+    /// written: such numbers take that code (a French sign-up sheet that lists `+33 5 79 98 58
+    /// 65` beside `04 36 61 60 58`). A region whose numbers take the 0 keeps its own reading.
+    static func dialHomeNumbers(_ data: inout [DetectedData], region: String) {
+        guard regions[region]?.trunkZero != true else { return }
+        // Each international number's country code: the longest known code its digits start with.
+        let codes = Set(
+            data.compactMap { datum -> String? in
+                guard datum.kind == .phone, case .text(let value)? = datum.value, value.hasPrefix("+") else { return nil }
+                let digits = value.dropFirst()
+                return regions.values.map(\.code).filter { digits.hasPrefix($0) }.max { $0.count < $1.count }
+            })
+        guard codes.count == 1, let code = codes.first, regions.values.contains(where: { $0.code == code && $0.trunkZero }) else { return }
+        for index in data.indices where data[index].kind == .phone && data[index].value == nil {
+            let digits = data[index].text.filter(\.isNumber)
+            guard digits.hasPrefix("0"), !data[index].text.hasPrefix("+"), (7...12).contains(digits.count) else { continue }
+            data[index].value = .text("+" + code + digits.dropFirst())
+        }
+    }
 
     /// A recognizer reads a leading `+` as `*` or `#`. A number read so is taken when it is
     /// one beyond doubt: a North American number of 11 digits, or a country code of `regions`

@@ -106,6 +106,27 @@ struct DataDetectorTests {
         #expect(afterYear.last?.value == .text("+12125550147"))
     }
 
+    /// A number dialled at home with a 0, on a page whose international numbers share one
+    /// country code that dials so, takes that code, whatever region the North American plan
+    /// leaves without one; a page of two codes, a code whose country has no trunk 0, or a
+    /// region whose own numbers take the 0, settles nothing.
+    @Test func aNumberDialledAtHomeTakesThePagesCountryCode() {
+        let sheet = "Ana +33 5 79 98 58 65\nLuc 04 36 61 60 58\tRoom 05 38 3128 73"
+        #expect(detector.detect(in: sheet).map(\.value) == [.text("+33579985865"), .text("+33436616058"), .text("+33538312873")])
+        let german = "Zentrale +49 221 3597200, Köln 0221 6068811"
+        #expect(detector.detect(in: german).map(\.value) == [.text("+492213597200"), .text("+492216068811")])
+        // The same number alone, or beside numbers of two countries, or of a country without a trunk 0.
+        #expect(detector.detect(in: "Luc 04 36 61 60 58").map(\.value) == [nil])
+        let two = "Paris +33 1 39 21 77 33, Berlin +49 30 1234567, Lyon 04 36 61 60 58"
+        #expect(detector.detect(in: two).map(\.value) == [.text("+33139217733"), .text("+49301234567"), nil])
+        let rome = "Roma +39 06 6982 1234, Lyon 04 36 61 60 58"
+        #expect(detector.detect(in: rome).map(\.value).last == .some(nil))
+        // A North American number beside them is read by the region as before.
+        #expect(detector.detect(in: "+33 5 79 98 58 65 or (212) 555-0147").map(\.value) == [.text("+33579985865"), .text("+12125550147")])
+        // In Germany, a French page's home numbers are still read as German ones.
+        #expect(DataDetector(region: "DE").detect(in: sheet).map(\.value)[1] == .text("+49436616058"))
+    }
+
     @Test func aPlusReadAsAStarOrAHash() throws {
         let star = try only("Tel. *1 206 555 0128", .phone)
         #expect(star.text == "*1 206 555 0128")
