@@ -95,43 +95,21 @@ enum KernelCepstrum {
     }
 
     /// The tiles (`tile` px, `step` px apart) whose standard deviation reaches
-    /// `texturedDeviation`: origin, mean, and the energy of the Laplacian (4 neighbours; 0 on
-    /// the plane's border) over the tile's squared deviations. From sums over `step`-pixel
-    /// blocks, four to a tile.
+    /// `texturedDeviation`: origin, mean, and the energy of the Laplacian (4 neighbours; none
+    /// on the plane's border) over the tile's squared deviations. From the moments of
+    /// `step`-pixel blocks, four to a tile.
     static func texturedTiles(_ plane: PixelBuffer<UInt8>) -> [(x: Int, y: Int, mean: Float, laplacianShare: Double)] {
         precondition(tile == 2 * step, "a tile is read as two blocks by two")
-        let n = tile, width = plane.width, height = plane.height, stride = plane.rowStride
-        let columns = width / step, rows = height / step
+        let n = tile, width = plane.width, height = plane.height
         guard width >= n, height >= n else { return [] }
-        var sums = [Int](repeating: 0, count: columns * rows), squares = sums, laplacians = sums
-        plane.withUnsafeBufferPointer { pixels in
-            let base = pixels.baseAddress!
-            for y in 0..<(rows * step) {
-                let row = base + y * stride, blockRow = (y / step) * columns
-                let inner = y > 0 && y < height - 1
-                for column in 0..<columns {
-                    var sum = 0, square = 0, energy = 0
-                    for x in (column * step)..<((column + 1) * step) {
-                        let value = Int(row[x])
-                        sum += value
-                        square += value * value
-                        if inner, x > 0, x < width - 1 {
-                            let laplacian = 4 * value - Int(row[x - 1]) - Int(row[x + 1]) - Int(row[x - stride]) - Int(row[x + stride])
-                            energy += laplacian * laplacian
-                        }
-                    }
-                    sums[blockRow + column] += sum
-                    squares[blockRow + column] += square
-                    laplacians[blockRow + column] += energy
-                }
-            }
-        }
+        let values = planeTileMoments(plane, tileSize: step), laplacians = Stencil.laplacian.tileMoments(plane, tileSize: step)
+        let columns = values.columns
         var found: [(x: Int, y: Int, mean: Float, laplacianShare: Double)] = []
         for y0 in Swift.stride(from: 0, through: height - n, by: step) {
             for x0 in Swift.stride(from: 0, through: width - n, by: step) {
                 let blocks = [0, 1, columns, columns + 1].map { (y0 / step) * columns + x0 / step + $0 }
-                let sum = blocks.reduce(0) { $0 + sums[$1] }, square = blocks.reduce(0) { $0 + squares[$1] }
-                let laplacian = blocks.reduce(0) { $0 + laplacians[$1] }
+                let sum = blocks.reduce(0) { $0 + values.tiles[$1].sum }, square = blocks.reduce(0) { $0 + values.tiles[$1].sumOfSquares }
+                let laplacian = blocks.reduce(0) { $0 + laplacians.tiles[$1].sumOfSquares }
                 let count = Double(n * n), mean = Double(sum) / count
                 let deviations = Double(square) - Double(sum) * mean
                 guard deviations / count >= texturedDeviation * texturedDeviation else { continue }
