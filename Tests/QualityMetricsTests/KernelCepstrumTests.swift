@@ -210,7 +210,8 @@ struct KernelCepstrumTests {
         KernelCepstrum.dip(of: Scenes.plane(pixels, width: width, height: height))
     }
 
-    /// The mean over the offsets of `path` around each pixel, borders clamped: a shake's kernel.
+    /// The mean over the offsets of `path` around each pixel, borders clamped: a shake's kernel,
+    /// or any other.
     func smear(_ pixels: [Float], along path: [(Int, Int)]) -> [Float] {
         var out = pixels
         for y in 0..<height {
@@ -227,14 +228,6 @@ struct KernelCepstrumTests {
     func disk(_ pixels: [Float], radius: Int) -> [Float] {
         var offsets: [(Int, Int)] = []
         for dy in -radius...radius { for dx in -radius...radius where dx * dx + dy * dy <= radius * radius { offsets.append((dx, dy)) } }
-        var out = pixels
-        for y in 0..<height {
-            for x in 0..<width {
-                var sum: Float = 0
-                for (dx, dy) in offsets { sum += pixels[min(height - 1, max(0, y + dy)) * width + min(width - 1, max(0, x + dx))] }
-                out[y * width + x] = sum / Float(offsets.count)
-            }
-        }
-        return out
+        return smear(pixels, along: offsets)
     }
 }
