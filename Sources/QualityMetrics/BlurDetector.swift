@@ -161,7 +161,8 @@ public struct BlurObservation: DetectorObservation {
     public var dipIsotropy = 0.0
     /// Log-odds that a blur is motion (a shake or a moving camera) rather than defocus.
     public var motionEvidence = 0.0
-    /// What blurred the image, when the confidence is 0.5 or more.
+    /// What blurred the image, when the confidence is 0.5 or more. Derived from the confidence
+    /// and `motionEvidence`: a record read back sets it, and it stays derived.
     public var kind: Kind {
         get { confidence < 0.5 ? .none : motionEvidence > 0 ? .motion : .defocus }
         set {}
