@@ -62,7 +62,9 @@ public struct ModelSet: Sendable, Equatable {
         return try model.validated(as: requirements, source: path)
     }
 
-    /// Reads `<detector>.json` for every detector from `directory`.
+    /// Reads `<detector>.json` for every detector from `directory`. A folder is the set a
+    /// detector falls back on for the evidence a model file given alone may leave out
+    /// (`Requirements.optionalEvidence`), so its models must have all of it.
     /// - Throws: `ModelError` naming the first file missing or wrong.
     public static func load(directory: String) throws(ModelError) -> ModelSet {
         var models: [String: DetectorModel] = [:]
@@ -71,6 +73,12 @@ public struct ModelSet: Sendable, Equatable {
             let model = try loadModel(contentsOf: path)
             guard model.detector == detector else {
                 throw ModelError(.invalid, "\(path) holds a model of \"\(model.detector)\", not \"\(detector)\"")
+            }
+            let missing = requirements[detector]!.optionalEvidence.subtracting(model.evidence.keys)
+            guard missing.isEmpty else {
+                throw ModelError(
+                    .invalid,
+                    "\(path): a folder's \(detector) model must have the evidence models \(missing.sorted().joined(separator: ", ")) too (a model file given alone may leave them out)")
             }
             models[detector] = model
         }

@@ -145,6 +145,30 @@ struct ModelTests {
         }
     }
 
+    /// A folder is what a model file given alone falls back on, so its blur model must have
+    /// the `motion` evidence that such a file may leave out: without it, the folder is refused
+    /// with a message naming it, not loaded to stop the process later.
+    @Test func aFolderMustHoldTheEvidenceAModelFileMayLeaveOut() throws {
+        let folder = NSTemporaryDirectory() + "imgquality-models-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ModelSet.requirements.keys where name != "blur" {
+            try FileManager.default.copyItem(atPath: Self.modelFolder + "/\(name).json", toPath: folder + "/\(name).json")
+        }
+        var blur = try json("blur")
+        var evidence = blur["evidence"] as! [String: Any]
+        evidence.removeValue(forKey: "motion")
+        blur["evidence"] = evidence
+        try JSONSerialization.data(withJSONObject: blur).write(to: URL(fileURLWithPath: folder + "/blur.json"))
+        #expect(throws: Never.self) { try load(blur).get() }
+        let result = Result { () throws(ModelError) in try ModelSet.load(directory: folder) }
+        guard case .failure(let error) = result else {
+            Issue.record("a folder whose blur model has no motion evidence loaded")
+            return
+        }
+        #expect(error.code == "model.invalid" && error.message.contains("must have the evidence models motion too"), "\(error.message)")
+    }
+
     @Test func aFolderWithoutOneDetectorsModelSaysWhich() throws {
         let folder = NSTemporaryDirectory() + "imgquality-models-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
