@@ -52,14 +52,28 @@ public enum AreaResample {
         resample(buffer, to: size, implementation: implementation)
     }
 
+    /// The plane resampled to `size` in the output rows `rows` only, each the same bits as
+    /// `resize(_:to:)` gives it; every other row is 0 (a plane of `size` already is returned
+    /// as it is). A reader of one region of the resampled plane (a line, a table's cell)
+    /// pays for that region's rows, not the page's.
+    /// - Precondition: as `resize(_:to:)`; `rows` lies within `size`'s height.
+    public static func resize(
+        _ plane: PixelBuffer<UInt8>, to size: ImageSize, rows: Range<Int>, implementation: KernelImplementation = .current
+    ) -> PixelBuffer<UInt8> {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= size.height)
+        return resample(plane, to: size, rows: rows, implementation: implementation)
+    }
+
     /// Resamples every channel of `plane` (one or interleaved): the vertical pass works on
     /// whole interleaved rows, element by element; the horizontal pass per channel, with
     /// the same taps in the same order, so each channel comes out as it would alone.
+    /// With `rows`, only those output rows are computed; the others stay 0.
     static func resample(
-        _ plane: PixelBuffer<UInt8>, to size: ImageSize, implementation: KernelImplementation
+        _ plane: PixelBuffer<UInt8>, to size: ImageSize, rows: Range<Int>? = nil, implementation: KernelImplementation
     ) -> PixelBuffer<UInt8> {
         precondition(size.width >= 1 && size.height >= 1 && size.width <= plane.width && size.height <= plane.height)
         if size == plane.size { return plane }
+        let outRows = rows ?? 0..<size.height
         let channels = plane.channels
         let horizontal = Spans(input: plane.width, output: size.width)
         let vertical = Spans(input: plane.height, output: size.height)
@@ -109,7 +123,7 @@ public enum AreaResample {
                     flatWeights.withUnsafeBufferPointer { weights in
                         starts.withUnsafeBufferPointer { first in
                             vertical.values.withUnsafeBufferPointer { verticalWeights in
-                                for outRow in 0..<size.height {
+                                for outRow in outRows {
                                     weightedRows(
                                         pixels.baseAddress! + vertical.first[outRow] * stride, stride: stride,
                                         weights: verticalWeights.baseAddress! + vertical.offset[outRow], count: vertical.count[outRow],

@@ -89,7 +89,14 @@ public final class TesseractRecognizer: TextRecognizer, TextLayoutAnalyzing {
         if reduction < 1 {
             let size = ImageSize(
                 width: max(1, Int((Double(image.width) * reduction).rounded())), height: max(1, Int((Double(image.height) * reduction).rounded())))
-            pixels = AreaResample.resize(image, to: size)
+            // A region of interest is read from its own pixels only (`Engine.recognize`): only
+            // its rows are resampled (a page's cells and lines are read one call each).
+            let region = options.regionOfInterest == .full ? nil : options.regionOfInterest.pixelRect(in: size)
+            if let region, region.width > 0, region.height > 0 {
+                pixels = AreaResample.resize(image, to: size, rows: region.y..<(region.y + region.height))
+            } else {
+                pixels = AreaResample.resize(image, to: size)
+            }
             engineOptions.sourceResolution = options.sourceResolution.map { max(1, Int((Double($0) * reduction).rounded())) }
         }
         let (input, inputOptions) = (pixels, engineOptions)

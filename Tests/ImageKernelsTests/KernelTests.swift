@@ -331,6 +331,22 @@ struct AreaResampleTests {
         }
     }
 
+    @Test func aBandOfRowsHasTheWholeResizesBitsAndZeroElsewhere() {
+        let plane = PixelBuffer<UInt8>.random(width: 301, height: 203, seed: 11)
+        let target = ImageSize(width: 187, height: 129)
+        for implementation in KernelImplementation.allCases {
+            let whole = AreaResample.resize(plane, to: target, implementation: implementation)
+            for rows in [37..<52, 0..<1, 128..<129, 0..<129] {
+                let band = AreaResample.resize(plane, to: target, rows: rows, implementation: implementation)
+                #expect(band.size == target)
+                for y in 0..<target.height {
+                    let row = (0..<target.width).map { band[$0, y] }
+                    #expect(row == (rows.contains(y) ? (0..<target.width).map { whole[$0, y] } : [UInt8](repeating: 0, count: target.width)))
+                }
+            }
+        }
+    }
+
     @Test func integerFactorsAgreeWithBoxDownscale() {
         let plane = PixelBuffer<UInt8>.random(width: 64, height: 48, seed: 3)
         let resampled = AreaResample.resize(plane, to: ImageSize(width: 16, height: 12))
