@@ -408,16 +408,28 @@ public struct DocumentAnalyzer: Sendable {
         for word in cellWords where isRead(word) {
             words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: -1, paragraph: -1, line: -1))
         }
-        // A line read alone is a paragraph of its own (block -2, -3, …); a word of it read with
-        // little confidence, that the page's reading already has, or that lies in a grid, is dropped.
+        // A line read alone is a paragraph of its own (block -2, -3, …) unless it continues a line
+        // of the page's reading (`lineContinued`); a word of it read with little confidence, that
+        // the page's reading already has, or that lies in a grid, is dropped.
         let pageWords = words
         for (index, line) in lineWords.enumerated() {
-            let place = rowsReadWhole[index]
-            for word in line where isRead(word) && (place != nil || word.text.confidence >= lineWordConfidence) {
+            var place = rowsReadWhole[index]
+            let kept = line.filter { word in
                 let (cx, cy) = (word.pixelBox.centerX, word.pixelBox.centerY)
-                guard !pageWords.contains(where: { $0.box.contains(x: cx, y: cy) }),
-                    !page.grids.contains(where: { $0.box.contains(x: cx / page.ink.factor, y: cy / page.ink.factor) })
-                else { continue }
+                return isRead(word) && (place != nil || word.text.confidence >= lineWordConfidence)
+                    && !pageWords.contains(where: { $0.box.contains(x: cx, y: cy) })
+                    && !page.grids.contains(where: { $0.box.contains(x: cx / page.ink.factor, y: cy / page.ink.factor) })
+            }
+            if place == nil, let continued = Self.lineContinued(by: kept.map { ($0.text.string, $0.pixelBox) }, in: words) {
+                // The end of a line the page's reading broke off ("need d to s" and "set the"
+                // read alone), or a word it dropped, belongs to that line; the page's words
+                // under its words (the "s") were the same print read in part.
+                place = continued
+                words.removeAll { word in
+                    word.block == continued.block && word.line == continued.line && kept.contains { Self.readAgain(word.box, under: $0.pixelBox) }
+                }
+            }
+            for word in kept {
                 words.append(
                     PlacedWord(
                         text: word.text.string, box: word.pixelBox, block: place?.block ?? -2 - index, paragraph: place?.paragraph ?? 0,
@@ -515,6 +527,35 @@ public struct DocumentAnalyzer: Sendable {
             case .table(let table, _): table.box
             }
         }
+    }
+
+    /// The page's word whose line a line read alone continues (its words' texts and boxes):
+    /// the page's word nearest on the left of the alone line's first word, sharing its row and
+    /// ending at most half that word's height before it starts, or running into it. Tesseract
+    /// breaks a line off where its print runs together or fades, or drops a word from its
+    /// middle, and the unread print is read alone. The line's other words must leave the alone
+    /// line's place free (each lies before or after it, give or take half a height, or is the
+    /// same print read in part: half its width or more under an alone word), and the alone line
+    /// must hold two letters or digits (a speck read as `1` continues nothing); else nil.
+    static func lineContinued(by alone: [(text: String, box: PixelRect)], in pageWords: [PlacedWord]) -> PlacedWord? {
+        guard alone.map(\.text).joined().filter({ $0.isLetter || $0.isNumber }).count >= 2,
+            let first = alone.map(\.box).min(by: { $0.x < $1.x }), let last = alone.map(\.box).max(by: { $0.maxX < $1.maxX })
+        else { return nil }
+        guard let word = pageWords.filter({ word in
+            word.line >= 0 && word.box.x < first.x && word.box.sharesRow(with: first)
+                && 2 * (first.x - word.box.maxX) <= first.height
+        }).max(by: { $0.box.maxX < $1.box.maxX }) else { return nil }
+        let slack = first.height / 2
+        let free = pageWords.allSatisfy { other in
+            other.block != word.block || other.line != word.line || other.box.maxX <= first.x + slack || other.box.x >= last.maxX - slack
+                || alone.contains { readAgain(other.box, under: $0.box) }
+        }
+        return free ? word : nil
+    }
+
+    /// Whether half a page word's width or more lies under a word read alone: the same print.
+    static func readAgain(_ word: PixelRect, under alone: PixelRect) -> Bool {
+        2 * Swift.max(0, Swift.min(alone.maxX, word.maxX) - Swift.max(alone.x, word.x)) >= word.width
     }
 
     /// Whether a row read alone reads on where the page's reading of it stopped: the page's

@@ -818,6 +818,33 @@ struct DocumentAnalyzerTests {
         #expect(other.paragraphs.map(\.text) == ["Mail info@exam"])
     }
 
+    @Test func theRestOfALineReadAloneJoinsTheLineThePageBrokeOff() {
+        // One run of print: letters 10 px wide at a 14 px pitch, 16 px tall; a second run far off.
+        var image = Self.page()
+        _ = Self.ink(&image, x: 100, y: 100, words: [7])
+        _ = Self.ink(&image, x: 400, y: 100, words: [3])
+        let page = analyzer.prepare(image)
+        let letters = { (first: Int, count: Int, x: Int) in PixelRect(x: x + 14 * first, y: 100, width: 14 * count - 4, height: 16) }
+        // The page read the first four letters as a word and the fifth alone, surer (0.9) than
+        // the line read alone (0.8): the line's rest does not replace them.
+        let observations = Self.lines([[("need", letters(0, 4, 100)), ("s", letters(4, 1, 100))]], size: image.size)
+        func assembled(_ alone: [(String, PixelRect)]) -> [String] {
+            let words = alone.map { RecognizedWord(text: RecognizedText(string: $0.0, confidence: 0.8), pixelBox: $0.1, imageSize: image.size) }
+            let region = alone.map(\.1).dropFirst().reduce(alone[0].1) { $0.union($1) }
+            return analyzer.assemble(page, observations: observations, lineWords: [words], lineRegions: [region]).paragraphs.map(\.text)
+        }
+        // Read alone, the end of the run continues the page's line; the "s" under "set" was the same print.
+        #expect(assembled([("set", letters(4, 3, 100))]) == ["need set"])
+        // A speck read as one character continues nothing, nor does a line standing apart.
+        #expect(assembled([("1", letters(5, 2, 100))]) == ["need s", "1"])
+        #expect(assembled([("cat", letters(0, 3, 400))]) == ["need s", "cat"])
+        // The rule alone: a word dropped from a line's middle fits the gap it left; one the
+        // line's words run across does not.
+        let placed = [("need", letters(0, 4, 100)), ("the", letters(5, 3, 100))].map { PlacedWord(text: $0.0, box: $0.1, block: 0, paragraph: 0, line: 0) }
+        #expect(DocumentAnalyzer.lineContinued(by: [("to", letters(4, 1, 100))], in: placed)?.text == "need")
+        #expect(DocumentAnalyzer.lineContinued(by: [("to", letters(4, 2, 100))], in: placed) == nil)
+    }
+
     /// A line in a shadow that deepens towards the page's edge (the light falling to half):
     /// with its paper made white, its paper reads white and its ink as dark along its whole
     /// length; the pixels outside the line stay as they were.
