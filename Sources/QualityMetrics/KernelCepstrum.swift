@@ -137,12 +137,7 @@ enum KernelCepstrum {
         }
     }
 
-    /// The largest −C among the searched lags of a cepstrum, at least 0 (see
-    /// `cepstrum(atSearchedLagsOf:)`).
-    static func deepestDip(ofCepstrumOf logSpectrum: [Double]) -> Double {
-        deepestDip(of: cepstrum(atSearchedLagsOf: logSpectrum))
-    }
-
+    /// The largest −C among the searched lags of a cepstrum (`cepstrum(atSearchedLagsOf:)`), at least 0.
     static func deepestDip(of lags: [(x: Int, y: Int, value: Double)]) -> Double {
         max(0, lags.map { -$0.value }.max() ?? 0)
     }
@@ -167,10 +162,7 @@ enum KernelCepstrum {
             let sector = min(7, Int(angle / (Double.pi / 8)))
             sectors[sector] = max(sectors[sector] ?? 0, -lag.value)
         }
-        let depths = sectors.compactMap { $0 }.sorted()
-        let middle = depths.count / 2
-        let median = depths.count % 2 == 1 ? depths[middle] : (depths[middle - 1] + depths[middle]) / 2
-        return min(1, median / -deepest.value)
+        return min(1, percentile(sectors.compactMap { $0 }.sorted(), 0.5) / -deepest.value)
     }
 
     /// The real cepstrum of `logSpectrum` (an even, row-major 64 × 64 log power spectrum):

@@ -21,12 +21,12 @@ struct KernelCepstrumTests {
     @Test func theDipOfAKnownSpectrumIsItsCosinesHalfAmplitude() {
         let n = KernelCepstrum.tile
         let diagonal = (0..<(n * n)).map { i in -cos(2 * Double.pi * Double(3 * (i % n) + 4 * (i / n)) / Double(n)) }
-        #expect(abs(KernelCepstrum.deepestDip(ofCepstrumOf: diagonal) - 0.5) < 1e-9)
+        #expect(abs(KernelCepstrum.deepestDip(of: KernelCepstrum.cepstrum(atSearchedLagsOf: diagonal)) - 0.5) < 1e-9)
         let axis = (0..<(n * n)).map { i in -cos(2 * Double.pi * Double(4 * (i % n)) / Double(n)) }
-        #expect(KernelCepstrum.deepestDip(ofCepstrumOf: axis) < 1e-9)
+        #expect(KernelCepstrum.deepestDip(of: KernelCepstrum.cepstrum(atSearchedLagsOf: axis)) < 1e-9)
         // Lags longer than 24 px of the half-size image are not searched either.
         let long = (0..<(n * n)).map { i in -cos(2 * Double.pi * Double(20 * (i % n) + 20 * (i / n)) / Double(n)) }
-        #expect(KernelCepstrum.deepestDip(ofCepstrumOf: long) < 1e-9)
+        #expect(KernelCepstrum.deepestDip(of: KernelCepstrum.cepstrum(atSearchedLagsOf: long)) < 1e-9)
     }
 
     /// A defocus disk of radius 3 px zeroes the spectrum along rings; averaged over the tiles,
@@ -127,11 +127,11 @@ struct KernelCepstrumTests {
                 least = min(least, sum / Double(n * n))
             }
         }
-        #expect(abs(KernelCepstrum.deepestDip(ofCepstrumOf: spectrum) - max(0, -least)) < 1e-12)
+        #expect(abs(KernelCepstrum.deepestDip(of: KernelCepstrum.cepstrum(atSearchedLagsOf: spectrum)) - max(0, -least)) < 1e-12)
         // At the bounds: (1, 1) and (23, 7) lie outside 2–24 px, (1, 2) and (22, 9) inside.
         for (x, y, searched) in [(1, 1, false), (1, 2, true), (22, 9, true), (23, 7, false)] {
             let ripple = (0..<(n * n)).map { i in -cos(2 * Double.pi * Double(x * (i % n) + y * (i / n)) / Double(n)) }
-            #expect(abs(KernelCepstrum.deepestDip(ofCepstrumOf: ripple) - (searched ? 0.5 : 0)) < 1e-9, "lag (\(x), \(y))")
+            #expect(abs(KernelCepstrum.deepestDip(of: KernelCepstrum.cepstrum(atSearchedLagsOf: ripple)) - (searched ? 0.5 : 0)) < 1e-9, "lag (\(x), \(y))")
         }
     }
 
