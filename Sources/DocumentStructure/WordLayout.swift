@@ -124,8 +124,14 @@ enum ListFinder {
         guard text.count <= 2 else { return nil }
         if text.allSatisfy({ bulletCharacters.contains($0) }) { return .bullet }
         // A bullet read as a letter ("e", "o"): small, and solid, which letters are not.
-        let small = Double(word.box.height) <= 0.75 * rowHeight && Double(word.box.width) <= 1.3 * rowHeight
-        return small && fill >= 0.55 ? .bullet : nil
+        let (height, width) = (Double(word.box.height), Double(word.box.width))
+        let small = height <= 0.75 * rowHeight && width <= 1.3 * rowHeight
+        if small && fill >= 0.55 { return .bullet }
+        // A square bullet that blur has swollen ("@", "8", "gs" for "▪"): nearly as tall as
+        // the row's capitals, but square and almost all ink, which no letter or digit is
+        // (blurred capitals and digits fill under 0.7 of their box; "1" and "I" are narrow).
+        let square = width >= 0.75 * height && width <= 1.3 * height
+        return square && height <= 0.85 * rowHeight && fill >= 0.7 ? .bullet : nil
     }
 
     /// The marker after `marker` in a list of numbers or letters, in its form ("4." → "5.",

@@ -379,6 +379,28 @@ struct DocumentAnalyzerTests {
         }
     }
 
+    @Test func aSquareBulletSwollenByBlurAndReadAsASymbolIsABullet() throws {
+        // Square bullets read as "@", "8" and "@": solid marks 17 pixels square in rows of words
+        // 22 high, taller than the three quarters of the row a small bullet stands in, but
+        // square and all ink. As tall as the row's words (22), the same marks are letters.
+        func document(side: Int) -> DocumentObservation {
+            var rows = Self.items([("@", "Sign"), ("8", "Pay"), ("@", "Collect")])
+            var image = Self.page()
+            Self.print(&image, under: rows.map { Array($0.dropFirst()) })
+            for index in rows.indices {
+                let mark = PixelRect(x: 100, y: 100 + 36 * index + (22 - side) / 2, width: side, height: side)
+                for y in mark.y..<mark.maxY { for x in mark.x..<mark.maxX { image[x, y, 0] = 40 } }
+                rows[index][0].1 = mark
+            }
+            return analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
+        }
+        let list = try #require(document(side: 17).lists.first)
+        #expect(list.marker == .bullet)
+        #expect(list.items.map(\.marker) == ["•", "•", "•"])
+        #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
+        #expect(document(side: 22).lists.isEmpty)
+    }
+
     @Test func aMarkersStopReadAgainAfterItIsPartOfTheMarker() throws {
         // The first item read as "a." and "." (the stop twice: the marker's box, then the stop
         // alone, 2 pixels after it, 6 by 8) before its text: the marker is "a.", the text "Sign".
