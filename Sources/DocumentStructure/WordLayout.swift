@@ -248,9 +248,13 @@ enum ListFinder {
             row.segments.count <= 2 && abs(Double(row.box.x - textLeft)) <= 1.2 * height && abs(row.box.x - textLeft) < abs(row.box.x - markerX)
         }
         func misreadStart(_ index: Int) -> ItemStart? {
-            guard let list = current, startRows[index] == nil else { return nil }
+            // A bullet where a list of numbers or letters expects its next marker is that marker
+            // misread (">" for "2."); a row read with a marker of the list's own kind is not.
+            guard let list = current, startRows[index].map({ $0.kind == .bullet && list.kind != .bullet }) ?? true else { return nil }
             let row = rows[index]
-            guard Double(row.box.y - list.lastBottom) <= 1.5 * row.height, placedAsItem(row, markerX: list.markerX, textLeft: list.textLeft) else { return nil }
+            // A marker read as one stands apart from the item before it as the list's items do.
+            let spacing = startRows[index] == nil ? 1.5 : 2.5
+            guard Double(row.box.y - list.lastBottom) <= spacing * row.height, placedAsItem(row, markerX: list.markerX, textLeft: list.textLeft) else { return nil }
             let marker = row.words[0]
             let text = Self.nextMarker(after: list.items.last!.marker, kind: list.kind) ?? marker.text
             return (index, list.kind, PlacedWord(text: text, box: marker.box, block: marker.block, paragraph: marker.paragraph, line: marker.line), 1, row.words[1].box.x)
@@ -296,7 +300,8 @@ enum ListFinder {
         var impliedStarts: [Int: ItemStart] = [:]
         var index = 0
         while index < rows.count {
-            guard let start = startRows[index] ?? impliedStarts[index] ?? misreadStart(index) else {
+            let read = startRows[index].map { $0.kind == .bullet ? misreadStart(index) ?? $0 : $0 }
+            guard let start = read ?? impliedStarts[index] ?? misreadStart(index) else {
                 index += 1
                 continue
             }

@@ -401,6 +401,22 @@ struct DocumentAnalyzerTests {
         #expect(document(side: 22).lists.isEmpty)
     }
 
+    @Test func aBulletWhereANumberedListsNextMarkerStandsIsThatMarkerMisread() throws {
+        // "2." read as ">": a bullet by its reading, but it stands where the numbers do, its
+        // text where theirs starts, so it is the list's second marker. The items stand 70
+        // pixels apart (48 between rows of words 22 high), wider than a misread marker's 1.5
+        // row heights but within the 2.5 the list's own items may stand apart.
+        let rows = [("1.", "Sign"), (">", "Pay"), ("3.", "Collect")].enumerated().map { index, item in
+            let y = 100 + 70 * index
+            return [(item.0, PixelRect(x: 100, y: y, width: 8 * item.0.count + 4, height: 22)), (item.1, PixelRect(x: 130, y: y, width: 14 * item.1.count, height: 22))]
+        }
+        let document = printedAndRead(rows)
+        let list = try #require(document.lists.first)
+        #expect(document.lists.count == 1)
+        #expect(list.items.map(\.marker) == ["1.", "2.", "3."])
+        #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
+    }
+
     @Test func aMarkersStopReadAgainAfterItIsPartOfTheMarker() throws {
         // The first item read as "a." and "." (the stop twice: the marker's box, then the stop
         // alone, 2 pixels after it, 6 by 8) before its text: the marker is "a.", the text "Sign".
