@@ -414,12 +414,25 @@ public struct DocumentAnalyzer: Sendable {
         let pageWords = words
         for (index, line) in lineWords.enumerated() {
             var place = rowsReadWhole[index]
-            let kept = line.filter { word in
-                let (cx, cy) = (word.pixelBox.centerX, word.pixelBox.centerY)
-                return isRead(word) && (place != nil || word.text.confidence >= lineWordConfidence)
-                    && !pageWords.contains(where: { $0.box.contains(x: cx, y: cy) })
-                    && !page.grids.contains(where: { $0.box.contains(x: cx / page.ink.factor, y: cy / page.ink.factor) })
+            let read = line.map(isRead)
+            let onPage = line.map { word in pageWords.contains(where: { $0.box.contains(x: word.pixelBox.centerX, y: word.pixelBox.centerY) }) }
+            // A word read surely, or one the page's reading has: either way, print of the line.
+            let sure = line.indices.map { read[$0] && (onPage[$0] || line[$0].text.confidence >= lineWordConfidence) }
+            // A word read with little confidence between two such words, a word space or so from
+            // each, is a word of the line the page's reading dropped ("the netlink protocol does",
+            // "protocol" read at 0.38), not a broken piece of print read as letters.
+            func flanked(_ i: Int) -> Bool {
+                guard i > 0, i + 1 < line.count, sure[i - 1], sure[i + 1] else { return false }
+                let (before, word, after) = (line[i - 1].pixelBox, line[i].pixelBox, line[i + 1].pixelBox)
+                let height = Double(max(before.height, word.height, after.height))
+                return Double(word.x - before.maxX) <= height && Double(after.x - word.maxX) <= height
             }
+            let kept = line.indices.filter { i in
+                let (cx, cy) = (line[i].pixelBox.centerX, line[i].pixelBox.centerY)
+                return read[i] && (place != nil || line[i].text.confidence >= lineWordConfidence || flanked(i))
+                    && !onPage[i]
+                    && !page.grids.contains(where: { $0.box.contains(x: cx / page.ink.factor, y: cy / page.ink.factor) })
+            }.map { line[$0] }
             if place == nil, let continued = Self.lineContinued(by: kept.map { ($0.text.string, $0.pixelBox) }, in: words) {
                 // The end of a line the page's reading broke off ("need d to s" and "set the"
                 // read alone), or a word it dropped, belongs to that line; the page's words

@@ -883,6 +883,24 @@ struct DocumentAnalyzerTests {
         #expect(DocumentAnalyzer.lineContinued(by: [("to", letters(4, 2, 100))], in: placed) == nil)
     }
 
+    @Test func aWordReadUnsurelyBetweenTwoSureWordsOfALineReadAloneIsKept() {
+        // A row of four words; the page read only the first ("the", at 0.9). Read alone, the
+        // row reads on, its third word at 0.38, under `lineWordConfidence`, between two words
+        // read at 0.8 or more a word space away: a word the page dropped, kept. The same word
+        // at the row's end, with nothing sure after it, is dropped as a piece of print read at random.
+        var image = Self.page()
+        let row = Self.ink(&image, x: 100, y: 100, words: [3, 7, 8, 4])
+        let page = analyzer.prepare(image)
+        let observations = Self.lines([[("the", row[0])]], size: image.size)
+        func assembled(_ alone: [(String, Double)]) -> [String] {
+            let words = zip(alone, row).map { RecognizedWord(text: RecognizedText(string: $0.0, confidence: $0.1), pixelBox: $1, imageSize: image.size) }
+            let region = row.prefix(alone.count).dropFirst().reduce(row[0]) { $0.union($1) }
+            return analyzer.assemble(page, observations: observations, lineWords: [words], lineRegions: [region]).paragraphs.map(\.text)
+        }
+        #expect(assembled([("the", 0.9), ("netlink", 0.8), ("protocol", 0.38), ("does", 0.9)]) == ["the", "netlink protocol does"])
+        #expect(assembled([("the", 0.9), ("netlink", 0.8), ("protocol", 0.38)]) == ["the", "netlink"])
+    }
+
     /// A line in a shadow that deepens towards the page's edge (the light falling to half):
     /// with its paper made white, its paper reads white and its ink as dark along its whole
     /// length; the pixels outside the line stay as they were.
