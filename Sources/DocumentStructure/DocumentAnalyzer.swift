@@ -409,8 +409,9 @@ public struct DocumentAnalyzer: Sendable {
             words.append(PlacedWord(text: word.text.string, box: word.pixelBox, block: -1, paragraph: -1, line: -1))
         }
         // A line read alone is a paragraph of its own (block -2, -3, …) unless it continues a line
-        // of the page's reading (`lineContinued`); a word of it read with little confidence, that
-        // the page's reading already has, or that lies in a grid, is dropped.
+        // of the page's reading (`lineContinued`); a word of it that the page's reading already
+        // has, that lies in a grid, or that was read with little confidence (unless between two
+        // words of it read surely) is dropped.
         let pageWords = words
         for (index, line) in lineWords.enumerated() {
             var place = rowsReadWhole[index]
@@ -418,14 +419,16 @@ public struct DocumentAnalyzer: Sendable {
             let onPage = line.map { word in pageWords.contains(where: { $0.box.contains(x: word.pixelBox.centerX, y: word.pixelBox.centerY) }) }
             // A word read surely, or one the page's reading has: either way, print of the line.
             let sure = line.indices.map { read[$0] && (onPage[$0] || line[$0].text.confidence >= lineWordConfidence) }
-            // A word read with little confidence between two such words, a word space or so from
-            // each, is a word of the line the page's reading dropped ("the netlink protocol does",
-            // "protocol" read at 0.38), not a broken piece of print read as letters.
+            // A word read with little confidence between two such words on its row, at most the
+            // height of their print from each, is a word of the line the page's reading dropped
+            // ("the netlink protocol does", "protocol" read at 0.38), not a broken piece of print
+            // read as letters.
             func flanked(_ i: Int) -> Bool {
                 guard i > 0, i + 1 < line.count, sure[i - 1], sure[i + 1] else { return false }
                 let (before, word, after) = (line[i - 1].pixelBox, line[i].pixelBox, line[i + 1].pixelBox)
-                let height = Double(max(before.height, word.height, after.height))
-                return Double(word.x - before.maxX) <= height && Double(after.x - word.maxX) <= height
+                let height = Double(max(before.height, after.height))
+                let gaps = [Double(word.x - before.maxX), Double(after.x - word.maxX)]
+                return word.sharesRow(with: before) && word.sharesRow(with: after) && gaps.allSatisfy { $0 >= -0.25 * height && $0 <= height }
             }
             let kept = line.indices.filter { i in
                 let (cx, cy) = (line[i].pixelBox.centerX, line[i].pixelBox.centerY)

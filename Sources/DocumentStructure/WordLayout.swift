@@ -249,8 +249,10 @@ enum ListFinder {
         }
         func misreadStart(_ index: Int) -> ItemStart? {
             // A bullet where a list of numbers or letters expects its next marker is that marker
-            // misread (">" for "2."); a row read with a marker of the list's own kind is not.
+            // misread (">" for "2."), unless the next item started below it is a bullet too (a
+            // list of bullets after the numbers); a row read with a number or letter is not.
             guard let list = current, startRows[index].map({ $0.kind == .bullet && list.kind != .bullet }) ?? true else { return nil }
+            if startRows[index] != nil, let next = startRows.keys.filter({ $0 > index }).min(), startRows[next]!.kind == .bullet { return nil }
             let row = rows[index]
             // A marker read as one stands apart from the item before it as the list's items do.
             let spacing = startRows[index] == nil ? 1.5 : 2.5

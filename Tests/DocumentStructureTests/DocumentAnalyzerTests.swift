@@ -383,13 +383,17 @@ struct DocumentAnalyzerTests {
         // Square bullets read as "@", "8" and "@": solid marks 17 pixels square in rows of words
         // 22 high, taller than the three quarters of the row a small bullet stands in, but
         // square and all ink. As tall as the row's words (22), the same marks are letters.
-        func document(side: Int) -> DocumentObservation {
+        func document(side: Int, width: Int? = nil, hollow: Bool = false) -> DocumentObservation {
             var rows = Self.items([("@", "Sign"), ("8", "Pay"), ("@", "Collect")])
             var image = Self.page()
             Self.print(&image, under: rows.map { Array($0.dropFirst()) })
             for index in rows.indices {
-                let mark = PixelRect(x: 100, y: 100 + 36 * index + (22 - side) / 2, width: side, height: side)
-                for y in mark.y..<mark.maxY { for x in mark.x..<mark.maxX { image[x, y, 0] = 40 } }
+                let mark = PixelRect(x: 100, y: 100 + 36 * index + (22 - side) / 2, width: width ?? side, height: side)
+                for y in mark.y..<mark.maxY {
+                    for x in mark.x..<mark.maxX where !hollow || min(x - mark.x, mark.maxX - 1 - x, y - mark.y, mark.maxY - 1 - y) < 3 {
+                        image[x, y, 0] = 40
+                    }
+                }
                 rows[index][0].1 = mark
             }
             return analyzer.assemble(analyzer.prepare(image), observations: Self.lines(rows, size: image.size))
@@ -398,7 +402,11 @@ struct DocumentAnalyzerTests {
         #expect(list.marker == .bullet)
         #expect(list.items.map(\.marker) == ["•", "•", "•"])
         #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
+        // As tall as the words, a ring of ink 3 wide (a letter's strokes), or half as wide as
+        // high (a blurred digit), the marks are no bullets.
         #expect(document(side: 22).lists.isEmpty)
+        #expect(document(side: 17, hollow: true).lists.isEmpty)
+        #expect(document(side: 17, width: 8).lists.isEmpty)
     }
 
     @Test func aBulletWhereANumberedListsNextMarkerStandsIsThatMarkerMisread() throws {
@@ -415,6 +423,13 @@ struct DocumentAnalyzerTests {
         #expect(document.lists.count == 1)
         #expect(list.items.map(\.marker) == ["1.", "2.", "3."])
         #expect(list.items.map(\.text) == ["Sign", "Pay", "Collect"])
+        // Two bullets after two numbers, placed alike: a list of bullets after the numbered one.
+        let two = [("1.", "Install"), ("2.", "Run"), ("•", "Note"), ("•", "Rest")].enumerated().map { index, item in
+            let y = 100 + 70 * index
+            return [(item.0, PixelRect(x: 100, y: y, width: 8 * item.0.count + 4, height: 22)), (item.1, PixelRect(x: 130, y: y, width: 14 * item.1.count, height: 22))]
+        }
+        let lists = printedAndRead(two).lists
+        #expect(lists.map { $0.items.map(\.marker) } == [["1.", "2."], ["•", "•"]])
     }
 
     @Test func aMarkersStopReadAgainAfterItIsPartOfTheMarker() throws {
@@ -899,6 +914,18 @@ struct DocumentAnalyzerTests {
         }
         #expect(assembled([("the", 0.9), ("netlink", 0.8), ("protocol", 0.38), ("does", 0.9)]) == ["the", "netlink protocol does"])
         #expect(assembled([("the", 0.9), ("netlink", 0.8), ("protocol", 0.38)]) == ["the", "netlink"])
+        // Flanked by the page's own word ("the", read alone at 0.5) and a sure one: kept too.
+        #expect(assembled([("the", 0.5), ("netlink", 0.38), ("protocol", 0.9)]) == ["the", "netlink protocol"])
+        // 20 pixels from the word after it, more than the words' height (16): not flanked.
+        var apart = Self.page()
+        let spread = Self.ink(&apart, x: 100, y: 100, words: [3, 7]) + Self.ink(&apart, x: 264, y: 100, words: [8, 4])
+        let spreadPage = analyzer.prepare(apart)
+        let alone = zip([("the", 0.9), ("netlink", 0.38), ("protocol", 0.9), ("does", 0.9)], spread).map {
+            RecognizedWord(text: RecognizedText(string: $0.0, confidence: $0.1), pixelBox: $1, imageSize: apart.size)
+        }
+        let region = spread.dropFirst().reduce(spread[0]) { $0.union($1) }
+        let document = analyzer.assemble(spreadPage, observations: Self.lines([[("the", spread[0])]], size: apart.size), lineWords: [alone], lineRegions: [region])
+        #expect(!document.text.contains("netlink"))
     }
 
     /// A line in a shadow that deepens towards the page's edge (the light falling to half):
