@@ -252,10 +252,11 @@ enum ListFinder {
             // misread (">" for "2."), unless the next item started below it is a bullet too (a
             // list of bullets after the numbers); a row read with a number or letter is not.
             guard let list = current, startRows[index].map({ $0.kind == .bullet && list.kind != .bullet }) ?? true else { return nil }
-            if startRows[index] != nil, let next = startRows.keys.filter({ $0 > index }).min(), startRows[next]!.kind == .bullet { return nil }
+            let readAsBullet = startRows[index] != nil
+            if readAsBullet, let next = startRows.keys.filter({ $0 > index }).min(), startRows[next]!.kind == .bullet { return nil }
             let row = rows[index]
             // A marker read as one stands apart from the item before it as the list's items do.
-            let spacing = startRows[index] == nil ? 1.5 : 2.5
+            let spacing = readAsBullet ? 2.5 : 1.5
             guard Double(row.box.y - list.lastBottom) <= spacing * row.height, placedAsItem(row, markerX: list.markerX, textLeft: list.textLeft) else { return nil }
             let marker = row.words[0]
             let text = Self.nextMarker(after: list.items.last!.marker, kind: list.kind) ?? marker.text
