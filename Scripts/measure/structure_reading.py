@@ -4,10 +4,12 @@ photos of a structure set (Datasets/structure, or one made by Scripts/datasets/m
 with another seed): a check of the reading predictor on layouts it was not fitted on.
 
 Usage (with the venv that make-structure.sh makes, for build.py's imports):
-  cd SET && imgquality ocr --force --format jsonl --jobs 2 phone > ocr.jsonl
+  cd SET && imgquality ocr --force --as-is --format jsonl --jobs 2 phone > ocr.jsonl
   .venv-corpus/bin/python Scripts/measure/structure_reading.py SET/truth.jsonl SET/ocr.jsonl [--split train|test|all]
 
-Each phone photo's word F1 (Scripts/datasets/build.py `word_f1`) is taken between what was read
+(`--as-is`: the predictor is fitted on pages read as they are; without it each page the gate
+judges as a document is read prepared, docs/text-recognition.md.) Each phone photo's word F1
+(Scripts/datasets/build.py `word_f1`) is taken between what was read
 (the record's `text`) and the photo's truth: its paragraphs, list items and table cells (text
 outside them, such as a barcode's digits, counts as read in excess). Prints the Spearman
 correlation of `gate.score` with the word F1, and how many photos read below 0.5 the gate

@@ -40,11 +40,33 @@ public struct DocumentAnalyzer: Sendable {
     /// read with its faint print deepened (`faintPrintLevels`); more than 1 never. Chosen on
     /// `Datasets/structure`'s train phone photos among 0, 2%, 5%, 10%, 25% and 30%.
     public var faintShare: Double
+    /// How thick a piece of ink may be, on average, for a character's height, to be painted
+    /// out as a ruling line (`PageInk.isRule`): `documentRuleThickness` for a page read as a
+    /// document, `textRuleThickness` for a page prepared for its text alone.
+    public var ruleThickness: Double
+
+    /// The rule thickness of a page read as a document: blur thickens a photographed table's
+    /// rules, and a rule left on the page is read as letters beside its cells' text (at 0.4
+    /// instead, the train phone photos of `Datasets/structure` and the sets of seeds 4242,
+    /// 5151 and 6161 found 21 fewer of their 2 522 data).
+    public static let documentRuleThickness = 0.6
+
+    /// The rule thickness of a page prepared for its text alone (`GatedTextRecognizer.preparation`).
+    /// A blurred or downscaled page runs a long word's letters together into one piece half a
+    /// character high or more (on `Datasets/documents`' train pages, 90% of the pieces taken
+    /// for rules at 0.6 were 0.48 thick or more), while a rule is a stroke: the long rules of
+    /// `Datasets/structure`'s phone photos are at most 0.36 thick, its clean renders' 0.25. At
+    /// 0.6 those pages lost words to the painting (mean word F1 on the train split 0.787 →
+    /// 0.754); at 0.4 they read as they are, and the phone photos' text as at 0.6 (train
+    /// photos of four structure sets within 0.003).
+    public static let textRuleThickness = 0.4
 
     public init(
         barcodeReader: BarcodeReader = BarcodeReader(), dataDetector: DataDetector = DataDetector(), cellGap: Double = 0.75,
-        lineWordConfidence: Double = 0.7, faintShare: Double = 0.05, cellGapInWordSpaces: Double = 2
+        lineWordConfidence: Double = 0.7, faintShare: Double = 0.05, cellGapInWordSpaces: Double = 2,
+        ruleThickness: Double = DocumentAnalyzer.documentRuleThickness
     ) {
+        self.ruleThickness = ruleThickness
         self.cellGapInWordSpaces = cellGapInWordSpaces
         self.faintShare = faintShare
         self.barcodeReader = barcodeReader
@@ -73,7 +95,7 @@ public struct DocumentAnalyzer: Sendable {
             return PixelRect(x: code.box.x - marginX, y: code.box.y - marginY, width: code.box.width + 2 * marginX, height: code.box.height + marginY + below)
                 .clipped(to: image.size)
         }
-        var (ink, grids, erase, cleaned) = Self.paintOut(image, barcodeRegions: barcodeRegions)
+        var (ink, grids, erase, cleaned) = Self.paintOut(image, barcodeRegions: barcodeRegions, ruleThickness: ruleThickness)
         // Light print on a dark fill (a table's header row printed white on a dark band) is
         // turned dark on light, and the ink and grids are found again: painted out with the
         // grid it joins, the band would take its print with it.
@@ -86,7 +108,7 @@ public struct DocumentAnalyzer: Sendable {
         }
         if !fills.isEmpty {
             Self.reverse(fills, in: &page, edge: 2 * ink.factor)
-            (ink, grids, erase, cleaned) = Self.paintOut(page, barcodeRegions: barcodeRegions)
+            (ink, grids, erase, cleaned) = Self.paintOut(page, barcodeRegions: barcodeRegions, ruleThickness: ruleThickness)
         }
         // A page whose faint print would be lost is deepened, and its ink, grids and rules are
         // found again in the deepened page: faint ruling lines and markers come out too. Rules
@@ -98,7 +120,7 @@ public struct DocumentAnalyzer: Sendable {
             deeper.withUnsafeMutableBufferPointer { pixels in
                 for index in pixels.indices { pixels[index] = deepening[Int(pixels[index])] }
             }
-            (ink, grids, erase, cleaned) = Self.paintOut(deeper, barcodeRegions: barcodeRegions, characterHeightAtMost: ink.characterHeight)
+            (ink, grids, erase, cleaned) = Self.paintOut(deeper, barcodeRegions: barcodeRegions, characterHeightAtMost: ink.characterHeight, ruleThickness: ruleThickness)
         }
         return PreparedPage(
             size: image.size, geometry: geometry, cleaned: cleaned, faintPrintDeepened: deepening != nil, barcodes: barcodes,
@@ -271,9 +293,10 @@ public struct DocumentAnalyzer: Sendable {
     /// ruling line), and the page with them and the barcodes' regions painted with the paper's
     /// own brightness.
     static func paintOut(
-        _ image: PixelBuffer<UInt8>, barcodeRegions: [PixelRect], characterHeightAtMost: Double? = nil
+        _ image: PixelBuffer<UInt8>, barcodeRegions: [PixelRect], characterHeightAtMost: Double? = nil,
+        ruleThickness: Double = DocumentAnalyzer.documentRuleThickness
     ) -> (PageInk, [GridTable], [Bool], PixelBuffer<UInt8>) {
-        let ink = PageInk(image, excluding: barcodeRegions, characterHeightAtMost: characterHeightAtMost)
+        let ink = PageInk(image, excluding: barcodeRegions, characterHeightAtMost: characterHeightAtMost, ruleThickness: ruleThickness)
         let grids = GridTable.find(in: ink)
         let gridComponents = Set(grids.map(\.component))
         var erase = [Bool](repeating: false, count: ink.components.count + 1)

@@ -40,7 +40,12 @@ struct PageInk: Sendable {
     /// deepened. Deepening runs small print's letters together into words, which leaves the
     /// larger type (headings) to set the median, and a long word of the small print would then
     /// be as thin, for its length, as a ruling line: rules are measured against the smaller.
-    init(_ image: PixelBuffer<UInt8>, excluding excluded: [PixelRect] = [], characterHeightAtMost: Double? = nil) {
+    /// `ruleThickness`: how thick a ruling line may be, on average, for a character's height
+    /// (`isRule`).
+    init(
+        _ image: PixelBuffer<UInt8>, excluding excluded: [PixelRect] = [], characterHeightAtMost: Double? = nil,
+        ruleThickness: Double = DocumentAnalyzer.documentRuleThickness
+    ) {
         let longSide = max(image.width, image.height)
         factor = max(1, min(16, (longSide + Self.workingLongSide - 1) / Self.workingLongSide))
         let plane = image.packedLuma
@@ -83,7 +88,7 @@ struct PageInk: Sendable {
         let ruleScale = characterHeightAtMost.map { $0 > 0 ? min(characterHeight, $0) : characterHeight } ?? characterHeight
         self.ruleScale = ruleScale
         rules = components.enumerated().map { [labels] index, component in
-            Self.isRule(component, label: Int32(index + 1), labels: labels, width: width, scale: ruleScale)
+            Self.isRule(component, label: Int32(index + 1), labels: labels, width: width, scale: ruleScale, thickness: ruleThickness)
         }
     }
 
@@ -514,16 +519,16 @@ struct PageInk: Sendable {
     /// (`isRule(_:label:labels:width:scale:)`, found once when the ink is).
     func isRule(_ index: Int) -> Bool { rules[index] }
 
-    /// Whether a component is a ruling line: long and thin (its mean thickness under 0.6 of
-    /// `scale`, a character's height), at any small angle, and as thick all along: across at
-    /// least three quarters of its length its thickness is within half of its median (within
-    /// a pixel, for a line a pixel or two thick). A long word of small print, run together into
-    /// one piece, can be as thin for its length; its ascenders, descenders and the narrow
-    /// joins between its letters make it uneven.
-    static func isRule(_ component: Component, label: Int32, labels: [Int32], width: Int, scale: Double) -> Bool {
+    /// Whether a component is a ruling line: long (six character heights, `scale`) and thin
+    /// (its mean thickness at most `thickness` of `scale`), at any small angle, and as thick all
+    /// along: across at least three quarters of its length its thickness is within half of its
+    /// median (within a pixel, for a line a pixel or two thick). A long word of small print,
+    /// run together into one piece, can be as thin for its length; its ascenders, descenders
+    /// and the narrow joins between its letters make it uneven.
+    static func isRule(_ component: Component, label: Int32, labels: [Int32], width: Int, scale: Double, thickness: Double = DocumentAnalyzer.documentRuleThickness) -> Bool {
         let length = max(component.width, component.height)
         let scale = max(scale, 4)
-        guard Double(length) >= 6 * scale && Double(component.area) <= 0.6 * scale * Double(length) else { return false }
+        guard Double(length) >= 6 * scale && Double(component.area) <= thickness * scale * Double(length) else { return false }
         // A line along the image's edge is the page's edge or its shadow, however uneven.
         let height = labels.count / width
         if component.minX == 0 || component.minY == 0 || component.maxX == width - 1 || component.maxY == height - 1 { return true }

@@ -40,7 +40,9 @@ public struct GatedRecognitionTiming: Sendable, Equatable {
     public var decode: Duration?
     /// Quality analysis and the gate's decision.
     public var analysis: Duration
-    /// The recognizer's call; nil when the gate rejected the image and recognition was not forced.
+    /// The recognizer's call, with the page's preparation when it was prepared
+    /// (`GatedTextRecognizer.preparation`); nil when the gate rejected the image and
+    /// recognition was not forced.
     public var recognition: Duration?
     /// Finding the document's structure (barcodes, tables, lists, data) around the
     /// recognition, when a document was asked for; cells read one by one count here too.
@@ -66,10 +68,23 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     /// The detectors, gate and decode limits; decoding is always at full resolution.
     public var configuration: Assessor.Configuration
 
-    public init(recognizer: Recognizer, configuration: Assessor.Configuration = Assessor.Configuration()) {
+    /// How a page the gate judges as a document is made ready before it is read as text:
+    /// seen straight on, its ruling lines and barcodes painted out, faint print deepened
+    /// (`DocumentAnalyzer.prepare`), as a page read as a document is, but with only pieces of
+    /// ink as thin as strokes taken for rules (`DocumentAnalyzer.textRuleThickness`); the words'
+    /// boxes are given in the image's own coordinates. nil reads every image's pixels as they
+    /// are. A photo, and a page read in part (`RecognitionOptions.regionOfInterest`), are read
+    /// as they are either way.
+    public var preparation: DocumentAnalyzer?
+
+    public init(
+        recognizer: Recognizer, configuration: Assessor.Configuration = Assessor.Configuration(),
+        preparation: DocumentAnalyzer? = DocumentAnalyzer(ruleThickness: DocumentAnalyzer.textRuleThickness)
+    ) {
         self.recognizer = recognizer
         self.configuration = configuration
         self.configuration.decodesFullResolution = true  // recognition reads every pixel
+        self.preparation = preparation
     }
 
     /// Decodes the file once at full resolution, gates it, and recognizes it if it passes (or if `force`).
@@ -213,7 +228,14 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         let clock = ContinuousClock()
         guard let analyzer else {
             let start = clock.now
-            let observations = try await recognizer.recognize(luma, options: options)
+            let observations: [RecognizedTextObservation]
+            if let preparation, image.decision.content == .document, options.regionOfInterest == .full {
+                // A photographed page reads far better seen straight on, without its rules.
+                let page = preparation.prepare(luma)
+                observations = page.sourceObservations(try await recognizer.recognize(page.cleaned, options: options))
+            } else {
+                observations = try await recognizer.recognize(luma, options: options)
+            }
             timing.recognition = clock.now - start
             return GatedRecognition(image: image, observations: observations, imageSize: luma.size, timing: timing)
         }

@@ -65,7 +65,15 @@ struct OCR: AsyncParsableCommand {
     @Flag(name: .long, help: "Recognize rejected images too (the record still reports the gate).")
     var force = false
 
+    @Flag(name: .customLong("as-is"), help: ArgumentHelp(
+        "Read each image's pixels as they are.",
+        discussion: "By default a page the gate judges as a document is first seen straight on, its ruling lines and barcodes painted out and faint print deepened, as --format document reads it; words' boxes are in the image's coordinates either way."))
+    var asIs = false
+
     mutating func validate() throws {
+        if asIs && (format != .text && format != .jsonl || tables != nil || report != nil) {
+            throw ValidationError("--as-is is for --format text and jsonl: a page read as a document is always seen straight on first.")
+        }
         if analysis.timings {
             throw ValidationError("--timings is for score and gate: every ocr record gives its decode, analysis and recognition times in \"timing\".")
         }
@@ -83,7 +91,9 @@ struct OCR: AsyncParsableCommand {
         }
         var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
         try analysis.addLayoutProbe(to: &configuration, recognizer, options: options)
-        let gated = GatedTextRecognizer(recognizer: recognizer, configuration: configuration)
+        var preparation = recognition.documentAnalyzer
+        preparation.ruleThickness = DocumentAnalyzer.textRuleThickness
+        let gated = GatedTextRecognizer(recognizer: recognizer, configuration: configuration, preparation: asIs ? nil : preparation)
         let expander = InputExpander(allFiles: input.allFiles, nullSeparated: input.null)
         let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)
         let start = ContinuousClock.now

@@ -726,6 +726,25 @@ struct OCRProcessTests {
         #expect(timings.status == 64 && timings.stderr.contains("\"timing\""))
     }
 
+    /// A simulated phone photo of a sign-up sheet lying askew on a desk (`Datasets/structure`):
+    /// Tesseract finds no line in the photo as it is; seen straight on, the page reads, and the
+    /// words' boxes lie on the sheet in the photo.
+    @Test func aPhotographedPageIsReadStraightOnUnlessAskedToReadItAsItIs() throws {
+        let photo = Fixtures.repositoryPath("Datasets/structure/phone/s030-signup-0.jpg")
+        let asIs = try Binary.run(["ocr", "--force", "--format", "jsonl", "--as-is", photo])
+        #expect(asIs.records.first?["text"] as? String == "", "\(asIs.stderr)")
+        let read = try Binary.run(["ocr", "--force", "--format", "jsonl", photo])
+        let record = try #require(read.records.first)
+        let text = try #require(record["text"] as? String)
+        #expect(text.contains("Memory Protection Keys provide a sign-up sheet") && text.contains("Please reply by 26/02/2027."), "\(text)")
+        // The heading's words lie in the sheet's top third, which the photo shows at x 300–1500, y 150–600.
+        let lines = try #require(record["observations"] as? [[String: Any]])
+        let heading = try #require(lines.first { ($0["text"] as? String)?.hasPrefix("Memory") == true }?["pixelBox"] as? [String: Int])
+        #expect(heading["x"]! > 300 && heading["x"]! + heading["width"]! < 1500 && heading["y"]! > 150 && heading["y"]! < 600, "\(heading)")
+        let document = try Binary.run(["ocr", "--as-is", "--format", "document", photo])
+        #expect(document.status == 64 && document.stderr.contains("--as-is is for --format text and jsonl"), "\(document.stderr)")
+    }
+
     /// `ocr` reading paths from a pipe emits each record while the next path is awaited: the
     /// writer keeps stdin open until both records are out. The records are error records, so
     /// nothing is decoded or recognized. A liveness bound, not a timing: a working stream ends
