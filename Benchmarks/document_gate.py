@@ -7,7 +7,8 @@ pages, in one run.
 LABELS.csv names pages (`path`, relative to it) with the word accuracy the recognizer reaches on
 each (`score`), and optionally each page's Tesseract language (`language`: eng, deu, rus) and a
 `split`: the page corpus's labels.csv (Scripts/corpus/PAGES.md) is such a file. Every page is
-read once by `imgquality ocr --force --jobs 1` (OMP_THREAD_LIMIT=1), in its language: the record
+read once by `imgquality ocr --force --as-is --jobs 1` (OMP_THREAD_LIMIT=1; as it is, the reading the
+labels are of), in its language: the record
 holds the gate's decision, made before recognition, and the time of each step, so gated and
 ungated recognition are compared on the same run. The probe's own time comes from one
 `imgquality score --timings --jobs 1` over the same pages (its `probeMs`):
@@ -52,7 +53,7 @@ def main():
     for language, group in sorted(by_language.items()):
         paths = {os.path.abspath(os.path.join(base, r["path"])): r for r in group}
         run = subprocess.run(
-            [args.binary, "ocr", "--force", "--jobs", "1", "--quiet", "--format", "jsonl", "--languages", language, "-"],
+            [args.binary, "ocr", "--force", "--as-is", "--jobs", "1", "--quiet", "--format", "jsonl", "--languages", language, "-"],
             input="\n".join(paths) + "\n", capture_output=True, text=True, env=env)
         if run.returncode >= 2:
             sys.exit(f"imgquality ocr failed on the {language} pages (status {run.returncode}): {run.stderr.strip()}")

@@ -11,17 +11,19 @@ text the other keeps (on the 640 pages of `make-page-corpus.sh --count 640` thei
 differ by more than 0.2 on 28 pages, Spearman 0.97 between them). The reading predictor
 predicts what `imgquality ocr --as-is` will read (the photo's pixels as they are), so it is
 fitted on this reading. With `--prepared`, each page is read as `imgquality ocr` reads it by
-default (a page judged as a document seen straight on first, its rules and barcodes painted
-out), and the files are written as `labels-prepared.csv` and `ocr-prepared/`.
+default (a page judged as a document is seen straight on first, its rules and barcodes painted
+out).
 
-Every image is read with `imgquality ocr --force --as-is --format jsonl` in its page's language
+Every image is read with `imgquality ocr --force --as-is --format jsonl` (without `--as-is`
+when `--prepared`) in its page's language
 (OMP_THREAD_LIMIT=1, `--jobs` images at a time) and scored against the page's true text
 exactly as `pages.py` scores the program's reading (word F1, CER). Writes, beside labels.csv:
 
 - `labels-imgquality.csv`: labels.csv's rows with `score`, `cer`, `ocr_words`, `tess_conf`
   and `ocr` from imgquality's reading (`tess_conf`: the mean confidence of the lines read),
   and the program's `score` and `cer` kept as `program_score` and `program_cer`;
-- `ocr-imgquality/<image>.txt`: what imgquality read.
+- `ocr-imgquality/<image>.txt`: what imgquality read;
+- with `--prepared`, `labels-prepared.csv` and `ocr-prepared/<image>.txt` instead.
 
 The output depends only on the corpus and the binary, not on `--jobs`.
 """

@@ -534,15 +534,15 @@ struct PageInk: Sendable {
         if component.minX == 0 || component.minY == 0 || component.maxX == width - 1 || component.maxY == height - 1 { return true }
         // The thickness across the line at each step along it.
         let across = component.width >= component.height
-        var thickness = [Int](repeating: 0, count: length)
+        var profile = [Int](repeating: 0, count: length)
         for y in component.minY...component.maxY {
             for x in component.minX...component.maxX where labels[y * width + x] == label {
-                thickness[across ? x - component.minX : y - component.minY] += 1
+                profile[across ? x - component.minX : y - component.minY] += 1
             }
         }
-        let median = thickness.sorted()[length / 2]
+        let median = profile.sorted()[length / 2]
         let tolerance = max(1, median / 2)
-        let even = thickness.filter { abs($0 - median) <= tolerance }.count
+        let even = profile.filter { abs($0 - median) <= tolerance }.count
         return 4 * even >= 3 * length
     }
 }

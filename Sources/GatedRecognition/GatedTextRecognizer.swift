@@ -68,18 +68,18 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     /// The detectors, gate and decode limits; decoding is always at full resolution.
     public var configuration: Assessor.Configuration
 
-    /// How a page the gate judges as a document is made ready before it is read as text:
-    /// seen straight on, its ruling lines and barcodes painted out, faint print deepened
-    /// (`DocumentAnalyzer.prepare`), as a page read as a document is, but with only pieces of
-    /// ink as thin as strokes taken for rules (`DocumentAnalyzer.textRuleThickness`); the words'
-    /// boxes are given in the image's own coordinates. nil reads every image's pixels as they
-    /// are. A photo, and a page read in part (`RecognitionOptions.regionOfInterest`), are read
-    /// as they are either way.
+    /// How a page the gate judges as a document is made ready before it is read as text
+    /// (`DocumentAnalyzer.prepare`): seen straight on, its ruling lines and barcodes (with a 1-D
+    /// code's printed digits) painted out, faint print deepened, and only the sheet kept when
+    /// one was found on a desk. The words' boxes are given in the image's own coordinates. By
+    /// default `DocumentAnalyzer.textPreparation`, which takes only pieces of ink as thin as
+    /// strokes for rules; nil reads every image's pixels as they are. A photo, and a page read
+    /// in part (`RecognitionOptions.regionOfInterest`), are read as they are either way.
     public var preparation: DocumentAnalyzer?
 
     public init(
         recognizer: Recognizer, configuration: Assessor.Configuration = Assessor.Configuration(),
-        preparation: DocumentAnalyzer? = DocumentAnalyzer(ruleThickness: DocumentAnalyzer.textRuleThickness)
+        preparation: DocumentAnalyzer? = .textPreparation
     ) {
         self.recognizer = recognizer
         self.configuration = configuration

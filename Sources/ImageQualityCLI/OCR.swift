@@ -70,9 +70,14 @@ struct OCR: AsyncParsableCommand {
         discussion: "By default a page the gate judges as a document is first seen straight on, its ruling lines and barcodes painted out and faint print deepened, as --format document reads it; words' boxes are in the image's coordinates either way."))
     var asIs = false
 
+    /// Whether pages are read as documents. Google Vision's format marks TABLE and BARCODE
+    /// blocks, so it reads documents too.
+    var readsDocuments: Bool { format != .text && format != .jsonl || tables != nil || report != nil }
+
     mutating func validate() throws {
-        if asIs && (format != .text && format != .jsonl || tables != nil || report != nil) {
-            throw ValidationError("--as-is is for --format text and jsonl: a page read as a document is always seen straight on first.")
+        if asIs && readsDocuments {
+            throw ValidationError(
+                "--as-is reads text alone: with --format gcv, document or markdown, --tables or --report a page is read as a document, always seen straight on first.")
         }
         if analysis.timings {
             throw ValidationError("--timings is for score and gate: every ocr record gives its decode, analysis and recognition times in \"timing\".")
@@ -91,18 +96,15 @@ struct OCR: AsyncParsableCommand {
         }
         var configuration = try analysis.configuration(decodeOptions: decode.decodeOptions)
         try analysis.addLayoutProbe(to: &configuration, recognizer, options: options)
-        var preparation = recognition.documentAnalyzer
-        preparation.ruleThickness = DocumentAnalyzer.textRuleThickness
-        let gated = GatedTextRecognizer(recognizer: recognizer, configuration: configuration, preparation: asIs ? nil : preparation)
+        let gated = GatedTextRecognizer(recognizer: recognizer, configuration: configuration, preparation: asIs ? nil : .textPreparation)
         let expander = InputExpander(allFiles: input.allFiles, nullSeparated: input.null)
         let lines = FileDescriptorLines(descriptor: STDIN_FILENO, nullSeparated: input.null)
         let start = ContinuousClock.now
         let tally = Mutex(BatchSummary())
         let (format, force, recognitionOptions, pages) = (self.format, self.force, options, decode.pageSelection)
-        // Google Vision's format marks TABLE and BARCODE blocks, so it reads documents too.
-        let readsDocuments = format != .text && format != .jsonl || tables != nil || report != nil
-        let analyzer = recognition.documentAnalyzer
-        if readsDocuments { RecognitionFlags.warnIfBarcodesAreNotRead() }
+        let (analyzer, readsDocuments) = (recognition.documentAnalyzer, self.readsDocuments)
+        // A page prepared for its text has its barcodes painted out too.
+        if readsDocuments || !asIs { RecognitionFlags.warnIfBarcodesAreNotRead() }
         let tableFiles = try tables.map { try TableFiles(directory: $0, format: tableFormat) }
         let previewLongSide = report != nil ? DocumentReport.imageLongSide : nil
         var opened: DocumentReport?

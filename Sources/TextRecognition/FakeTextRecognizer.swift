@@ -25,8 +25,8 @@ public final class FakeTextRecognizer: TextRecognizer {
     public let lines: [Line]
     /// Option names this fake refuses with `.unsupportedOption` (to test rejection paths).
     public let unsupportedOptions: Set<String>
-    /// Calls so far and the options of the latest.
-    private let calls = Mutex<(count: Int, latest: RecognitionOptions?)>((0, nil))
+    /// Calls so far, and the options and image size of the latest.
+    private let calls = Mutex<(count: Int, latest: RecognitionOptions?, size: ImageSize?)>((0, nil, nil))
 
     public init(lines: [Line], unsupportedOptions: Set<String> = []) {
         self.lines = lines
@@ -41,6 +41,11 @@ public final class FakeTextRecognizer: TextRecognizer {
     /// The options of the latest call that got past validation, or nil before the first.
     public var lastOptions: RecognitionOptions? {
         calls.withLock { $0.latest }
+    }
+
+    /// The size of the image of the latest call that got past validation, or nil before the first.
+    public var lastImageSize: ImageSize? {
+        calls.withLock { $0.size }
     }
 
     public func recognize(_ image: PixelBuffer<UInt8>, options: RecognitionOptions) async throws -> [RecognizedTextObservation] {
@@ -58,6 +63,7 @@ public final class FakeTextRecognizer: TextRecognizer {
         calls.withLock {
             $0.count += 1
             $0.latest = options
+            $0.size = image.size
         }
         let size = image.size
         let region = options.regionOfInterest.pixelRect(in: size)

@@ -52,6 +52,22 @@ struct PageInkTests {
         #expect(PageInk(image, characterHeightAtMost: 0).ruleScale == 16)
     }
 
+    /// A blurred page's long word run together into one even piece 120 × 9 (over half the
+    /// heading's 16-pixel height), beside a rule 300 × 3: at the document path's bound (0.6 of
+    /// a character's height) both are rules; at the bound for reading text alone (0.4) only the
+    /// rule is.
+    @Test func aWordRunTogetherIsARuleOnlyAtTheDocumentPathsBound() throws {
+        let image = page(heading + [(40, 120, 120, 9), (40, 200, 300, 3)])
+        let (wordBox, ruleBox) = (PixelRect(x: 40, y: 120, width: 120, height: 9), PixelRect(x: 40, y: 200, width: 300, height: 3))
+        for (bound, wordIsARule) in [(DocumentAnalyzer.documentRuleThickness, true), (DocumentAnalyzer.textRuleThickness, false)] {
+            let ink = PageInk(image, ruleThickness: bound)
+            #expect(ink.characterHeight == 16)
+            let (word, rule) = (try component(ink, wordBox), try component(ink, ruleBox))
+            let (wordIsRule, ruleIsRule) = (ink.isRule(word), ink.isRule(rule))
+            #expect(wordIsRule == wordIsARule && ruleIsRule, "at \(bound)")
+        }
+    }
+
     /// A word of small print run together: a band 100 long, 5 thick, with an ascender 8
     /// higher every 10 pixels along it (half its length, 13 thick there): as thin for its
     /// length as a rule (900 pixels), but uneven. A rule stepping down a pixel every 100 (a slight slant) is even: 2 thick all along.

@@ -11,7 +11,7 @@ import _ImagingTestSupport
 
 /// A page the gate judges as a document is read seen straight on (`GatedTextRecognizer.preparation`),
 /// and what is read is placed in the image as it was given.
-@Suite("Pages prepared before they are read", .serialized)
+@Suite("Pages prepared before they are read")
 struct PagePreparationTests {
     /// The synthetic page's sheet (600 × 800) photographed from above and to one side on a dark
     /// desk, in a 1 000 × 1 200 frame: its top edge falls 35 pixels over 610 (3.3°).
@@ -34,14 +34,14 @@ struct PagePreparationTests {
         return (path, decoded.luma.eightBit)
     }
 
-    /// An observation's normalized box were its pixel box in an image of `size`.
+    /// An observation's normalized box, if its pixel box lay in an image of `size`.
     static func normalized(_ observation: RecognizedTextObservation, in size: ImageSize) -> NormalizedRect {
         RecognizedTextObservation(
             candidates: observation.candidates, pixelBox: observation.pixelBox, imageSize: size, words: [], block: 0, paragraph: 0
         ).boundingBox
     }
 
-    /// A gate that judges every image as `content` and never stops a reading.
+    /// A gate that judges every image as `content` (the tests read with `force`, whatever it decides).
     static func configuration(judging content: ContentJudgement) -> Assessor.Configuration {
         var configuration = Assessor.Configuration()
         configuration.gate.policy.content = content
@@ -63,6 +63,8 @@ struct PagePreparationTests {
         let gated = GatedTextRecognizer(recognizer: fake, configuration: Self.configuration(judging: .document))
         let result = try await gated.recognize(contentsOf: path, force: true)
         #expect(result.decision.content == .document && fake.callCount == 1)
+        // The recognizer was given the prepared page, not the photo.
+        #expect(fake.lastImageSize == geometry.pageSize)
         let observations = try #require(result.observations)
         #expect(observations.count == Page.lines.count)
         for (observation, line) in zip(observations, Page.lines) {
@@ -91,7 +93,7 @@ struct PagePreparationTests {
         let fake = FakeTextRecognizer(lines: Page.lines)
         // Asked to read the pixels as they are.
         let asIs = GatedTextRecognizer(recognizer: fake, configuration: Self.configuration(judging: .document), preparation: nil)
-        #expect(try await boxes(asIs) == scripted)
+        #expect(try await boxes(asIs) == scripted && fake.lastImageSize == luma.size)
         // A photo is never prepared.
         let photo = GatedTextRecognizer(recognizer: fake, configuration: Self.configuration(judging: .photo))
         #expect(try await boxes(photo) == scripted)
@@ -99,7 +101,12 @@ struct PagePreparationTests {
         let document = GatedTextRecognizer(recognizer: fake, configuration: Self.configuration(judging: .document))
         var options = RecognitionOptions()
         options.regionOfInterest = NormalizedRect(x: 0, y: 0.5, width: 1, height: 0.5)  // normalized boxes count from the bottom
-        #expect(try await boxes(document, options) == scripted)
+        #expect(try await boxes(document, options) == scripted && fake.lastImageSize == luma.size)
         #expect(fake.callCount == 3)
+    }
+
+    @Test func aPageIsPreparedForItsTextWithTheThinnerRuleBound() {
+        #expect(GatedTextRecognizer(recognizer: FakeTextRecognizer(lines: [])).preparation?.ruleThickness == DocumentAnalyzer.textRuleThickness)
+        #expect(DocumentAnalyzer.textRuleThickness == 0.4 && DocumentAnalyzer().ruleThickness == DocumentAnalyzer.documentRuleThickness)
     }
 }

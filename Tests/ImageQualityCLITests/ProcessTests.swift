@@ -732,7 +732,8 @@ struct OCRProcessTests {
     @Test func aPhotographedPageIsReadStraightOnUnlessAskedToReadItAsItIs() throws {
         let photo = Fixtures.repositoryPath("Datasets/structure/phone/s030-signup-0.jpg")
         let asIs = try Binary.run(["ocr", "--force", "--format", "jsonl", "--as-is", photo])
-        #expect(asIs.records.first?["text"] as? String == "", "\(asIs.stderr)")
+        let unread = try #require(asIs.records.first?["text"] as? String)
+        #expect(unread.split(separator: " ").count < 10, "\(unread)")
         let read = try Binary.run(["ocr", "--force", "--format", "jsonl", photo])
         let record = try #require(read.records.first)
         let text = try #require(record["text"] as? String)
@@ -742,7 +743,7 @@ struct OCRProcessTests {
         let heading = try #require(lines.first { ($0["text"] as? String)?.hasPrefix("Memory") == true }?["pixelBox"] as? [String: Int])
         #expect(heading["x"]! > 300 && heading["x"]! + heading["width"]! < 1500 && heading["y"]! > 150 && heading["y"]! < 600, "\(heading)")
         let document = try Binary.run(["ocr", "--as-is", "--format", "document", photo])
-        #expect(document.status == 64 && document.stderr.contains("--as-is is for --format text and jsonl"), "\(document.stderr)")
+        #expect(document.status == 64 && document.stderr.contains("--as-is reads text alone"), "\(document.stderr)")
     }
 
     /// `ocr` reading paths from a pipe emits each record while the next path is awaited: the
