@@ -298,8 +298,7 @@ public struct DocumentAnalyzer: Sendable {
     /// ruling line), and the page with them and the barcodes' regions painted with the paper's
     /// own brightness.
     static func paintOut(
-        _ image: PixelBuffer<UInt8>, barcodeRegions: [PixelRect], characterHeightAtMost: Double? = nil,
-        ruleThickness: Double = DocumentAnalyzer.documentRuleThickness
+        _ image: PixelBuffer<UInt8>, barcodeRegions: [PixelRect], characterHeightAtMost: Double? = nil, ruleThickness: Double
     ) -> (PageInk, [GridTable], [Bool], PixelBuffer<UInt8>) {
         let ink = PageInk(image, excluding: barcodeRegions, characterHeightAtMost: characterHeightAtMost, ruleThickness: ruleThickness)
         let grids = GridTable.find(in: ink)

@@ -516,7 +516,7 @@ struct PageInk: Sendable {
     }
 
     /// Whether the component numbered `index` (its label less one) is a ruling line
-    /// (`isRule(_:label:labels:width:scale:)`, found once when the ink is).
+    /// (`isRule(_:label:labels:width:scale:thickness:)`, found once when the ink is).
     func isRule(_ index: Int) -> Bool { rules[index] }
 
     /// Whether a component is a ruling line: long (six character heights, `scale`) and thin
@@ -525,7 +525,7 @@ struct PageInk: Sendable {
     /// median (within a pixel, for a line a pixel or two thick). A long word of small print,
     /// run together into one piece, can be as thin for its length; its ascenders, descenders
     /// and the narrow joins between its letters make it uneven.
-    static func isRule(_ component: Component, label: Int32, labels: [Int32], width: Int, scale: Double, thickness: Double = DocumentAnalyzer.documentRuleThickness) -> Bool {
+    static func isRule(_ component: Component, label: Int32, labels: [Int32], width: Int, scale: Double, thickness: Double) -> Bool {
         let length = max(component.width, component.height)
         let scale = max(scale, 4)
         guard Double(length) >= 6 * scale && Double(component.area) <= thickness * scale * Double(length) else { return false }
