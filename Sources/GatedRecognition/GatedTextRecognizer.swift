@@ -75,6 +75,7 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
     /// default `DocumentAnalyzer.textPreparation`, which takes only pieces of ink as thin as
     /// strokes for rules; nil reads every image's pixels as they are. A photo, and a page read
     /// in part (`RecognitionOptions.regionOfInterest`), are read as they are either way.
+    /// A page that will be prepared is gated as prepared (`GateDecision.preparedPage`).
     public var preparation: DocumentAnalyzer?
 
     public init(
@@ -209,10 +210,24 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
         _ assessed: Assessor.AssessedPixels, options: RecognitionOptions, force: Bool, document analyzer: DocumentAnalyzer?
     ) async throws -> GatedRecognition {
         let assessment = assessed.assessment
-        guard case .assessed(let image) = assessment.outcome, let luma = assessed.luma else {
+        guard case .assessed(var image) = assessment.outcome, let luma = assessed.luma else {
             throw assessment.error ?? ImagingError(.corrupt, "no pixels were decoded")
         }
         var timing = GatedRecognitionTiming(decode: assessed.decodeDuration, analysis: assessed.analysisDuration)
+        let clock = ContinuousClock()
+        // A document that will be read prepared (seen straight on, its rules painted out) is
+        // judged as it will be read: the prediction made on the photo answers for the photo's
+        // pixels, and a page photographed askew or with faint print reads far better prepared
+        // (`Assessor.Configuration.judgePreparedPage`).
+        var prepared: (page: PreparedPage, duration: Duration)?
+        if image.decision.content == .document, let preparer = analyzer ?? (options.regionOfInterest == .full ? preparation : nil) {
+            let start = clock.now
+            let page = preparer.prepare(luma)
+            prepared = (page, clock.now - start)
+            let judging = clock.now
+            if let decision = configuration.judgePreparedPage(page.cleaned) { image.decision = decision }
+            timing.analysis += clock.now - judging
+        }
         guard image.decision.pass || force else {
             return GatedRecognition(image: image, observations: nil, imageSize: luma.size, timing: timing)
         }
@@ -225,25 +240,23 @@ public struct GatedTextRecognizer<Recognizer: TextRecognizer>: Sendable {
             // The estimate was made at decode resolution, which is full here: the recognizer's pixels.
             options.textLayout = TextLayout(linePitch: text.linePitch, strokeWidth: text.strokeWidth)
         }
-        let clock = ContinuousClock()
         guard let analyzer else {
             let start = clock.now
             let observations: [RecognizedTextObservation]
-            if let preparation, image.decision.content == .document, options.regionOfInterest == .full {
+            if let prepared {
                 // A photographed page reads far better seen straight on, without its rules.
-                let page = preparation.prepare(luma)
-                observations = page.sourceObservations(try await recognizer.recognize(page.cleaned, options: options))
+                observations = prepared.page.sourceObservations(try await recognizer.recognize(prepared.page.cleaned, options: options))
             } else {
                 observations = try await recognizer.recognize(luma, options: options)
             }
-            timing.recognition = clock.now - start
+            timing.recognition = clock.now - start + (prepared?.duration ?? .zero)
             return GatedRecognition(image: image, observations: observations, imageSize: luma.size, timing: timing)
         }
         // As a document: rules and barcodes painted out before the page is read, then each
         // cell and each line of text the page's reading left unread read on its own.
         var start = clock.now
-        let page = analyzer.prepare(luma)
-        var structure = clock.now - start
+        let page = prepared?.page ?? analyzer.prepare(luma)
+        var structure = clock.now - start + (prepared?.duration ?? .zero)
         start = clock.now
         let observations = try await recognizer.recognize(page.cleaned, options: options)
         timing.recognition = clock.now - start

@@ -79,6 +79,34 @@ public final class Assessor {
             return (report, decision)
         }
 
+        /// The gate's decision on a page as a recognizer will read it after preparation (seen
+        /// straight on, its rules painted out, its faint print deepened: `DocumentAnalyzer.prepare`),
+        /// judged as a document by the text measured on those pixels (`page`, at full
+        /// resolution) and the layout probe when the predictor weighs it. The prediction then
+        /// answers for what the recognizer reads: a page photographed askew reads straight
+        /// once levelled, which its skew in the photo does not say. The decision is marked
+        /// `GateDecision.preparedPage`. Nil when the text finder finds no page in the prepared
+        /// page (`TextObservation.showsPage`): the photo's decision then stands.
+        public func judgePreparedPage(_ page: PixelBuffer<UInt8>) -> GateDecision? {
+            var analyzer = analyzer
+            analyzer.enabled = analyzer.enabled.intersection([DetectorKind.text.rawValue])
+            guard !analyzer.enabled.isEmpty, page.width > 0, page.height > 0 else { return nil }
+            let image = AnalysisImage(luma: page, fullSize: page.size)
+            let report = analyzer.analyze(image)
+            // A prepared page on which the text finder finds no page (a few lines left where the
+            // photo showed a page) says too little to predict from.
+            guard let text = report.text, text.showsPage else { return nil }
+            var gate = gate
+            gate.policy.content = .document
+            var probed: LayoutProbeResult?
+            if let layoutProbe, gate.predictor.weighsProbe || probesEveryDocument {
+                probed = LayoutProbeResult.run(layoutProbe, on: image.luma, text: text)
+            }
+            var decision = gate.decide(report, probe: probed)
+            decision.preparedPage = true
+            return decision
+        }
+
         /// The decode options the detectors need on top of `decodeOptions`.
         public var chosenDecodeOptions: DecodeOptions {
             var options = analyzer.decodeOptions(base: decodeOptions)

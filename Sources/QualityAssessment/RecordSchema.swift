@@ -150,6 +150,10 @@ public enum RecordSchema {
                     ])),
                     ("additionalProperties", .bool(false)),
                 ])),
+                ("preparedPage", .object([
+                    ("enum", .array([.bool(true)])),
+                    ("description", .string("ocr records only, present when true: the decision was made on the page as prepared for reading (seen straight on, rules painted out), judged by its text")),
+                ])),
             ])),
             ("additionalProperties", .bool(false)),
         ])

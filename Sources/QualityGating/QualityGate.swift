@@ -302,6 +302,10 @@ public struct GateDecision: Sendable, Equatable, Codable {
     public var predictor: String?
     /// The layout probe's findings, when one ran (a document, with a probe configured).
     public var probe: LayoutProbeResult?
+    /// Whether the decision was made on the page as prepared for reading (seen straight on,
+    /// its rules painted out: `imgquality ocr` and the gated recognizer's reading of a
+    /// document) rather than on the image as it is. Recorded only when true.
+    public var preparedPage = false
 
     public init(
         pass: Bool, score: Double, content: JudgedContent, failures: [GateFailure], predictedAccuracy: Double? = nil,
@@ -320,7 +324,7 @@ public struct GateDecision: Sendable, Equatable, Codable {
     public var reasons: [GateReason] { failures.map(\.reason) }
 
     enum CodingKeys: String, CodingKey {
-        case pass, score, content, reasons, failures, predictedAccuracy, predictor, probe
+        case pass, score, content, reasons, failures, predictedAccuracy, predictor, probe, preparedPage
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -333,6 +337,7 @@ public struct GateDecision: Sendable, Equatable, Codable {
         try container.encodeIfPresent(predictedAccuracy, forKey: .predictedAccuracy)
         try container.encodeIfPresent(predictor, forKey: .predictor)
         try container.encodeIfPresent(probe, forKey: .probe)
+        if preparedPage { try container.encode(true, forKey: .preparedPage) }
     }
 
     /// Reads records of this version and of 0.2, whose `reasons` were bare codes without
@@ -351,6 +356,7 @@ public struct GateDecision: Sendable, Equatable, Codable {
         predictedAccuracy = try container.decodeIfPresent(Double.self, forKey: .predictedAccuracy)
         predictor = try container.decodeIfPresent(String.self, forKey: .predictor)
         probe = try container.decodeIfPresent(LayoutProbeResult.self, forKey: .probe)
+        preparedPage = try container.decodeIfPresent(Bool.self, forKey: .preparedPage) ?? false
     }
 }
 

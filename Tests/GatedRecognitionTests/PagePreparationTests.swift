@@ -105,6 +105,53 @@ struct PagePreparationTests {
         #expect(fake.callCount == 3)
     }
 
+    /// A page read prepared is gated as prepared: the decision is the one the gate makes on
+    /// the prepared page's text (`judgePreparedPage`), marked `preparedPage`; read as it is
+    /// (no preparation, a photo, a region), the decision is the photo's.
+    @Test func aPageReadPreparedIsGatedAsPrepared() async throws {
+        let folder = try TemporaryDirectory()
+        let (path, luma) = try Self.photographedPage(in: folder)
+        let configuration = Self.configuration(judging: .document)
+        let expected = try #require(configuration.judgePreparedPage(DocumentAnalyzer.textPreparation.prepare(luma).cleaned))
+        #expect(expected.preparedPage && expected.content == .document && expected.predictedAccuracy != nil)
+        let asAssessed = try #require(Assessor(configuration).assess(contentsOf: path).image?.decision)
+        #expect(!asAssessed.preparedPage)
+        // The prepared page is judged on other pixels than the photo: its prediction differs.
+        #expect(expected.predictedAccuracy != asAssessed.predictedAccuracy)
+
+        let fake = FakeTextRecognizer(lines: Page.lines)
+        let prepared = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: path, force: true)
+        #expect(prepared.decision == expected)
+        let asIs = try await GatedTextRecognizer(recognizer: fake, configuration: configuration, preparation: nil).recognize(contentsOf: path, force: true)
+        #expect(asIs.decision == asAssessed)
+        var region = RecognitionOptions()
+        region.regionOfInterest = NormalizedRect(x: 0, y: 0.5, width: 1, height: 0.5)
+        let part = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).recognize(contentsOf: path, options: region, force: true)
+        #expect(part.decision == asAssessed)
+        // The document path prepares with its own rule bound, and is gated on that page.
+        let document = try await GatedTextRecognizer(recognizer: fake, configuration: configuration).readDocument(contentsOf: path, force: true)
+        #expect(document.decision == configuration.judgePreparedPage(DocumentAnalyzer().prepare(luma).cleaned))
+        #expect(document.decision.preparedPage)
+    }
+
+    /// Nothing to judge on a page without text: the photo's decision stands.
+    @Test func aPreparedPageWithoutTextIsNotJudged() {
+        let blank = PixelBuffer<UInt8>(width: 400, height: 300, samples: [UInt8](repeating: 235, count: 400 * 300))
+        #expect(Self.configuration(judging: .document).judgePreparedPage(blank) == nil)
+    }
+
+    /// The record says which pixels the decision was made on, only when they were prepared.
+    @Test func theRecordSaysWhenTheDecisionWasMadeOnThePreparedPage() throws {
+        var decision = GateDecision(pass: true, score: 0.9, content: .document, failures: [], predictedAccuracy: 0.9, predictor: "image")
+        let plain = String(decoding: try JSONEncoder().encode(decision), as: UTF8.self)
+        #expect(!plain.contains("preparedPage"))
+        decision.preparedPage = true
+        let data = try JSONEncoder().encode(decision)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"preparedPage\":true"))
+        #expect(try JSONDecoder().decode(GateDecision.self, from: data) == decision)
+        #expect(try JSONDecoder().decode(GateDecision.self, from: Data(plain.utf8)).preparedPage == false)
+    }
+
     @Test func aPageIsPreparedForItsTextWithTheThinnerRuleBound() {
         #expect(GatedTextRecognizer(recognizer: FakeTextRecognizer(lines: [])).preparation?.ruleThickness == DocumentAnalyzer.textRuleThickness)
         #expect(DocumentAnalyzer.textRuleThickness == 0.4 && DocumentAnalyzer().ruleThickness == DocumentAnalyzer.documentRuleThickness)

@@ -746,6 +746,29 @@ struct OCRProcessTests {
         #expect(document.status == 64 && document.stderr.contains("--as-is reads text alone"), "\(document.stderr)")
     }
 
+    /// The same photo, 10.6° askew: judged as it is, the gate predicts a poor reading for its
+    /// skew and rejects it (`gate`, and `ocr --as-is`, which reads it as it is and reads under
+    /// 10 words); `ocr` judges the page it will read, seen straight on, and passes it
+    /// (`gate.preparedPage`) without being forced.
+    @Test func ocrGatesAPhotographedPageAsItWillReadIt() throws {
+        let photo = Fixtures.repositoryPath("Datasets/structure/phone/s030-signup-0.jpg")
+        let gated = try Binary.run(["gate", "--format", "jsonl", photo])
+        let photoGate = try #require(gated.records.first?["gate"] as? [String: Any])
+        #expect(gated.status == 1 && photoGate["pass"] as? Bool == false && photoGate["preparedPage"] == nil)
+        let failure = try #require((photoGate["failures"] as? [[String: Any]])?.first)
+        #expect((failure["message"] as? String)?.hasPrefix("skewed or curved lines") == true, "\(failure)")
+        let asIs = try Binary.run(["ocr", "--format", "jsonl", "--as-is", photo])
+        let asIsGate = try #require(asIs.records.first?["gate"] as? [String: Any])
+        #expect(asIs.status == 1 && NSDictionary(dictionary: asIsGate) == NSDictionary(dictionary: photoGate))
+        let read = try Binary.run(["ocr", "--format", "jsonl", photo])
+        let record = try #require(read.records.first)
+        let gate = try #require(record["gate"] as? [String: Any])
+        #expect(read.status == 0 && gate["pass"] as? Bool == true && gate["preparedPage"] as? Bool == true, "\(gate)")
+        let predicted = try #require(gate["predictedAccuracy"] as? Double)
+        #expect(predicted > (photoGate["predictedAccuracy"] as? Double ?? 1) + 0.5, "\(gate)")
+        #expect((record["text"] as? String)?.contains("Please reply by 26/02/2027.") == true)
+    }
+
     /// `ocr` reading paths from a pipe emits each record while the next path is awaited: the
     /// writer keeps stdin open until both records are out. The records are error records, so
     /// nothing is decoded or recognized. A liveness bound, not a timing: a working stream ends
